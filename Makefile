@@ -1,0 +1,44 @@
+# `make test` and `make demo` do every set-up step themselves on a fresh
+# machine: a virtual environment, the build dependencies, an incremental build.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+BUILD_DIR := build/py
+DEPS_STAMP := $(VENV)/.kiln-deps
+SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
+BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
+
+.PHONY: all build test test-cpp test-python demo bench clean
+
+all: build
+
+$(DEPS_STAMP):
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6"
+	touch $@
+
+$(BUILD_STAMP): $(DEPS_STAMP) $(SOURCES)
+	$(PY) -m pip install --quiet --no-build-isolation --no-deps \
+	  -C build-dir=$(BUILD_DIR) -C cmake.define.KILN_BUILD_TESTS=ON .
+	touch $@
+
+build: $(BUILD_STAMP)
+
+test-cpp: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure
+
+# Run from tests/ so that `import kiln` finds the installed package, not python/kiln.
+test-python: build
+	cd tests && ../$(PY) -m pytest -q python
+
+test: test-cpp test-python
+
+demo: build
+	$(PY) examples/tour.py
+
+bench: build
+	$(PY) bench/run.py
+
+clean:
+	rm -rf build $(VENV)

@@ -1,0 +1,26 @@
+#pragma once
+// Exception types of the C++ API. Each maps to the Python exception of the same
+// name in the nanobind module, so a message written here reaches the user as is.
+#include <stdexcept>
+#include <string>
+
+namespace kiln {
+
+struct ValueError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct TypeError : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+struct IndexError : std::out_of_range {
+  using std::out_of_range::out_of_range;
+};
+struct OverflowError : std::overflow_error {
+  using std::overflow_error::overflow_error;
+};
+// Raised when the process cannot get memory for an array.
+struct OutOfMemoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace kiln

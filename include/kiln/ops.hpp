@@ -1,0 +1,92 @@
+#pragma once
+// Elementwise functions of the C++ API. Each accepts arrays or scalars,
+// broadcasts, promotes as NumPy 2 does and optionally writes into `out`.
+#include <complex>
+#include <optional>
+#include <variant>
+
+#include "kiln/array.hpp"
+#include "kiln/op_list.hpp"
+
+namespace kiln {
+
+enum class OpId : uint8_t {
+#define KILN_OP_ENUM(name, arity) name,
+  KILN_ELEMENTWISE_OPS(KILN_OP_ENUM)
+#undef KILN_OP_ENUM
+  count_
+};
+inline constexpr int kNumOps = static_cast<int>(OpId::count_);
+
+const char* op_name(OpId op);
+int op_arity(OpId op);
+
+// An argument of an elementwise op: an array, or a scalar (weak when it came
+// from a Python or C++ literal).
+class Operand {
+ public:
+  Operand(Array a) : value_(std::move(a)) {}
+  Operand(Scalar s) : value_(s) {}
+  Operand(bool v) : value_(Scalar::from_bool(v)) {}
+  Operand(int v) : value_(Scalar::from_int(v)) {}
+  Operand(long v) : value_(Scalar::from_int(v)) {}
+  Operand(long long v) : value_(Scalar::from_int(v)) {}
+  Operand(double v) : value_(Scalar::from_double(v)) {}
+  Operand(std::complex<double> v) : value_(Scalar::from_complex(v)) {}
+
+  bool is_array() const { return std::holds_alternative<Array>(value_); }
+  const Array& array() const { return std::get<Array>(value_); }
+  const Scalar& scalar() const { return std::get<Scalar>(value_); }
+
+ private:
+  std::variant<Array, Scalar> value_;
+};
+
+// The general entry: `args` has op_arity(op) operands.
+Array apply(OpId op, const std::vector<Operand>& args, const Array* out = nullptr);
+// The result dtype the op would give for these operands (TypeError when none).
+DType result_dtype(OpId op, const std::vector<Operand>& args);
+// NumPy's result_type over arrays, dtypes and weak scalars.
+DType result_type(const std::vector<DType>& dtypes, const std::vector<Scalar>& scalars = {});
+
+#define KILN_DECLARE_OP_1(name) Array name(const Operand& x, const Array* out = nullptr);
+#define KILN_DECLARE_OP_2(name) \
+  Array name(const Operand& x1, const Operand& x2, const Array* out = nullptr);
+#define KILN_DECLARE_OP_3(name) \
+  Array name(const Operand& x1, const Operand& x2, const Operand& x3, const Array* out = nullptr);
+#define KILN_DECLARE_OP(name, arity) KILN_DECLARE_OP_##arity(name)
+KILN_ELEMENTWISE_OPS(KILN_DECLARE_OP)
+#undef KILN_DECLARE_OP
+#undef KILN_DECLARE_OP_1
+#undef KILN_DECLARE_OP_2
+#undef KILN_DECLARE_OP_3
+
+// NumPy's round(x, decimals): half to even.
+Array round(const Operand& x, int decimals = 0, const Array* out = nullptr);
+
+// C++ operators, as NumPy's on arrays.
+#define KILN_BINARY_OPERATOR(sym, fn)                                                 \
+  inline Array operator sym(const Array& a, const Operand& b) { return fn(a, b); }    \
+  template <class T, class = std::enable_if_t<std::is_arithmetic_v<T>>>               \
+  inline Array operator sym(T a, const Array& b) { return fn(Operand(a), b); }
+KILN_BINARY_OPERATOR(+, add)
+KILN_BINARY_OPERATOR(-, subtract)
+KILN_BINARY_OPERATOR(*, multiply)
+KILN_BINARY_OPERATOR(/, divide)
+KILN_BINARY_OPERATOR(%, remainder)
+KILN_BINARY_OPERATOR(&, bitwise_and)
+KILN_BINARY_OPERATOR(|, bitwise_or)
+KILN_BINARY_OPERATOR(^, bitwise_xor)
+KILN_BINARY_OPERATOR(<<, bitwise_left_shift)
+KILN_BINARY_OPERATOR(>>, bitwise_right_shift)
+KILN_BINARY_OPERATOR(==, equal)
+KILN_BINARY_OPERATOR(!=, not_equal)
+KILN_BINARY_OPERATOR(<, less)
+KILN_BINARY_OPERATOR(<=, less_equal)
+KILN_BINARY_OPERATOR(>, greater)
+KILN_BINARY_OPERATOR(>=, greater_equal)
+#undef KILN_BINARY_OPERATOR
+inline Array operator-(const Array& a) { return negative(a); }
+inline Array operator~(const Array& a) { return bitwise_invert(a); }
+
+}  // namespace kiln

@@ -1,0 +1,83 @@
+#pragma once
+// The op registry: each backend fills a KernelTable for its device kind, and
+// the core dispatches through it after it has resolved types, broadcast shapes
+// and allocated outputs. Lookups are array indexing: no strings, no hashing.
+#include <cstdint>
+
+#include "kiln/buffer.hpp"
+#include "kiln/device.hpp"
+#include "kiln/dtype.hpp"
+#include "kiln/ops.hpp"
+#include "kiln/reductions.hpp"
+
+namespace kiln {
+
+inline constexpr int kMaxOperands = 4;
+
+// Operands (inputs first, then the output) walked together over `shape`.
+// Dimensions are already coalesced; strides are in bytes.
+struct StridedArgs {
+  int nargs = 0;
+  int ndim = 0;
+  int64_t size = 0;
+  const int64_t* shape = nullptr;
+  char* data[kMaxOperands] = {};
+  const int64_t* strides[kMaxOperands] = {};
+};
+
+// Reduction of `in` over its trailing `reduce_ndim` axes into `out`, whose
+// strides are given for the leading (kept) axes.
+struct ReduceArgs {
+  const char* in = nullptr;
+  char* out = nullptr;
+  int kept_ndim = 0;
+  int reduce_ndim = 0;
+  const int64_t* shape = nullptr;       // kept axes, then reduced axes
+  const int64_t* in_strides = nullptr;  // same order
+  const int64_t* out_strides = nullptr; // kept axes only
+  int64_t kept_size = 0;
+  int64_t reduce_size = 0;
+};
+
+// Inclusive scan of `in` along axis of length `length` into `out`, for every
+// index of the other axes (`outer_*`).
+struct ScanArgs {
+  const char* in = nullptr;
+  char* out = nullptr;
+  int64_t length = 0;
+  int64_t in_axis_stride = 0;
+  int64_t out_axis_stride = 0;
+  int outer_ndim = 0;
+  int64_t outer_size = 0;
+  const int64_t* outer_shape = nullptr;
+  const int64_t* in_outer_strides = nullptr;
+  const int64_t* out_outer_strides = nullptr;
+};
+
+using ElementwiseKernel = void (*)(const StridedArgs& args);
+// Writes `value` (itemsize bytes of the array's dtype) to every element.
+using FillKernel = void (*)(const StridedArgs& args, const void* value);
+// out[i] = start + i * step for a contiguous out of args.size elements;
+// start/step are values of the kernel's dtype.
+using IotaKernel = void (*)(const StridedArgs& args, const void* start, const void* step);
+using ReduceKernel = void (*)(const ReduceArgs& args);
+using ScanKernel = void (*)(const ScanArgs& args);
+using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
+
+struct KernelTable {
+  AllocateFn allocate = nullptr;
+  // elementwise[op][loop dtype]: inputs and output of the loop dtype, except
+  // where op_output_dtype says otherwise.
+  ElementwiseKernel elementwise[kNumOps][kNumDTypes] = {};
+  ElementwiseKernel cast[kNumDTypes][kNumDTypes] = {};  // [from][to]; [d][d] copies
+  FillKernel fill[kNumDTypes] = {};
+  IotaKernel iota[kNumDTypes] = {};
+  // Reductions read and write the given dtype, except argmin/argmax (int64
+  // out) and any/all (bool in and out).
+  ReduceKernel reduce[kNumReduceOps][kNumDTypes] = {};
+  ScanKernel scan[kNumScanOps][kNumDTypes] = {};
+};
+
+KernelTable& kernel_table(DeviceKind kind);
+
+}  // namespace kiln

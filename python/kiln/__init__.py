@@ -1,0 +1,72 @@
+"""kiln: a GPU computing toolkit for Python and C++ that also runs without a GPU.
+
+``import kiln as cp`` gives a NumPy/CuPy-style namespace whose arrays live on a
+device (``kiln.cpu`` today). Operations dispatch in C++ to the device's
+precompiled kernels.
+"""
+from . import _core
+from ._core import Device, ndarray, can_cast, promote_types, result_type
+from ._device import cpu
+from ._dtypes import (
+    bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+    float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,
+)
+from ._creation import (
+    arange, array, asarray, copy, empty, empty_like, eye, full, full_like, linspace, ones,
+    ones_like, zeros, zeros_like,
+)
+from ._elementwise import *  # noqa: F401,F403
+from ._elementwise import clip, imag, real, where
+from ._reductions import (
+    all, amax, amin, any, argmax, argmin, cumprod, cumsum, cumulative_prod, cumulative_sum,
+    max, mean, min, prod, std, sum, var,
+)
+from ._manipulation import (
+    astype, broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose,
+    moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
+)
+from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
+
+__version__ = "0.1.0"
+__array_api_version__ = "2024.12"
+
+# Dtypes under NumPy's aliases.
+half, single, double = float16, float32, float64
+csingle, cdouble = complex64, complex128
+intp, uintp = int64, uint64
+float_, complex_, int_ = float64, complex128, int64
+
+e = 2.718281828459045
+pi = 3.141592653589793
+inf = float("inf")
+nan = float("nan")
+newaxis = None
+
+
+def asnumpy(a, stream=None, out=None):
+    """A NumPy copy of ``a`` (a kiln array, or anything NumPy accepts)."""
+    if isinstance(a, ndarray):
+        return a.get(stream=stream, out=out)
+    import numpy as np
+
+    if out is not None:
+        out[...] = a
+        return out
+    return np.asarray(a)
+
+
+def get_array_module(*args):
+    """``kiln`` when any argument is a kiln array, else ``numpy`` (CuPy's helper)."""
+    import builtins
+
+    if builtins.any(isinstance(a, ndarray) for a in args):
+        import kiln
+
+        return kiln
+    import numpy
+
+    return numpy
+
+
+_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray)
+__import__("atexit").register(_core._clear_hooks)

@@ -1,0 +1,245 @@
+"""Python protocols and NumPy-style methods of ``kiln.ndarray``.
+
+The type itself is the C++ Array bound by nanobind (operators, indexing and
+properties live there); this module adds what is naturally Python.
+"""
+import builtins
+import operator
+
+from . import _core, _elementwise, _manipulation, _reductions
+from ._core import ndarray
+from ._device import cpu, to_device
+from ._dtypes import normalize
+
+
+class _HostView:
+    """Exposes a CPU array's memory to NumPy; NumPy keeps it (and so the array) alive."""
+
+    __slots__ = ("__array_interface__", "_owner")
+
+    def __init__(self, array):
+        self._owner = array
+        self.__array_interface__ = _interface(array)
+
+
+def _interface(a):
+    if a.device != cpu:
+        raise AttributeError("__array_interface__ is only available for arrays on the CPU")
+    return {
+        "version": 3,
+        "shape": a.shape,
+        "typestr": a.dtype.str,
+        "data": (a._data_ptr, not a._writeable),
+        "strides": a.strides,
+    }
+
+
+def _numpy_view(a):
+    import numpy as np
+
+    if a.device != cpu:
+        raise TypeError(
+            "Implicit conversion to a NumPy array is not allowed for an array on "
+            f"{a.device}; use kiln.asnumpy(x) or x.get() to copy it to the host")
+    return np.asarray(_HostView(a))
+
+
+def _array(self, dtype=None, copy=None):
+    out = _numpy_view(self)
+    if dtype is not None:
+        out = out.astype(dtype, copy=False)
+    if copy:
+        out = out.copy()
+    return out
+
+
+def _repr(self):
+    import numpy as np
+
+    text = np.array_repr(_numpy_view(self.to_device(cpu)))
+    if self.device != cpu:
+        text = text[:-1] + f", device='{self.device}')"
+    return text
+
+
+def _str(self):
+    import numpy as np
+
+    return np.array_str(_numpy_view(self.to_device(cpu)))
+
+
+def _format(self, spec):
+    if self.ndim == 0:
+        return format(self.item(), spec)
+    return format(str(self), spec)
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-d array")
+    return (self[i] for i in range(self.shape[0]))
+
+
+def _to_device(self, device, /, *, stream=None):
+    return self._to(to_device(device))
+
+
+def _get(self, stream=None, out=None):
+    """A NumPy copy of the array on the host (CuPy's ``get``)."""
+    host = _numpy_view(self.to_device(cpu)).copy()
+    if out is not None:
+        out[...] = host
+        return out
+    return host
+
+
+def _tolist(self):
+    return _numpy_view(self.to_device(cpu)).tolist()
+
+
+def _array_namespace(self, /, *, api_version=None):
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        raise ValueError(f"api_version: kiln does not implement array API version {api_version!r}")
+    import kiln
+
+    return kiln
+
+
+class _Flags:
+    """The subset of NumPy's ``flags`` that kiln arrays have."""
+
+    def __init__(self, a):
+        self.c_contiguous = a._c_contiguous
+        self.f_contiguous = a._f_contiguous
+        self.writeable = a._writeable
+        self.owndata = False
+
+    def __getitem__(self, key):
+        return getattr(self, {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+                              "WRITEABLE": "writeable", "OWNDATA": "owndata"}[key.upper()])
+
+    def __repr__(self):
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  WRITEABLE : {self.writeable}")
+
+
+def _shape_args(args):
+    return args[0] if len(args) == 1 and not isinstance(args[0], int) else args
+
+
+def _reshape(self, *shape, order="C", copy=None):
+    if order != "C":
+        raise NotImplementedError("reshape: only order='C' is supported")
+    return _manipulation.reshape(self, _shape_args(shape), copy=copy)
+
+
+def _transpose(self, *axes):
+    if not axes or axes == (None,):
+        return self.T
+    return self._permute_dims(_shape_args(axes))
+
+
+def _astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+    dt = normalize(dtype)
+    if not _core.can_cast(self.dtype, dt, casting):
+        raise TypeError(f"astype: cannot cast from {self.dtype} to {dt} with casting rule {casting!r}")
+    return self._astype(dt, builtins.bool(copy))
+
+
+def _fill(self, value):
+    self[...] = value
+
+
+def _view(self, dtype=None):
+    return self if dtype is None else self._view(normalize(dtype))
+
+
+def _squeeze(self, axis=None):
+    return self._squeeze(axis)
+
+
+def _method(fn):
+    def method(self, axis=None, dtype=None, out=None, keepdims=False):
+        if out is not None:
+            raise NotImplementedError(f"{fn.__name__}: out= is not supported yet")
+        return fn(self, axis=axis, dtype=dtype, keepdims=keepdims)
+    method.__name__ = fn.__name__
+    return method
+
+
+def _plain_method(fn):
+    def method(self, axis=None, out=None, keepdims=False):
+        if out is not None:
+            raise NotImplementedError(f"{fn.__name__}: out= is not supported yet")
+        return fn(self, axis=axis, keepdims=keepdims)
+    method.__name__ = fn.__name__
+    return method
+
+
+def _var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _reductions.var(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype)
+
+
+def _std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
+    return _reductions.std(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype)
+
+
+def _arg_method(fn):
+    def method(self, axis=None, out=None, *, keepdims=False):
+        return fn(self, axis=None if axis is None else operator.index(axis), keepdims=keepdims)
+    method.__name__ = fn.__name__
+    return method
+
+
+def _diagonal(self, offset=0, axis1=0, axis2=1):
+    x = self if (axis1, axis2) == (self.ndim - 2, self.ndim - 1) else _manipulation.moveaxis(
+        self, (axis1, axis2), (-2, -1))
+    return x._diagonal(offset)
+
+
+_METHODS = {
+    "__array__": _array,
+    "__array_interface__": property(_interface),
+    "__array_namespace__": _array_namespace,
+    "__array_priority__": 100,
+    "__repr__": _repr,
+    "__str__": _str,
+    "__format__": _format,
+    "__iter__": _iter,
+    "__copy__": lambda self: self.copy(),
+    "__deepcopy__": lambda self, memo: self.copy(),
+    "to_device": _to_device,
+    "get": _get,
+    "tolist": _tolist,
+    "flags": property(_Flags),
+    "reshape": _reshape,
+    "transpose": _transpose,
+    "swapaxes": lambda self, a, b: self._swapaxes(a, b),
+    "squeeze": _squeeze,
+    "astype": _astype,
+    "fill": _fill,
+    "view": _view,
+    "diagonal": _diagonal,
+    "sum": _method(_core.sum),
+    "prod": _method(_core.prod),
+    "mean": _method(_core.mean),
+    "min": _plain_method(_core.min),
+    "max": _plain_method(_core.max),
+    "any": _plain_method(_core.any),
+    "all": _plain_method(_core.all),
+    "var": _var,
+    "std": _std,
+    "argmin": _arg_method(_core.argmin),
+    "argmax": _arg_method(_core.argmax),
+    "cumsum": lambda self, axis=None, dtype=None: _reductions.cumsum(self, axis, dtype),
+    "cumprod": lambda self, axis=None, dtype=None: _reductions.cumprod(self, axis, dtype),
+    "conj": lambda self: _core.conj(self),
+    "conjugate": lambda self: _core.conj(self),
+    "round": lambda self, decimals=0: _core.round(self, decimals),
+    "clip": lambda self, min=None, max=None: _elementwise.clip(self, min, max),
+    "__divmod__": lambda self, other: (self // other, self % other),
+    "__rdivmod__": lambda self, other: (other // self, other % self),
+}
+
+for _name, _value in _METHODS.items():
+    setattr(ndarray, _name, _value)

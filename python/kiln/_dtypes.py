@@ -1,0 +1,148 @@
+"""kiln's dtype objects.
+
+They compare equal to NumPy's dtypes and scalar types and to their names, can
+be passed wherever NumPy expects a dtype, and are called to make NumPy scalars.
+NumPy itself is imported only when one of those conversions needs it.
+"""
+import builtins
+
+from . import _core
+
+
+class dtype:
+    """One of kiln's fourteen data types (``kiln.float32`` and friends)."""
+
+    __slots__ = ("_num", "name", "char", "itemsize", "kind")
+
+    def __init__(self, num):
+        self._num = num
+        self.name, self.char, self.itemsize, self.kind = _core._dtype_info(num)
+
+    def __repr__(self):
+        return f"kiln.{self.name}"
+
+    def __str__(self):
+        return self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __eq__(self, other):
+        if other is self:
+            return True
+        try:
+            return normalize(other) is self
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __reduce__(self):
+        return (_from_name, (self.name,))
+
+    @property
+    def str(self):
+        """NumPy's array-interface type string, e.g. '<f4'."""
+        order = "|" if self.itemsize == 1 else "<"
+        return f"{order}{self.kind}{self.itemsize}"
+
+    @property
+    def dtype(self):
+        """The equal ``numpy.dtype`` (lets NumPy accept kiln dtypes)."""
+        import numpy
+
+        return numpy.dtype(self.name)
+
+    @property
+    def type(self):
+        return self.dtype.type
+
+    def __call__(self, value=0):
+        """A NumPy scalar of this type, as ``numpy.float32(value)`` gives."""
+        return self.dtype.type(value)
+
+
+_ALL = [dtype(i) for i in range(_core._num_dtypes())]
+_BY_NAME = {d.name: d for d in _ALL}
+_PYTHON_TYPES = {builtins.bool: "bool", int: "int64", float: "float64", complex: "complex128"}
+
+
+def _from_name(name):
+    return _BY_NAME[name]
+
+
+def normalize(obj, arg="dtype"):
+    """Any dtype-like (kiln dtype, NumPy dtype or type, name, Python type) -> kiln dtype."""
+    if isinstance(obj, dtype):
+        return obj
+    if isinstance(obj, builtins.str):
+        num = _core._dtype_from_name(obj)
+        if num >= 0:
+            return _ALL[num]
+    elif isinstance(obj, type) and obj in _PYTHON_TYPES:
+        return _BY_NAME[_PYTHON_TYPES[obj]]
+    elif type(obj).__module__ == "numpy" or getattr(obj, "__module__", None) == "numpy":
+        import numpy
+
+        try:
+            npd = numpy.dtype(obj)
+        except TypeError:
+            npd = None
+        if npd is not None and npd.isnative and npd.name in _BY_NAME:
+            return _BY_NAME[npd.name]
+    elif obj is None:
+        raise TypeError(f"{arg}: None is not a dtype")
+    raise TypeError(f"{arg}: data type {obj!r} is not supported by kiln")
+
+
+(bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
+ float16, float32, float64, complex64, complex128) = _ALL
+
+
+class finfo:
+    """Machine limits of a floating or complex dtype (array API ``finfo``)."""
+
+    def __init__(self, type):
+        dt = type.dtype if hasattr(type, "shape") else type
+        (self.bits, self.eps, self.max, self.min, self.smallest_normal,
+         self.resolution, self.precision, self.dtype) = _core._finfo(normalize(dt, "type"))
+        self.tiny = self.smallest_normal
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution}, min={self.min}, max={self.max}, "
+                f"dtype={self.dtype.name})")
+
+
+class iinfo:
+    """Limits of an integer dtype (array API ``iinfo``)."""
+
+    def __init__(self, type):
+        dt = type.dtype if hasattr(type, "shape") else type
+        self.bits, self.min, self.max, self.dtype = _core._iinfo(normalize(dt, "type"))
+
+    def __repr__(self):
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype.name})"
+
+
+_KIND_GROUPS = {
+    "bool": "b",
+    "signed integer": "i",
+    "unsigned integer": "u",
+    "integral": "iu",
+    "real floating": "f",
+    "complex floating": "c",
+    "numeric": "iufc",
+}
+
+
+def isdtype(dtype, kind):
+    """Array API ``isdtype``: whether ``dtype`` is of ``kind`` (a name, a dtype or a tuple)."""
+    dt = normalize(dtype)
+    if isinstance(kind, tuple):
+        return any(isdtype(dt, k) for k in kind)
+    if isinstance(kind, builtins.str):
+        if kind not in _KIND_GROUPS:
+            raise ValueError(f"kind: unknown dtype kind {kind!r}")
+        return dt.kind in _KIND_GROUPS[kind]
+    return dt == normalize(kind, "kind")

@@ -1,0 +1,104 @@
+// Copies and casts: astype, copy, assignment into views, device moves.
+#include <complex>
+#include <cstring>
+#include <string>
+
+#include "kiln/array.hpp"
+#include "kiln/error.hpp"
+#include "kiln/float16.hpp"
+#include "kiln/registry.hpp"
+#include "strided_plan.hpp"
+
+namespace kiln {
+namespace {
+
+// dst[...] = src with src already broadcastable to dst; casts unsafely.
+void cast_into(const Array& dst, const Array& src) {
+  if (dst.size() == 0) return;
+  if (src.device() != dst.device())
+    throw TypeError("cannot copy between " + src.device().str() + " and " + dst.device().str() +
+                    " yet: no transfer path is registered");
+  ElementwiseKernel k = kernel_table(dst.device().kind)
+                            .cast[static_cast<int>(src.dtype())][static_cast<int>(dst.dtype())];
+  if (!k)
+    throw TypeError("no cast from " + std::string(name(src.dtype())) + " to " +
+                    std::string(name(dst.dtype())) + " on " + dst.device().str());
+  Array source = src;
+  // A source that overlaps the destination in another layout is read first.
+  if (src.shares_buffer_with(dst) && !(src.offset() == dst.offset() && src.strides() == dst.strides() &&
+                                       src.dtype() == dst.dtype()))
+    source = src.copy();
+  detail::StridedPlan plan({&source, &dst}, dst.shape());
+  k(plan.args());
+}
+
+}  // namespace
+
+Array Array::copy() const {
+  Array out = Array::empty(shape_, dtype_, device());
+  cast_into(out, *this);
+  return out;
+}
+
+Array Array::astype(DType dtype, bool copy) const {
+  if (!copy && dtype == dtype_) return *this;
+  Array out = Array::empty(shape_, dtype, device());
+  cast_into(out, *this);
+  return out;
+}
+
+Array Array::to(Device device) const {
+  if (device == this->device()) return *this;
+  Array out = Array::empty(shape_, dtype_, device);
+  cast_into(out, *this);
+  return out;
+}
+
+void Array::assign(const Array& src) const {
+  if (!writeable()) throw ValueError("assignment destination is read-only");
+  Array s = src.shape() == shape_ ? src : src.broadcast_to(shape_);
+  cast_into(*this, s);
+}
+
+void Array::assign(const Scalar& value) const {
+  if (!writeable()) throw ValueError("assignment destination is read-only");
+  if (size_ == 0) return;
+  FillKernel k = kernel_table(device().kind).fill[static_cast<int>(dtype_)];
+  if (!k) throw TypeError("no fill kernel for " + std::string(name(dtype_)) + " on " + device().str());
+  alignas(16) unsigned char value_bytes[16];
+  value.store(dtype_, value_bytes);
+  detail::StridedPlan plan({this}, shape_);
+  k(plan.args(), value_bytes);
+}
+
+Scalar Array::item() const {
+  if (size_ != 1)
+    throw ValueError("can only convert an array of size 1 to a Python scalar, got size " +
+                     std::to_string(size_));
+  Array host = device() == Device::cpu() ? *this : to(Device::cpu());
+  const char* p = host.data();
+  auto get = [p](auto v) {
+    std::memcpy(&v, p, sizeof(v));
+    return v;
+  };
+  Scalar s;
+  switch (dtype_) {
+    case DType::Bool: s = Scalar::from_bool(get(bool{})); break;
+    case DType::Int8: s = Scalar::from_int(get(int8_t{})); break;
+    case DType::UInt8: s = Scalar::from_int(get(uint8_t{})); break;
+    case DType::Int16: s = Scalar::from_int(get(int16_t{})); break;
+    case DType::UInt16: s = Scalar::from_int(get(uint16_t{})); break;
+    case DType::Int32: s = Scalar::from_int(get(int32_t{})); break;
+    case DType::UInt32: s = Scalar::from_int(get(uint32_t{})); break;
+    case DType::Int64: s = Scalar::from_int(get(int64_t{})); break;
+    case DType::UInt64: s = Scalar::from_uint(get(uint64_t{})); break;
+    case DType::Float16: s = Scalar::from_double(static_cast<float>(get(float16{}))); break;
+    case DType::Float32: s = Scalar::from_double(get(float{})); break;
+    case DType::Float64: s = Scalar::from_double(get(double{})); break;
+    case DType::Complex64: s = Scalar::from_complex(std::complex<double>(get(std::complex<float>{}))); break;
+    case DType::Complex128: s = Scalar::from_complex(get(std::complex<double>{})); break;
+  }
+  return s.typed(dtype_);
+}
+
+}  // namespace kiln

@@ -1,0 +1,216 @@
+// Elementwise dispatch: promotion, broadcasting, output allocation, then one
+// call into the device's kernel table.
+#include <string>
+
+#include "kiln/creation.hpp"
+#include "kiln/error.hpp"
+#include "kiln/ops.hpp"
+#include "kiln/reductions.hpp"
+#include "kiln/registry.hpp"
+#include "op_types.hpp"
+#include "strided_plan.hpp"
+
+namespace kiln {
+namespace {
+
+constexpr const char* kOpNames[] = {
+#define KILN_OP_NAME(name, arity) #name,
+    KILN_ELEMENTWISE_OPS(KILN_OP_NAME)
+#undef KILN_OP_NAME
+};
+constexpr int kOpArity[] = {
+#define KILN_OP_ARITY(name, arity) arity,
+    KILN_ELEMENTWISE_OPS(KILN_OP_ARITY)
+#undef KILN_OP_ARITY
+};
+
+// where(cond, x, y) promotes only x and y.
+int first_promoted(OpId op) { return op == OpId::where ? 1 : 0; }
+
+Device common_device(OpId op, const std::vector<Operand>& args, const Array* out) {
+  const Array* first = nullptr;
+  for (const Operand& a : args) {
+    if (!a.is_array()) continue;
+    if (!first) first = &a.array();
+    else if (a.array().device() != first->device())
+      throw TypeError(std::string("kiln.") + op_name(op) + ": arrays are on different devices (" +
+                      first->device().str() + " and " + a.array().device().str() + ")");
+  }
+  if (out && first && out->device() != first->device())
+    throw TypeError(std::string("kiln.") + op_name(op) + ": out is on " + out->device().str() +
+                    " but the inputs are on " + first->device().str());
+  return first ? first->device() : (out ? out->device() : Device::cpu());
+}
+
+// A 0-d array holding `s` as `dtype` on `device`, broadcast by the plan.
+Array scalar_array(const Scalar& s, DType dtype, Device device) {
+  Array a = Array::empty({}, dtype, device);
+  a.assign(s);
+  return a;
+}
+
+// Integer power has no answer for negative exponents; NumPy raises.
+void check_integer_exponent(const Array& exponent) {
+  if (kind(exponent.dtype()) != DTypeKind::SignedInt || exponent.size() == 0) return;
+  Scalar smallest = min(exponent).item();
+  if (smallest.i < 0) throw ValueError("Integers to negative integer powers are not allowed.");
+}
+
+bool same_view(const Array& a, const Array& b) {
+  return a.shares_buffer_with(b) && a.offset() == b.offset() && a.strides() == b.strides() &&
+         a.shape() == b.shape() && a.dtype() == b.dtype();
+}
+
+// True when writing `out` could change `in` before the kernel has read it.
+bool overlaps(const Array& in, const Array& out) {
+  if (!in.shares_buffer_with(out) || in.size() == 0 || out.size() == 0) return false;
+  return !same_view(in, out);
+}
+
+}  // namespace
+
+const char* op_name(OpId op) { return kOpNames[static_cast<int>(op)]; }
+int op_arity(OpId op) { return kOpArity[static_cast<int>(op)]; }
+
+DType result_type(const std::vector<DType>& dtypes, const std::vector<Scalar>& scalars) {
+  std::optional<DType> acc;
+  for (DType d : dtypes) acc = acc ? promote_types(*acc, d) : d;
+  for (const Scalar& s : scalars)
+    if (!s.weak) acc = acc ? promote_types(*acc, s.dtype) : s.dtype;
+  if (!acc) {
+    // Only Python scalars: the highest kind's default dtype.
+    ScalarKind k = ScalarKind::Bool;
+    for (const Scalar& s : scalars) k = std::max(k, s.kind);
+    if (scalars.empty()) throw ValueError("result_type: at least one array or dtype is required");
+    return default_dtype(k);
+  }
+  for (const Scalar& s : scalars)
+    if (s.weak) acc = promote_weak(*acc, s.kind);
+  return *acc;
+}
+
+DType result_dtype(OpId op, const std::vector<Operand>& args) {
+  std::vector<DType> dtypes;
+  std::vector<Scalar> scalars;
+  for (size_t i = first_promoted(op); i < args.size(); ++i) {
+    if (args[i].is_array()) dtypes.push_back(args[i].array().dtype());
+    else scalars.push_back(args[i].scalar());
+  }
+  return detail::resolve_loop(op, result_type(dtypes, scalars)).output;
+}
+
+Array apply(OpId op, const std::vector<Operand>& args, const Array* out) {
+  const int arity = op_arity(op);
+  if (static_cast<int>(args.size()) != arity)
+    throw TypeError(std::string("kiln.") + op_name(op) + " takes " + std::to_string(arity) +
+                    " arguments, got " + std::to_string(args.size()));
+  const Device device = common_device(op, args, out);
+
+  // Promotion (NEP 50: Python scalars are weak).
+  std::vector<DType> dtypes;
+  std::vector<Scalar> scalars;
+  for (int i = first_promoted(op); i < arity; ++i) {
+    if (args[i].is_array()) dtypes.push_back(args[i].array().dtype());
+    else scalars.push_back(args[i].scalar());
+  }
+  const DType promoted = result_type(dtypes, scalars);
+  const detail::LoopTypes types = detail::resolve_loop(op, promoted);
+  for (const Scalar& s : scalars)
+    if (is_integer(types.loop)) s.check_fits(types.loop);
+
+  ElementwiseKernel kernel = kernel_table(device.kind).elementwise[static_cast<int>(op)][static_cast<int>(types.loop)];
+  if (!kernel)
+    throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " +
+                    std::string(name(types.loop)) + " on " + device.str());
+
+  // Inputs in the loop dtype; the condition of where in bool.
+  Array inputs[3];
+  Shape shape;
+  for (int i = 0; i < arity; ++i) {
+    DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
+    if (args[i].is_array()) {
+      const Array& a = args[i].array();
+      inputs[i] = a.dtype() == want ? a : a.astype(want);
+      shape = i == 0 ? inputs[i].shape() : broadcast_shapes(shape, inputs[i].shape());
+    } else {
+      inputs[i] = scalar_array(args[i].scalar(), want, device);
+    }
+  }
+  if (op == OpId::power && is_integer(types.loop)) check_integer_exponent(inputs[1]);
+
+  Array result;
+  bool write_back = false;
+  if (out) {
+    if (!out->writeable()) throw ValueError(std::string("kiln.") + op_name(op) + ": out is read-only");
+    if (broadcast_shapes(shape, out->shape()) != out->shape())
+      throw ValueError(std::string("kiln.") + op_name(op) + ": out has shape " + shape_str(out->shape()) +
+                       " but the result has shape " + shape_str(shape));
+    if (!can_cast(types.output, out->dtype(), Casting::SameKind))
+      throw TypeError(std::string("kiln.") + op_name(op) + ": cannot cast the result from " +
+                      std::string(name(types.output)) + " to out's dtype " +
+                      std::string(name(out->dtype())) + " with casting rule 'same_kind'");
+    shape = out->shape();
+    write_back = out->dtype() != types.output;
+    result = write_back ? Array::empty(shape, types.output, device) : *out;
+    for (int i = 0; i < arity; ++i)
+      if (overlaps(inputs[i], result)) inputs[i] = inputs[i].copy();
+  } else {
+    result = Array::empty(shape, types.output, device);
+  }
+
+  if (result.size() > 0) {
+    std::vector<const Array*> operands;
+    for (int i = 0; i < arity; ++i) operands.push_back(&inputs[i]);
+    operands.push_back(&result);
+    detail::StridedPlan plan(operands, shape);
+    kernel(plan.args());
+  }
+  if (write_back) {
+    out->assign(result);
+    return *out;
+  }
+  return result;
+}
+
+#define KILN_DEFINE_OP_1(name) \
+  Array name(const Operand& x, const Array* out) { return apply(OpId::name, {x}, out); }
+#define KILN_DEFINE_OP_2(name)                                                  \
+  Array name(const Operand& x1, const Operand& x2, const Array* out) {          \
+    return apply(OpId::name, {x1, x2}, out);                                    \
+  }
+#define KILN_DEFINE_OP_3(name)                                                          \
+  Array name(const Operand& x1, const Operand& x2, const Operand& x3, const Array* out) { \
+    return apply(OpId::name, {x1, x2, x3}, out);                                        \
+  }
+#define KILN_DEFINE_OP(name, arity) KILN_DEFINE_OP_##arity(name)
+KILN_ELEMENTWISE_OPS(KILN_DEFINE_OP)
+#undef KILN_DEFINE_OP
+
+Array round(const Operand& x, int decimals, const Array* out) {
+  DType dt = x.is_array() ? x.array().dtype() : x.scalar().own_dtype();
+  if (!is_inexact(dt)) {
+    // Integers are already round at decimals >= 0; below that NumPy rounds
+    // half to even in the integer's own dtype.
+    Array a = x.is_array() ? x.array() : full({}, x.scalar(), dt);
+    if (decimals >= 0) {
+      if (out) { out->assign(a); return *out; }
+      return a.copy();
+    }
+    double scale = 1.0;
+    for (int i = 0; i < -decimals; ++i) scale *= 10.0;
+    Array r = multiply(rint(divide(a, scale)), scale).astype(dt);
+    if (out) { out->assign(r); return *out; }
+    return r;
+  }
+  if (decimals == 0) return rint(x, out);
+  double scale = 1.0;
+  for (int i = 0; i < (decimals > 0 ? decimals : -decimals); ++i) scale *= 10.0;
+  // NumPy: rint(x * 10**d) / 10**d, or rint(x / 10**-d) * 10**-d.
+  Array r = decimals > 0 ? divide(rint(multiply(x, scale)), scale)
+                         : multiply(rint(divide(x, scale)), scale);
+  if (r.dtype() != dt) r = r.astype(dt);
+  if (out) { out->assign(r); return *out; }
+  return r;
+}
+
+}  // namespace kiln

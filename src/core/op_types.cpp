@@ -1,0 +1,109 @@
+#include "op_types.hpp"
+
+#include <string>
+
+#include "kiln/error.hpp"
+
+namespace kiln::detail {
+namespace {
+
+using Mask = uint16_t;
+constexpr Mask bit(DType d) { return Mask(1u << static_cast<int>(d)); }
+constexpr Mask kBool = bit(DType::Bool);
+constexpr Mask kInts = bit(DType::Int8) | bit(DType::UInt8) | bit(DType::Int16) |
+                       bit(DType::UInt16) | bit(DType::Int32) | bit(DType::UInt32) |
+                       bit(DType::Int64) | bit(DType::UInt64);
+constexpr Mask kFloats = bit(DType::Float16) | bit(DType::Float32) | bit(DType::Float64);
+constexpr Mask kComplex = bit(DType::Complex64) | bit(DType::Complex128);
+constexpr Mask kInexact = kFloats | kComplex;
+constexpr Mask kReal = kInts | kFloats;
+constexpr Mask kNumeric = kInts | kInexact;
+constexpr Mask kAll = kBool | kNumeric;
+
+enum class Out : uint8_t { Same, Bool, Real };
+
+struct Rule {
+  Mask loops;
+  Out out = Out::Same;
+  bool bool_input_is_error = false;  // NumPy refuses bool for -x and a - b
+  bool ints_to_float64 = false;      // true division
+  bool logical = false;              // inputs cast to bool
+};
+
+Rule rule_for(OpId op) {
+  switch (op) {
+    case OpId::negative:
+    case OpId::positive: return {kNumeric, Out::Same, true};
+    case OpId::subtract: return {kAll, Out::Same, true};
+    case OpId::abs: return {kAll, Out::Real};
+    case OpId::sign:
+    case OpId::reciprocal:
+    case OpId::square:
+    case OpId::power: return {kNumeric};
+    case OpId::sqrt: case OpId::exp: case OpId::exp2: case OpId::expm1: case OpId::log:
+    case OpId::log1p: case OpId::log2: case OpId::log10: case OpId::sin: case OpId::cos:
+    case OpId::tan: case OpId::asin: case OpId::acos: case OpId::atan: case OpId::sinh:
+    case OpId::cosh: case OpId::tanh: case OpId::asinh: case OpId::acosh: case OpId::atanh:
+    case OpId::rint: return {kInexact};
+    case OpId::cbrt: case OpId::deg2rad: case OpId::rad2deg: case OpId::atan2:
+    case OpId::hypot: case OpId::logaddexp: case OpId::copysign: case OpId::nextafter:
+      return {kFloats};
+    case OpId::floor: case OpId::ceil: case OpId::trunc:
+      // NumPy 2 keeps integer dtypes for these (they are exact there).
+      return {kBool | kReal};
+    case OpId::isnan: case OpId::isinf: case OpId::isfinite:
+    case OpId::equal: case OpId::not_equal: case OpId::less: case OpId::less_equal:
+    case OpId::greater: case OpId::greater_equal: return {kAll, Out::Bool};
+    case OpId::signbit: return {kFloats, Out::Bool};
+    case OpId::logical_not: case OpId::logical_and: case OpId::logical_or:
+    case OpId::logical_xor: return {kBool, Out::Bool, false, false, true};
+    case OpId::bitwise_invert: case OpId::bitwise_and: case OpId::bitwise_or:
+    case OpId::bitwise_xor: return {kBool | kInts};
+    case OpId::bitwise_left_shift: case OpId::bitwise_right_shift: return {kInts};
+    case OpId::conj: return {kNumeric};
+    case OpId::divide: return {kInexact, Out::Same, false, true};
+    case OpId::floor_divide: case OpId::remainder: case OpId::fmod: return {kReal};
+    case OpId::add: case OpId::multiply: case OpId::minimum: case OpId::maximum:
+    case OpId::fmin: case OpId::fmax: case OpId::clip: case OpId::where: return {kAll};
+    case OpId::count_: break;
+  }
+  return {0};
+}
+
+}  // namespace
+
+bool casts_inputs_to_bool(OpId op) { return rule_for(op).logical; }
+
+LoopTypes resolve_loop(OpId op, DType promoted) {
+  const Rule r = rule_for(op);
+  auto no_loop = [&] {
+    return TypeError(std::string("kiln.") + op_name(op) + " is not supported for dtype " +
+                     std::string(name(promoted)));
+  };
+  DType loop = promoted;
+  if (r.logical) {
+    loop = DType::Bool;
+  } else if (r.bool_input_is_error && promoted == DType::Bool) {
+    throw no_loop();
+  } else if (r.ints_to_float64 && !is_inexact(promoted)) {
+    loop = DType::Float64;
+  } else if (!(r.loops & bit(promoted))) {
+    bool found = false;
+    for (int i = 0; i < kNumDTypes && !found; ++i) {
+      DType d = static_cast<DType>(i);
+      if ((r.loops & bit(d)) && can_cast(promoted, d, Casting::Safe)) {
+        loop = d;
+        found = true;
+      }
+    }
+    if (!found) throw no_loop();
+  }
+  switch (r.out) {
+    case Out::Bool: return {loop, DType::Bool};
+    case Out::Real: return {loop, real_dtype(loop)};
+    case Out::Same: break;
+  }
+  return {loop, loop};
+}
+
+}  // namespace kiln::detail

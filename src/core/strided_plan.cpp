@@ -1,0 +1,26 @@
+#include "strided_plan.hpp"
+
+namespace kiln::detail {
+
+StridedPlan::StridedPlan(const std::vector<const Array*>& operands, const Shape& shape)
+    : shape_(shape) {
+  const int n = static_cast<int>(operands.size());
+  std::vector<Strides*> all;
+  for (int i = 0; i < n; ++i) {
+    const Array& a = *operands[i];
+    strides_[i] = a.shape() == shape ? a.strides() : broadcast_strides(a.shape(), a.strides(), shape);
+    all.push_back(&strides_[i]);
+  }
+  coalesce_dims(shape_, all);
+  args_.nargs = n;
+  args_.ndim = static_cast<int>(shape_.size());
+  args_.size = shape_size(shape_);
+  args_.shape = shape_.data();
+  for (int i = 0; i < n; ++i) {
+    // An empty array may have no memory behind it; kernels see size 0 then.
+    args_.data[i] = operands[i]->size() ? operands[i]->data() : nullptr;
+    args_.strides[i] = strides_[i].data();
+  }
+}
+
+}  // namespace kiln::detail

@@ -1,0 +1,15 @@
+#include "backend.hpp"
+
+namespace kiln::cpu {
+
+void register_kernels(KernelTable& table) {
+  register_allocator(table);
+  register_arithmetic_kernels(table);
+  register_comparison_kernels(table);
+  register_math_kernels(table);
+  register_complex_math_kernels(table);
+  register_cast_kernels(table);
+  register_reduction_kernels(table);
+}
+
+}  // namespace kiln::cpu

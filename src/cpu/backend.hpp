@@ -1,0 +1,18 @@
+#pragma once
+// The CPU backend's entry: fills the CPU kernel table. Each kernel family
+// registers itself from its own file.
+#include "kiln/registry.hpp"
+
+namespace kiln::cpu {
+
+void register_kernels(KernelTable& table);
+
+void register_allocator(KernelTable& table);
+void register_arithmetic_kernels(KernelTable& table);
+void register_comparison_kernels(KernelTable& table);
+void register_math_kernels(KernelTable& table);
+void register_complex_math_kernels(KernelTable& table);
+void register_cast_kernels(KernelTable& table);
+void register_reduction_kernels(KernelTable& table);
+
+}  // namespace kiln::cpu

@@ -1,0 +1,327 @@
+// Reductions and scans on the CPU.
+//
+// Two layouts: when the reduced axes are the fast-moving ones each output
+// element is reduced from contiguous runs (pairwise for float sums, as NumPy
+// does, so rounding error grows as O(log n)); when a kept axis moves fastest a
+// block of outputs is accumulated row by row, which vectorises over the kept
+// axis (NumPy's sum(axis=0) order).
+#include <algorithm>
+#include <vector>
+
+#include "backend.hpp"
+#include "parallel.hpp"
+#include "scalar_ops.hpp"
+#include "strided_loop.hpp"
+#include "types.hpp"
+
+namespace kiln::cpu {
+namespace {
+
+// NumPy's pairwise summation: blocks of up to kPairwiseBlock elements are summed
+// with eight accumulators, larger runs are split in halves.
+constexpr int64_t kPairwiseBlock = 128;
+constexpr int64_t kOutputBlock = 256;  // outputs accumulated together, row strategy
+
+template <class T>
+struct SumOp {
+  using Acc = compute_t<T>;
+  static constexpr bool has_identity = true;
+  static constexpr bool pairwise = is_float_v<T> || is_complex_v<T>;
+  static Acc identity() { return Acc(0); }
+  static Acc load(T x) { return Acc(x); }
+  static Acc combine(Acc a, Acc b) { return static_cast<Acc>(a + b); }
+};
+template <class T>
+struct ProdOp {
+  using Acc = compute_t<T>;
+  static constexpr bool has_identity = true;
+  static constexpr bool pairwise = false;
+  static Acc identity() { return Acc(1); }
+  static Acc load(T x) { return Acc(x); }
+  static Acc combine(Acc a, Acc b) { return static_cast<Acc>(a * b); }
+};
+template <class T>
+struct MinOp {
+  using Acc = T;
+  static constexpr bool has_identity = false;
+  static constexpr bool pairwise = false;
+  static Acc load(T x) { return x; }
+  static Acc combine(Acc a, Acc b) { return ops::Minimum::call(a, b); }
+};
+template <class T>
+struct MaxOp {
+  using Acc = T;
+  static constexpr bool has_identity = false;
+  static constexpr bool pairwise = false;
+  static Acc load(T x) { return x; }
+  static Acc combine(Acc a, Acc b) { return ops::Maximum::call(a, b); }
+};
+struct AnyOp {
+  using Acc = bool;
+  static constexpr bool has_identity = true;
+  static constexpr bool pairwise = false;
+  static bool identity() { return false; }
+  static bool load(bool x) { return x; }
+  static bool combine(bool a, bool b) { return a || b; }
+};
+struct AllOp {
+  using Acc = bool;
+  static constexpr bool has_identity = true;
+  static constexpr bool pairwise = false;
+  static bool identity() { return true; }
+  static bool load(bool x) { return x; }
+  static bool combine(bool a, bool b) { return a && b; }
+};
+
+template <class T>
+const T& at(const char* p, int64_t i, int64_t stride) {
+  return *reinterpret_cast<const T*>(p + i * stride);
+}
+
+template <class Op, class T>
+typename Op::Acc pairwise_sum(const char* p, int64_t n, int64_t stride) {
+  using Acc = typename Op::Acc;
+  if (n < 8) {
+    Acc r = Op::load(at<T>(p, 0, stride));
+    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
+    return r;
+  }
+  if (n <= kPairwiseBlock) {
+    Acc r[8];
+    for (int k = 0; k < 8; ++k) r[k] = Op::load(at<T>(p, k, stride));
+    int64_t i = 8;
+    for (; i < n - (n % 8); i += 8)
+      for (int k = 0; k < 8; ++k) r[k] = Op::combine(r[k], Op::load(at<T>(p, i + k, stride)));
+    Acc res = Op::combine(Op::combine(Op::combine(r[0], r[1]), Op::combine(r[2], r[3])),
+                          Op::combine(Op::combine(r[4], r[5]), Op::combine(r[6], r[7])));
+    for (; i < n; ++i) res = Op::combine(res, Op::load(at<T>(p, i, stride)));
+    return res;
+  }
+  int64_t half = n / 2;
+  half -= half % 8;
+  return Op::combine(pairwise_sum<Op, T>(p, half, stride),
+                     pairwise_sum<Op, T>(p + half * stride, n - half, stride));
+}
+
+// Reduces one run of n >= 1 elements.
+template <class Op, class T>
+typename Op::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
+  if constexpr (Op::pairwise) {
+    return pairwise_sum<Op, T>(p, n, stride);
+  } else {
+    typename Op::Acc r = Op::load(at<T>(p, 0, stride));
+    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
+    return r;
+  }
+}
+
+// Reduces elements [begin, end) (C order over the reduced axes) from `base`.
+template <class Op, class T>
+typename Op::Acc reduce_range(const char* base, int nd, const int64_t* shape, const int64_t* strides,
+                              int64_t begin, int64_t end) {
+  int64_t idx[kMaxDims];
+  int64_t rem = begin;
+  for (int d = nd - 1; d >= 0; --d) {
+    idx[d] = rem % shape[d];
+    rem /= shape[d];
+  }
+  typename Op::Acc acc{};
+  bool first = true;
+  while (begin < end) {
+    const char* p = base;
+    for (int d = 0; d < nd; ++d) p += idx[d] * strides[d];
+    int64_t run = std::min(shape[nd - 1] - idx[nd - 1], end - begin);
+    auto r = reduce_run<Op, T>(p, run, strides[nd - 1]);
+    acc = first ? r : Op::combine(acc, r);
+    first = false;
+    begin += run;
+    idx[nd - 1] += run;
+    for (int d = nd - 1; d > 0 && idx[d] == shape[d]; --d) {
+      idx[d] = 0;
+      ++idx[d - 1];
+    }
+  }
+  return acc;
+}
+
+// Byte offsets of kept index k in the input and the output.
+void kept_offsets(const ReduceArgs& a, int64_t k, int64_t* in_off, int64_t* out_off) {
+  int64_t i = 0, o = 0;
+  for (int d = a.kept_ndim - 1; d >= 0; --d) {
+    int64_t pos = k % a.shape[d];
+    k /= a.shape[d];
+    i += pos * a.in_strides[d];
+    o += pos * a.out_strides[d];
+  }
+  *in_off = i;
+  *out_off = o;
+}
+
+template <class Op, class T>
+void reduce_by_runs(const ReduceArgs& a) {
+  const int nd = a.reduce_ndim;
+  const int64_t* rshape = a.shape + a.kept_ndim;
+  const int64_t* rstrides = a.in_strides + a.kept_ndim;
+  if (a.kept_size == 1) {
+    // One output: split the reduced elements over the cores, then combine the
+    // partial results in order.
+    int threads = max_threads();
+    std::vector<typename Op::Acc> partial(threads);
+    std::vector<char> used(threads, 0);
+    parallel_for(a.reduce_size, kCheapGrain, [&](int64_t begin, int64_t end) {
+      int t = omp_in_parallel() ? omp_get_thread_num() : 0;
+      partial[t] = reduce_range<Op, T>(a.in, nd, rshape, rstrides, begin, end);
+      used[t] = 1;
+    });
+    typename Op::Acc acc{};
+    bool first = true;
+    for (int t = 0; t < threads; ++t) {
+      if (!used[t]) continue;
+      acc = first ? partial[t] : Op::combine(acc, partial[t]);
+      first = false;
+    }
+    *reinterpret_cast<T*>(a.out) = static_cast<T>(acc);
+    return;
+  }
+  int64_t grain = std::max<int64_t>(1, kCheapGrain / a.reduce_size);
+  parallel_for(a.kept_size, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      int64_t in_off, out_off;
+      kept_offsets(a, k, &in_off, &out_off);
+      auto acc = reduce_range<Op, T>(a.in + in_off, nd, rshape, rstrides, 0, a.reduce_size);
+      *reinterpret_cast<T*>(a.out + out_off) = static_cast<T>(acc);
+    }
+  });
+}
+
+template <class Op, class T>
+void reduce_by_rows(const ReduceArgs& a) {
+  using Acc = typename Op::Acc;
+  const int inner = a.kept_ndim - 1;  // the kept axis that moves fastest
+  const int64_t m = a.shape[inner], in_step = a.in_strides[inner], out_step = a.out_strides[inner];
+  const int64_t outer = a.kept_size / m;
+  const int64_t blocks = (m + kOutputBlock - 1) / kOutputBlock;
+  const int nd = a.reduce_ndim;
+  const int64_t* rshape = a.shape + a.kept_ndim;
+  const int64_t* rstrides = a.in_strides + a.kept_ndim;
+  int64_t grain = std::max<int64_t>(1, kCheapGrain / (a.reduce_size * kOutputBlock));
+  parallel_for(outer * blocks, grain, [&](int64_t begin, int64_t end) {
+    Acc acc[kOutputBlock];
+    for (int64_t task = begin; task < end; ++task) {
+      int64_t o = task / blocks, j0 = (task % blocks) * kOutputBlock;
+      int64_t len = std::min(kOutputBlock, m - j0);
+      int64_t in_off, out_off;
+      kept_offsets(a, o * m, &in_off, &out_off);
+      const char* base = a.in + in_off + j0 * in_step;
+      int64_t idx[kMaxDims] = {};
+      for (int64_t r = 0; r < a.reduce_size; ++r) {
+        const char* row = base;
+        for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
+        if (r == 0) {
+          for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(at<T>(row, j, in_step));
+        } else {
+          for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(at<T>(row, j, in_step)));
+        }
+        for (int d = nd - 1; d >= 0; --d) {
+          if (++idx[d] < rshape[d]) break;
+          idx[d] = 0;
+        }
+      }
+      char* out = a.out + out_off + j0 * out_step;
+      for (int64_t j = 0; j < len; ++j) *reinterpret_cast<T*>(out + j * out_step) = static_cast<T>(acc[j]);
+    }
+  });
+}
+
+template <class Op, class T>
+void reduce(const ReduceArgs& a) {
+  auto mag = [](int64_t s) { return s < 0 ? -s : s; };
+  bool rows = a.kept_ndim > 0 && a.reduce_ndim > 0 &&
+              mag(a.in_strides[a.kept_ndim - 1]) < mag(a.in_strides[a.kept_ndim + a.reduce_ndim - 1]);
+  if (rows) reduce_by_rows<Op, T>(a);
+  else reduce_by_runs<Op, T>(a);
+}
+
+// argmin/argmax: the first extreme, or the first NaN, in C order.
+template <class T, bool IsMax>
+void arg_reduce(const ReduceArgs& a) {
+  const int nd = a.reduce_ndim;
+  const int64_t* rshape = a.shape + a.kept_ndim;
+  const int64_t* rstrides = a.in_strides + a.kept_ndim;
+  int64_t grain = std::max<int64_t>(1, kCheapGrain / a.reduce_size);
+  parallel_for(a.kept_size, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      int64_t in_off, out_off;
+      kept_offsets(a, k, &in_off, &out_off);
+      int64_t idx[kMaxDims] = {};
+      int64_t best = 0;
+      T best_v{};
+      for (int64_t r = 0; r < a.reduce_size; ++r) {
+        const char* p = a.in + in_off;
+        for (int d = 0; d < nd; ++d) p += idx[d] * rstrides[d];
+        T v = *reinterpret_cast<const T*>(p);
+        if (ops::is_nan(v)) {
+          best = r;
+          break;
+        }
+        if (r == 0 || (IsMax ? ops::less(best_v, v) : ops::less(v, best_v))) {
+          best_v = v;
+          best = r;
+        }
+        for (int d = nd - 1; d >= 0; --d) {
+          if (++idx[d] < rshape[d]) break;
+          idx[d] = 0;
+        }
+      }
+      *reinterpret_cast<int64_t*>(a.out + out_off) = best;
+    }
+  });
+}
+
+// Inclusive scans, accumulating in the output dtype (NumPy's accumulate).
+template <class F, class T>
+void scan(const ScanArgs& a) {
+  int64_t grain = std::max<int64_t>(1, kCheapGrain / a.length);
+  parallel_for(a.outer_size, grain, [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      int64_t in_off = 0, out_off = 0, rem = k;
+      for (int d = a.outer_ndim - 1; d >= 0; --d) {
+        int64_t pos = rem % a.outer_shape[d];
+        rem /= a.outer_shape[d];
+        in_off += pos * a.in_outer_strides[d];
+        out_off += pos * a.out_outer_strides[d];
+      }
+      const char* x = a.in + in_off;
+      char* y = a.out + out_off;
+      T acc = *reinterpret_cast<const T*>(x);
+      *reinterpret_cast<T*>(y) = acc;
+      for (int64_t i = 1; i < a.length; ++i) {
+        acc = F::call(acc, *reinterpret_cast<const T*>(x + i * a.in_axis_stride));
+        *reinterpret_cast<T*>(y + i * a.out_axis_stride) = acc;
+      }
+    }
+  });
+}
+
+template <class... Ts>
+void register_typed(KernelTable& t, TypeList<Ts...>) {
+  auto& r = t.reduce;
+  ((r[static_cast<int>(ReduceOp::sum)][dtype_index<Ts>] = &reduce<SumOp<Ts>, Ts>), ...);
+  ((r[static_cast<int>(ReduceOp::prod)][dtype_index<Ts>] = &reduce<ProdOp<Ts>, Ts>), ...);
+  ((r[static_cast<int>(ReduceOp::min)][dtype_index<Ts>] = &reduce<MinOp<Ts>, Ts>), ...);
+  ((r[static_cast<int>(ReduceOp::max)][dtype_index<Ts>] = &reduce<MaxOp<Ts>, Ts>), ...);
+  ((r[static_cast<int>(ReduceOp::argmin)][dtype_index<Ts>] = &arg_reduce<Ts, false>), ...);
+  ((r[static_cast<int>(ReduceOp::argmax)][dtype_index<Ts>] = &arg_reduce<Ts, true>), ...);
+  ((t.scan[static_cast<int>(ScanOp::cumulative_sum)][dtype_index<Ts>] = &scan<ops::Add, Ts>), ...);
+  ((t.scan[static_cast<int>(ScanOp::cumulative_prod)][dtype_index<Ts>] = &scan<ops::Multiply, Ts>), ...);
+}
+
+}  // namespace
+
+void register_reduction_kernels(KernelTable& t) {
+  register_typed(t, AllTypes{});
+  t.reduce[static_cast<int>(ReduceOp::any)][dtype_index<bool>] = &reduce<AnyOp, bool>;
+  t.reduce[static_cast<int>(ReduceOp::all)][dtype_index<bool>] = &reduce<AllOp, bool>;
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,176 @@
+// kiln.ndarray: the C++ Array with Python's protocols and operators.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "convert.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace kiln::python {
+namespace {
+
+nb::tuple to_tuple(const std::vector<int64_t>& v) {
+  nb::list l;
+  for (int64_t x : v) l.append(x);
+  return nb::tuple(l);
+}
+
+const Array& single_element(const Array& a, const char* what) {
+  if (a.size() != 1)
+    throw TypeError(std::string("only size-1 arrays can be converted to Python ") + what +
+                    ", got an array of size " + std::to_string(a.size()));
+  return a;
+}
+
+template <OpId Op>
+nb::object forward(const Array& a, nb::handle b) {
+  Operand o(0);
+  if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
+  return nb::cast(apply(Op, {a, o}));
+}
+template <OpId Op>
+nb::object reflected(const Array& a, nb::handle b) {
+  Operand o(0);
+  if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
+  return nb::cast(apply(Op, {o, a}));
+}
+template <OpId Op>
+nb::object in_place(nb::handle self, nb::handle b) {
+  const Array& a = nb::cast<const Array&>(self);
+  Operand o(0);
+  if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
+  apply(Op, {a, o}, &a);
+  return nb::borrow(self);
+}
+
+template <OpId Op>
+void bind_operator(nb::class_<Array>& cls, const char* forward_name, const char* reflected_name,
+                   const char* in_place_name) {
+  cls.def(forward_name, &forward<Op>, nb::is_operator());
+  if (reflected_name) cls.def(reflected_name, &reflected<Op>, nb::is_operator());
+  if (in_place_name) cls.def(in_place_name, &in_place<Op>, nb::is_operator());
+}
+
+}  // namespace
+
+void bind_array(nb::module_& m) {
+  nb::class_<Array> cls(m, "ndarray");
+  cls.def_prop_ro("shape", [](const Array& a) { return to_tuple(a.shape()); })
+      .def_prop_ro("strides", [](const Array& a) { return to_tuple(a.strides()); })
+      .def_prop_ro("ndim", &Array::ndim)
+      .def_prop_ro("size", &Array::size)
+      .def_prop_ro("itemsize", &Array::itemsize)
+      .def_prop_ro("nbytes", &Array::nbytes)
+      .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
+      .def_prop_ro("device", &Array::device)
+      .def_prop_ro("T", &Array::transpose)
+      .def_prop_ro("mT", &Array::matrix_transpose)
+      .def_prop_ro("real", &Array::real)
+      .def_prop_ro("imag", &Array::imag)
+      .def_prop_ro("_data_ptr", [](const Array& a) {
+        return a.buffer() ? reinterpret_cast<uintptr_t>(a.buffer()->data()) + a.offset() : uintptr_t{0};
+      })
+      .def_prop_ro("_c_contiguous", &Array::is_c_contiguous)
+      .def_prop_ro("_f_contiguous", &Array::is_f_contiguous)
+      .def_prop_ro("_writeable", &Array::writeable)
+      .def("_shares_memory_buffer", &Array::shares_buffer_with)
+      .def("_reshape", [](const Array& a, nb::handle shape) { return a.reshape(to_shape(shape)); })
+      .def("_permute_dims", [](const Array& a, nb::handle axes) {
+        std::vector<int> ax;
+        for (int64_t v : to_shape(axes, "axes")) ax.push_back(static_cast<int>(v));
+        return a.permute_dims(ax);
+      })
+      .def("_broadcast_to", [](const Array& a, nb::handle shape) { return a.broadcast_to(to_shape(shape)); })
+      .def("_squeeze", [](const Array& a, nb::handle axis) {
+        Axes axes = to_axes(axis);
+        if (!axes) return a.squeeze();
+        return a.squeeze(std::vector<int>(axes->begin(), axes->end()));
+      })
+      .def("_expand_dims", [](const Array& a, nb::handle axis) {
+        Axes axes = to_axes(axis);
+        return a.expand_dims(std::vector<int>(axes->begin(), axes->end()));
+      })
+      .def("_swapaxes", &Array::swapaxes)
+      .def("_diagonal", &Array::diagonal, "offset"_a = 0)
+      .def("ravel", &Array::ravel)
+      .def("flatten", &Array::flatten)
+      .def("copy", &Array::copy)
+      .def("_astype", [](const Array& a, nb::handle dtype, bool copy) { return a.astype(to_dtype(dtype), copy); })
+      .def("_to", &Array::to)
+      .def("_view", [](const Array& a, nb::handle dtype) { return a.view(to_dtype(dtype)); })
+      .def("item", [](const Array& a) { return scalar_to_python(a.item()); })
+      .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_index(key)); })
+      .def("__setitem__", [](const Array& a, nb::handle key, nb::handle value) {
+        Array view = a.index(to_index(key));
+        Scalar s;
+        if (to_scalar(value, &s)) view.assign(s);
+        else view.assign(to_array(value, "value"));
+      })
+      .def("__len__", [](const Array& a) {
+        if (a.ndim() == 0) throw TypeError("len() of unsized object");
+        return a.shape()[0];
+      })
+      .def("__bool__", [](const Array& a) {
+        if (a.size() != 1)
+          throw ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+        Scalar s = a.item();
+        switch (s.kind) {
+          case ScalarKind::Bool: return s.b;
+          case ScalarKind::Int: return s.i != 0;
+          case ScalarKind::Float: return s.f != 0.0;
+          case ScalarKind::Complex: return s.c != std::complex<double>(0);
+        }
+        return false;
+      })
+      .def("__int__", [](const Array& a) {
+        Scalar s = single_element(a, "scalars").item();
+        if (s.kind == ScalarKind::Complex) throw TypeError("int() argument must not be a complex array");
+        return nb::int_(scalar_to_python(s));
+      })
+      .def("__float__", [](const Array& a) {
+        Scalar s = single_element(a, "scalars").item();
+        if (s.kind == ScalarKind::Complex) throw TypeError("float() argument must not be a complex array");
+        return nb::float_(scalar_to_python(s));
+      })
+      .def("__complex__", [](const Array& a) {
+        Scalar s = single_element(a, "scalars").item();
+        std::complex<double> c = s.kind == ScalarKind::Complex ? s.c
+                                 : s.kind == ScalarKind::Float ? std::complex<double>(s.f)
+                                 : s.kind == ScalarKind::Bool ? std::complex<double>(s.b)
+                                 : std::complex<double>(static_cast<double>(s.is_unsigned_big ? s.u : s.i));
+        return nb::steal(PyComplex_FromDoubles(c.real(), c.imag()));
+      })
+      .def("__index__", [](const Array& a) {
+        if (a.ndim() != 0 || !(is_integer(a.dtype()) || a.dtype() == DType::Bool))
+          throw TypeError("only integer scalar arrays can be converted to a scalar index");
+        return scalar_to_python(a.item());
+      })
+      .def("__neg__", [](const Array& a) { return negative(a); })
+      .def("__pos__", [](const Array& a) { return positive(a); })
+      .def("__abs__", [](const Array& a) { return abs(a); })
+      .def("__invert__", [](const Array& a) { return bitwise_invert(a); });
+
+  bind_operator<OpId::add>(cls, "__add__", "__radd__", "__iadd__");
+  bind_operator<OpId::subtract>(cls, "__sub__", "__rsub__", "__isub__");
+  bind_operator<OpId::multiply>(cls, "__mul__", "__rmul__", "__imul__");
+  bind_operator<OpId::divide>(cls, "__truediv__", "__rtruediv__", "__itruediv__");
+  bind_operator<OpId::floor_divide>(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__");
+  bind_operator<OpId::remainder>(cls, "__mod__", "__rmod__", "__imod__");
+  bind_operator<OpId::power>(cls, "__pow__", "__rpow__", "__ipow__");
+  bind_operator<OpId::bitwise_and>(cls, "__and__", "__rand__", "__iand__");
+  bind_operator<OpId::bitwise_or>(cls, "__or__", "__ror__", "__ior__");
+  bind_operator<OpId::bitwise_xor>(cls, "__xor__", "__rxor__", "__ixor__");
+  bind_operator<OpId::bitwise_left_shift>(cls, "__lshift__", "__rlshift__", "__ilshift__");
+  bind_operator<OpId::bitwise_right_shift>(cls, "__rshift__", "__rrshift__", "__irshift__");
+  bind_operator<OpId::equal>(cls, "__eq__", nullptr, nullptr);
+  bind_operator<OpId::not_equal>(cls, "__ne__", nullptr, nullptr);
+  bind_operator<OpId::less>(cls, "__lt__", nullptr, nullptr);
+  bind_operator<OpId::less_equal>(cls, "__le__", nullptr, nullptr);
+  bind_operator<OpId::greater>(cls, "__gt__", nullptr, nullptr);
+  bind_operator<OpId::greater_equal>(cls, "__ge__", nullptr, nullptr);
+}
+
+}  // namespace kiln::python

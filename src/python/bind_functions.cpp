@@ -1,0 +1,216 @@
+// Module-level functions of kiln._core: elementwise ops, reductions, creation
+// and dtype utilities.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include "convert.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace kiln::python {
+namespace {
+
+Operand operand(nb::handle h, const char* arg) {
+  Operand o(0);
+  if (!to_operand(h, &o))
+    throw TypeError(std::string(arg) + " must be an array or a scalar, got " +
+                    nb::cast<std::string>(nb::str(h.type().attr("__name__"))));
+  return o;
+}
+
+const Array* out_array(nb::handle out) {
+  if (out.is_none()) return nullptr;
+  if (!nb::isinstance<Array>(out))
+    throw TypeError("out must be a kiln.ndarray, got " + nb::cast<std::string>(nb::str(out.type().attr("__name__"))));
+  return &nb::cast<const Array&>(out);
+}
+
+Scalar scalar_arg(nb::handle h, const char* arg) {
+  Scalar s;
+  if (!to_scalar(h, &s))
+    throw TypeError(std::string(arg) + " must be a Python or NumPy scalar, got " +
+                    nb::cast<std::string>(nb::str(h.type().attr("__name__"))));
+  return s;
+}
+
+Casting to_casting(const std::string& s) {
+  if (s == "no") return Casting::No;
+  if (s == "equiv") return Casting::Equiv;
+  if (s == "safe") return Casting::Safe;
+  if (s == "same_kind") return Casting::SameKind;
+  if (s == "unsafe") return Casting::Unsafe;
+  throw ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind' or 'unsafe', got '" + s + "'");
+}
+
+void bind_elementwise(nb::module_& m) {
+#define KILN_BIND_1(name)                                                                          \
+  m.def(#name, [](nb::handle x, nb::handle out) { return apply(OpId::name, {operand(x, "x")}, out_array(out)); }, \
+        "x"_a, nb::kw_only(), "out"_a = nb::none());
+#define KILN_BIND_2(name)                                                                  \
+  m.def(#name,                                                                             \
+        [](nb::handle x1, nb::handle x2, nb::handle out) {                                 \
+          return apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2")}, out_array(out)); \
+        },                                                                                 \
+        "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none());
+#define KILN_BIND_3(name)                                                                           \
+  m.def("_" #name,                                                                                  \
+        [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out) {                           \
+          return apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2"), operand(x3, "x3")}, out_array(out)); \
+        },                                                                                          \
+        "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none());
+#define KILN_BIND(name, arity) KILN_BIND_##arity(name)
+  KILN_ELEMENTWISE_OPS(KILN_BIND)
+#undef KILN_BIND
+#undef KILN_BIND_1
+#undef KILN_BIND_2
+#undef KILN_BIND_3
+  m.def("round", [](nb::handle x, int decimals, nb::handle out) { return round(operand(x, "x"), decimals, out_array(out)); },
+        "x"_a, "decimals"_a = 0, nb::kw_only(), "out"_a = nb::none());
+}
+
+void bind_reductions(nb::module_& m) {
+#define KILN_BIND_SUM_LIKE(name)                                                                  \
+  m.def(#name,                                                                                    \
+        [](nb::handle x, nb::handle axis, nb::handle dtype, bool keepdims) {                      \
+          return name(to_array(x), to_axes(axis), keepdims, to_optional_dtype(dtype));            \
+        },                                                                                        \
+        "x"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "keepdims"_a = false);
+  KILN_BIND_SUM_LIKE(sum)
+  KILN_BIND_SUM_LIKE(prod)
+  KILN_BIND_SUM_LIKE(mean)
+#undef KILN_BIND_SUM_LIKE
+#define KILN_BIND_PLAIN(name)                                                                       \
+  m.def(#name, [](nb::handle x, nb::handle axis, bool keepdims) { return name(to_array(x), to_axes(axis), keepdims); }, \
+        "x"_a, "axis"_a = nb::none(), "keepdims"_a = false);
+  KILN_BIND_PLAIN(min)
+  KILN_BIND_PLAIN(max)
+  KILN_BIND_PLAIN(any)
+  KILN_BIND_PLAIN(all)
+#undef KILN_BIND_PLAIN
+#define KILN_BIND_ARG(name)                                                                        \
+  m.def(#name, [](nb::handle x, std::optional<int64_t> axis, bool keepdims) { return name(to_array(x), axis, keepdims); }, \
+        "x"_a, "axis"_a = nb::none(), "keepdims"_a = false);
+  KILN_BIND_ARG(argmin)
+  KILN_BIND_ARG(argmax)
+#undef KILN_BIND_ARG
+#define KILN_BIND_VAR(name)                                                                         \
+  m.def("_" #name,                                                                                  \
+        [](nb::handle x, nb::handle axis, double correction, bool keepdims, nb::handle dtype) {     \
+          return name(to_array(x), to_axes(axis), correction, keepdims, to_optional_dtype(dtype));  \
+        },                                                                                          \
+        "x"_a, "axis"_a, "correction"_a, "keepdims"_a, "dtype"_a);
+  KILN_BIND_VAR(var)
+  KILN_BIND_VAR(std)
+#undef KILN_BIND_VAR
+#define KILN_BIND_SCAN(name)                                                                           \
+  m.def(#name,                                                                                         \
+        [](nb::handle x, std::optional<int64_t> axis, nb::handle dtype, bool include_initial) {        \
+          return name(to_array(x), axis, to_optional_dtype(dtype), include_initial);                   \
+        },                                                                                             \
+        "x"_a, "axis"_a = nb::none(), "dtype"_a = nb::none(), "include_initial"_a = false);
+  KILN_BIND_SCAN(cumulative_sum)
+  KILN_BIND_SCAN(cumulative_prod)
+#undef KILN_BIND_SCAN
+}
+
+void bind_creation(nb::module_& m) {
+  m.def("_empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {
+    return empty(to_shape(shape), to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
+  });
+  m.def("_full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device) {
+    std::optional<DType> dt = to_optional_dtype(dtype);
+    Scalar s = scalar_arg(value, "fill_value");
+    if (dt) s.check_fits(*dt);
+    return full(to_shape(shape), s, dt, to_device(device));
+  });
+  m.def("_arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
+    return arange(scalar_arg(start, "start"), scalar_arg(stop, "stop"), scalar_arg(step, "step"),
+                  to_optional_dtype(dtype), to_device(device));
+  });
+  m.def("_linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype,
+                        nb::handle device) {
+    return linspace(scalar_arg(start, "start"), scalar_arg(stop, "stop"), num, endpoint, to_optional_dtype(dtype),
+                    to_device(device));
+  });
+  m.def("_eye", [](int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, nb::handle dtype, nb::handle device) {
+    return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
+  });
+  // Host memory owned by a Python object (a NumPy array), viewed without a copy.
+  m.def("_wrap_host", [](uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides, nb::object owner,
+                         bool writeable) {
+    DType dt = to_dtype(dtype);
+    Shape sh = to_shape(shape);
+    Strides st = strides.is_none() ? contiguous_strides(sh, itemsize(dt)) : to_shape(strides, "strides");
+    PyObject* keep = owner.release().ptr();
+    auto release = [keep](void*) {
+      if (!Py_IsInitialized()) return;
+      nb::gil_scoped_acquire gil;
+      Py_DECREF(keep);
+    };
+    auto buffer = wrap_memory(reinterpret_cast<void*>(ptr), static_cast<size_t>(shape_size(sh)) * itemsize(dt),
+                              Device::cpu(), release, writeable);
+    return Array(std::move(buffer), dt, sh, st);
+  });
+  m.def("_broadcast_shapes", [](nb::handle a, nb::handle b) {
+    Shape s = broadcast_shapes(to_shape(a), to_shape(b));
+    nb::list l;
+    for (int64_t d : s) l.append(d);
+    return nb::tuple(l);
+  });
+}
+
+void bind_dtypes(nb::module_& m) {
+  m.def("_dtype_info", [](int i) {
+    DType dt = static_cast<DType>(i);
+    static const char kinds[] = {'b', 'u', 'i', 'f', 'c'};
+    return nb::make_tuple(std::string(name(dt)), std::string(1, type_char(dt)), itemsize(dt),
+                          std::string(1, kinds[static_cast<int>(kind(dt))]));
+  });
+  m.def("_dtype_from_name", [](const std::string& s) {
+    DType dt;
+    return dtype_from_name(s, &dt) ? static_cast<int>(dt) : -1;
+  });
+  m.def("_num_dtypes", [] { return kNumDTypes; });
+  m.def("promote_types", [](nb::handle a, nb::handle b) {
+    return dtype_object(promote_types(to_dtype(a, "type1"), to_dtype(b, "type2")));
+  }, "type1"_a, "type2"_a);
+  m.def("can_cast", [](nb::handle from, nb::handle to, const std::string& casting) {
+    DType f = nb::isinstance<Array>(from) ? nb::cast<const Array&>(from).dtype() : to_dtype(from, "from_");
+    return can_cast(f, to_dtype(to, "to"), to_casting(casting));
+  }, "from_"_a, "to"_a, "casting"_a = "safe");
+  m.def("result_type", [](nb::args args) {
+    std::vector<DType> dtypes;
+    std::vector<Scalar> scalars;
+    for (nb::handle h : args) {
+      Scalar s;
+      if (nb::isinstance<Array>(h)) dtypes.push_back(nb::cast<const Array&>(h).dtype());
+      else if (to_scalar(h, &s)) scalars.push_back(s);
+      else dtypes.push_back(to_dtype(h, "arrays_and_dtypes"));
+    }
+    return dtype_object(result_type(dtypes, scalars));
+  });
+  m.def("_finfo", [](nb::handle dtype) {
+    FInfo f = finfo(to_dtype(dtype));
+    return nb::make_tuple(f.bits, f.eps, f.max, f.min, f.smallest_normal, f.resolution, f.precision,
+                          dtype_object(f.dtype));
+  });
+  m.def("_iinfo", [](nb::handle dtype) {
+    IInfo i = iinfo(to_dtype(dtype));
+    return nb::make_tuple(i.bits, i.min, nb::steal(PyLong_FromUnsignedLongLong(i.max)), dtype_object(i.dtype));
+  });
+}
+
+}  // namespace
+
+void bind_functions(nb::module_& m) {
+  bind_elementwise(m);
+  bind_reductions(m);
+  bind_creation(m);
+  bind_dtypes(m);
+}
+
+}  // namespace kiln::python

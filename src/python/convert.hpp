@@ -1,0 +1,38 @@
+#pragma once
+// Conversions between Python objects and the C++ API's argument types.
+#include <nanobind/nanobind.h>
+
+#include "kiln/kiln.hpp"
+
+namespace kiln::python {
+
+namespace nb = nanobind;
+
+// Python-side hooks the package installs at import: the dtype objects (indexed
+// by DType), a dtype normaliser and an asarray for foreign inputs.
+struct Hooks {
+  nb::object dtypes[kNumDTypes];
+  nb::object normalize_dtype;  // any dtype-like -> one of `dtypes`
+  nb::object asarray;          // any array-like -> kiln.ndarray
+};
+Hooks& hooks();
+
+DType to_dtype(nb::handle h, const char* arg = "dtype");
+std::optional<DType> to_optional_dtype(nb::handle h, const char* arg = "dtype");
+nb::object dtype_object(DType dt);
+Device to_device(nb::handle h, const char* arg = "device");
+
+// An operand for an op: an ndarray as is, a Python scalar as a weak scalar, a
+// NumPy scalar as a typed one; anything else through kiln.asarray. Returns
+// false when `h` cannot be an operand (for NotImplemented).
+bool to_operand(nb::handle h, Operand* out);
+Array to_array(nb::handle h, const char* arg = "x");
+// Python bool/int/float/complex or a NumPy scalar -> Scalar; false otherwise.
+bool to_scalar(nb::handle h, Scalar* out);
+nb::object scalar_to_python(const Scalar& s);
+
+Shape to_shape(nb::handle h, const char* arg = "shape");
+Axes to_axes(nb::handle h, const char* arg = "axis");
+std::vector<IndexItem> to_index(nb::handle key);
+
+}  // namespace kiln::python

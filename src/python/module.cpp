@@ -1,0 +1,70 @@
+// The nanobind module kiln._core: binds the C++ API. Argument conversion
+// lives in convert.cpp; everything else is a direct call into the C++ API.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "convert.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace kiln::python {
+void bind_array(nb::module_& m);
+void bind_functions(nb::module_& m);
+}  // namespace kiln::python
+
+NB_MODULE(_core, m) {
+  using namespace kiln;
+  using namespace kiln::python;
+
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const kiln::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const kiln::ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const kiln::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const kiln::OverflowError& e) {
+      PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const kiln::OutOfMemoryError& e) {
+      PyErr_SetString(PyExc_MemoryError, e.what());
+    }
+  });
+
+  nb::class_<Device>(m, "Device")
+      .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)
+      .def_prop_ro("type", [](const Device& d) { return d.kind == DeviceKind::CPU ? "cpu" : "cuda"; })
+      .def_prop_ro("index", [](const Device& d) { return d.index; })
+      .def("__str__", &Device::str)
+      .def("__repr__", [](const Device& d) { return "<kiln.Device " + d.str() + ">"; })
+      .def("__eq__", [](const Device& a, nb::handle b) {
+        if (nb::isinstance<Device>(b)) return a == nb::cast<Device>(b);
+        if (nb::isinstance<nb::str>(b)) return a.str() == nb::cast<std::string>(b) ||
+                                               (a == Device::cuda(0) && nb::cast<std::string>(b) == "cuda");
+        return false;
+      })
+      .def("__hash__", [](const Device& d) { return static_cast<int>(d.kind) * 1024 + d.index; });
+
+  m.def("_install_hooks", [](nb::list dtypes, nb::object normalize, nb::object asarray) {
+    Hooks& h = hooks();
+    if (nb::len(dtypes) != kNumDTypes) throw ValueError("_install_hooks: expected one object per dtype");
+    for (int i = 0; i < kNumDTypes; ++i) h.dtypes[i] = dtypes[i];
+    h.normalize_dtype = normalize;
+    h.asarray = asarray;
+  });
+
+  // Drops the hooks before interpreter teardown so no Python object outlives it.
+  m.def("_clear_hooks", [] {
+    Hooks& h = hooks();
+    for (auto& d : h.dtypes) d = nb::object();
+    h.normalize_dtype = nb::object();
+    h.asarray = nb::object();
+  });
+
+  bind_array(m);
+  bind_functions(m);
+}

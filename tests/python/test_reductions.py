@@ -1,0 +1,163 @@
+"""Reductions and scans against NumPy over axes, keepdims, dtype=, views, 0-d and empty."""
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import kiln
+from conftest import ALL_DTYPES, assert_matches, random_array
+
+AXES = [None, 0, 1, -1, (0, 2), (1, 2), (0, 1, 2), ()]
+
+
+def np_reduce(name, x, **kw):
+    fn = {"sum": np.sum, "prod": np.prod, "min": np.min, "max": np.max, "mean": np.mean,
+          "any": np.any, "all": np.all}[name]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return np.asarray(fn(x, **kw))
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("name", ["sum", "prod", "min", "max", "mean", "any", "all"])
+def test_reductions_all_dtypes(name, dtype, device, rng):
+    low, high = (0, 3) if name == "prod" else (-5, 5)
+    x = random_array((4, 5, 6), dtype, rng, low, high)
+    k = kiln.asarray(x, device=device)
+    for axis in AXES:
+        for keepdims in (False, True):
+            if name == "mean" and dtype == "bool":
+                continue  # NumPy's mean of bool is float64, as kiln's; covered below
+            expected = np_reduce(name, x, axis=axis, keepdims=keepdims)
+            result = getattr(kiln, name)(k, axis=axis, keepdims=keepdims)
+            rtol = 1e-2 if dtype == "float16" else None
+            assert_matches(result, expected, rtol)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "float32", "float16"])
+def test_sum_dtype_argument(dtype, device, rng):
+    x = random_array((30, 7), dtype, rng, 0, 100)
+    k = kiln.asarray(x, device=device)
+    for out_dtype in ("int64", "float64", "int16", "float32"):
+        assert_matches(kiln.sum(k, axis=0, dtype=out_dtype), np.sum(x, axis=0, dtype=out_dtype), 1e-3)
+    assert_matches(kiln.mean(k, axis=1, dtype="float64"), np.mean(x, axis=1, dtype="float64"))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "complex64", "float16"])
+@pytest.mark.parametrize("correction", [0, 1])
+def test_var_std(dtype, correction, device, rng):
+    x = random_array((6, 8, 3), dtype, rng)
+    k = kiln.asarray(x, device=device)
+    for axis in (None, 0, (1, 2)):
+        for keepdims in (False, True):
+            rtol = 5e-3 if dtype == "float16" else 1e-5
+            assert_matches(kiln.var(k, axis=axis, correction=correction, keepdims=keepdims),
+                           np.var(x, axis=axis, ddof=correction, keepdims=keepdims), rtol)
+            assert_matches(kiln.std(k, axis=axis, ddof=correction, keepdims=keepdims),
+                           np.std(x, axis=axis, ddof=correction, keepdims=keepdims), rtol)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "uint8", "float32", "float64", "complex128", "bool"])
+def test_argmin_argmax(dtype, device, rng):
+    x = random_array((5, 7, 4), dtype, rng, -3, 3)  # small range: many ties, first wins
+    k = kiln.asarray(x, device=device)
+    for axis in (None, 0, 1, -1):
+        for keepdims in (False, True):
+            assert_matches(kiln.argmin(k, axis=axis, keepdims=keepdims), np.argmin(x, axis=axis, keepdims=keepdims))
+            assert_matches(kiln.argmax(k, axis=axis, keepdims=keepdims), np.argmax(x, axis=axis, keepdims=keepdims))
+
+
+def test_nan_propagation(device):
+    x = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, -np.inf]])
+    k = kiln.asarray(x, device=device)
+    for name in ("min", "max", "sum", "prod", "mean"):
+        for axis in (None, 0, 1):
+            assert_matches(getattr(kiln, name)(k, axis=axis), np_reduce(name, x, axis=axis))
+    assert_matches(kiln.argmax(k, axis=1), np.argmax(x, axis=1))
+    assert_matches(kiln.argmin(k), np.argmin(x))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64", "uint8", "bool"])
+def test_cumulative(dtype, device, rng):
+    x = random_array((4, 6), dtype, rng, 0, 3)
+    k = kiln.asarray(x, device=device)
+    for axis in (0, 1, -1):
+        rtol = None if dtype != "float32" else 1e-5
+        assert_matches(kiln.cumulative_sum(k, axis=axis), np.cumulative_sum(x, axis=axis), rtol)
+        assert_matches(kiln.cumulative_prod(k, axis=axis), np.cumulative_prod(x, axis=axis), rtol)
+        assert_matches(kiln.cumulative_sum(k, axis=axis, include_initial=True),
+                       np.cumulative_sum(x, axis=axis, include_initial=True), rtol)
+    assert_matches(kiln.cumsum(k), np.cumsum(x), 1e-5)
+    assert_matches(kiln.cumprod(k, axis=1), np.cumprod(x, axis=1), 1e-5)
+    assert_matches(kiln.cumulative_sum(k[:, 0], dtype="float64"), np.cumulative_sum(x[:, 0], dtype="float64"))
+
+
+def test_cumulative_needs_axis_for_nd(device):
+    with pytest.raises(ValueError, match="axis"):
+        kiln.cumulative_sum(kiln.ones((2, 2), device=device))
+
+
+@pytest.mark.parametrize("shape,axis", [((0,), None), ((0, 3), 0), ((3, 0), 1), ((0, 3), 1), ((), None)])
+def test_empty_and_0d(shape, axis, device, rng):
+    x = random_array(shape, "float64", rng)
+    k = kiln.asarray(x, device=device)
+    for name in ("sum", "prod", "any", "all", "mean"):
+        assert_matches(getattr(kiln, name)(k, axis=axis), np_reduce(name, x, axis=axis))
+    if x.size == 0 and (axis is None or x.shape[axis] == 0):
+        with pytest.raises(ValueError, match="identity"):
+            kiln.max(k, axis=axis)
+    else:
+        assert_matches(kiln.max(k, axis=axis), np.max(x, axis=axis))
+
+
+def test_views_and_strides(device, rng):
+    x = random_array((10, 12, 8), "float64", rng)
+    k = kiln.asarray(x, device=device)
+    for view in (lambda a: a[::-1, ::2], lambda a: a.transpose(1, 2, 0), lambda a: a[:, 3, ::-3]):
+        for axis in (None, 0, 1, (0, -1)):
+            if view(x).ndim < 3 and axis == (0, -1) and view(x).ndim < 2:
+                continue
+            assert_matches(kiln.sum(view(k), axis=axis), np.sum(view(x), axis=axis))
+            assert_matches(kiln.max(view(k), axis=axis), np.max(view(x), axis=axis))
+
+
+def test_pairwise_sum_accuracy(device):
+    """float32 sum of many values stays close to the exact sum, as NumPy's pairwise sum does."""
+    rng = np.random.default_rng(0)
+    x = rng.random(1 << 22, dtype=np.float32)
+    exact = math.fsum(x.astype(np.float64))
+    ours = float(kiln.sum(kiln.asarray(x, device=device)))
+    theirs = float(np.sum(x))
+    naive_bound = 1e-3 * exact  # a naive running float32 sum is off by about this much
+    assert abs(ours - exact) <= max(2 * abs(theirs - exact), 1e-6 * exact)
+    assert abs(ours - exact) < naive_bound
+
+
+def test_large_reduction_uses_threads_consistently(device):
+    x = np.arange(1 << 20, dtype=np.int64)
+    k = kiln.asarray(x, device=device)
+    assert int(kiln.sum(k)) == int(x.sum())
+    assert_matches(kiln.sum(k.reshape(1024, 1024), axis=0), x.reshape(1024, 1024).sum(axis=0))
+    assert_matches(kiln.sum(k.reshape(1024, 1024), axis=1), x.reshape(1024, 1024).sum(axis=1))
+
+
+def test_bad_axis(device):
+    k = kiln.ones((2, 3), device=device)
+    with pytest.raises(IndexError, match="axis"):
+        kiln.sum(k, axis=2)
+    with pytest.raises(ValueError, match="duplicate"):
+        kiln.sum(k, axis=(0, 0))
+    with pytest.raises(TypeError, match="axis"):
+        kiln.sum(k, axis="x")
+
+
+def test_methods(device, rng):
+    x = random_array((3, 4), "float64", rng)
+    k = kiln.asarray(x, device=device)
+    assert_matches(k.sum(axis=0), x.sum(axis=0))
+    assert_matches(k.mean(), x.mean())
+    assert_matches(k.std(ddof=1), x.std(ddof=1))
+    assert_matches(k.argmax(axis=1), x.argmax(axis=1))
+    assert_matches(k.cumsum(), x.cumsum())
+    assert_matches(k.max(keepdims=True), x.max(keepdims=True))
