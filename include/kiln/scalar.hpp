@@ -36,8 +36,12 @@ struct Scalar {
     return weak ? promote_weak(array_dtype, kind) : promote_types(array_dtype, dtype);
   }
   DType own_dtype() const { return weak ? default_dtype(kind) : dtype; }
+  // Whether a Python int is representable in `dt` (always true otherwise).
+  bool fits(DType dt) const;
   // OverflowError when a Python int does not fit `dt` (NumPy 2 raises too).
   void check_fits(DType dt) const;
+  // For a Python int outside `dt`'s range: whether it lies below it.
+  bool below_range() const { return !is_unsigned_big && i < 0; }
   // The value converted to `dt`, written to `out` (itemsize(dt) bytes).
   void store(DType dt, void* out) const;
 };

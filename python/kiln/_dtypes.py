@@ -72,6 +72,11 @@ def _from_name(name):
     return _BY_NAME[name]
 
 
+def _from_numpy_module(obj):
+    module = getattr(obj, "__module__", None)
+    return isinstance(module, builtins.str) and module.split(".")[0] == "numpy"
+
+
 def normalize(obj, arg="dtype"):
     """Any dtype-like (kiln dtype, NumPy dtype or type, name, Python type) -> kiln dtype."""
     if isinstance(obj, dtype):
@@ -82,7 +87,7 @@ def normalize(obj, arg="dtype"):
             return _ALL[num]
     elif isinstance(obj, type) and obj in _PYTHON_TYPES:
         return _BY_NAME[_PYTHON_TYPES[obj]]
-    elif type(obj).__module__ == "numpy" or getattr(obj, "__module__", None) == "numpy":
+    elif _from_numpy_module(type(obj)) or _from_numpy_module(obj):
         import numpy
 
         try:

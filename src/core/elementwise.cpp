@@ -56,6 +56,36 @@ void check_integer_exponent(const Array& exponent) {
   if (smallest.i < 0) throw ValueError("Integers to negative integer powers are not allowed.");
 }
 
+// NumPy 2 compares an array with a Python int outside its dtype's range by
+// value: every element lies on the same side of it.
+Array compare_out_of_range(OpId op, const std::vector<Operand>& args, int scalar_index, const Array* out) {
+  const Array& x = args[1 - scalar_index].array();
+  bool scalar_below = args[scalar_index].scalar().below_range();
+  // The answer of "x OP s" with s below x's range; above it, the ordering flips.
+  bool x_greater = scalar_below;
+  if (scalar_index == 0) {
+    // s OP x: mirror the operator.
+    switch (op) {
+      case OpId::less: op = OpId::greater; break;
+      case OpId::less_equal: op = OpId::greater_equal; break;
+      case OpId::greater: op = OpId::less; break;
+      case OpId::greater_equal: op = OpId::less_equal; break;
+      default: break;
+    }
+  }
+  bool value = false;
+  switch (op) {
+    case OpId::equal: value = false; break;
+    case OpId::not_equal: value = true; break;
+    case OpId::greater: case OpId::greater_equal: value = x_greater; break;
+    default: value = !x_greater; break;  // less, less_equal
+  }
+  Array result = full(x.shape(), Scalar::from_bool(value), DType::Bool, x.device());
+  if (!out) return result;
+  out->assign(result);
+  return *out;
+}
+
 bool same_view(const Array& a, const Array& b) {
   return a.shares_buffer_with(b) && a.offset() == b.offset() && a.strides() == b.strides() &&
          a.shape() == b.shape() && a.dtype() == b.dtype();
@@ -115,6 +145,11 @@ Array apply(OpId op, const std::vector<Operand>& args, const Array* out) {
   }
   const DType promoted = result_type(dtypes, scalars);
   const detail::LoopTypes types = detail::resolve_loop(op, promoted);
+  if (detail::is_comparison(op) && is_integer(types.loop)) {
+    for (int i = 0; i < arity; ++i)
+      if (!args[i].is_array() && !args[i].scalar().fits(types.loop))
+        return compare_out_of_range(op, args, i, out);
+  }
   for (const Scalar& s : scalars)
     if (is_integer(types.loop)) s.check_fits(types.loop);
 
@@ -142,7 +177,12 @@ Array apply(OpId op, const std::vector<Operand>& args, const Array* out) {
   bool write_back = false;
   if (out) {
     if (!out->writeable()) throw ValueError(std::string("kiln.") + op_name(op) + ": out is read-only");
-    if (broadcast_shapes(shape, out->shape()) != out->shape())
+    bool fits_out = false;
+    try {
+      fits_out = broadcast_shapes(shape, out->shape()) == out->shape();
+    } catch (const ValueError&) {
+    }
+    if (!fits_out)
       throw ValueError(std::string("kiln.") + op_name(op) + ": out has shape " + shape_str(out->shape()) +
                        " but the result has shape " + shape_str(shape));
     if (!can_cast(types.output, out->dtype(), Casting::SameKind))
@@ -188,6 +228,11 @@ KILN_ELEMENTWISE_OPS(KILN_DEFINE_OP)
 
 Array round(const Operand& x, int decimals, const Array* out) {
   DType dt = x.is_array() ? x.array().dtype() : x.scalar().own_dtype();
+  if (dt == DType::Bool) {
+    // NumPy rounds bool through rint (float16) and refuses other decimals.
+    if (decimals != 0) throw TypeError("round: a bool array can only be rounded with decimals=0");
+    return rint(x, out);
+  }
   if (!is_inexact(dt)) {
     // Integers are already round at decimals >= 0; below that NumPy rounds
     // half to even in the integer's own dtype.

@@ -36,7 +36,7 @@ Rule rule_for(OpId op) {
     case OpId::positive: return {kNumeric, Out::Same, true};
     case OpId::subtract: return {kAll, Out::Same, true};
     case OpId::abs: return {kAll, Out::Real};
-    case OpId::sign:
+    case OpId::sign: return {kNumeric, Out::Same, true};
     case OpId::reciprocal:
     case OpId::square:
     case OpId::power: return {kNumeric};
@@ -72,7 +72,10 @@ Rule rule_for(OpId op) {
 
 }  // namespace
 
-bool casts_inputs_to_bool(OpId op) { return rule_for(op).logical; }
+bool is_comparison(OpId op) {
+  return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
+         op == OpId::greater || op == OpId::greater_equal;
+}
 
 LoopTypes resolve_loop(OpId op, DType promoted) {
   const Rule r = rule_for(op);

@@ -13,7 +13,6 @@ struct LoopTypes {
 
 // TypeError naming the op and dtype when the op has no loop for it.
 LoopTypes resolve_loop(OpId op, DType promoted);
-// Logical ops run on bool whatever their inputs.
-bool casts_inputs_to_bool(OpId op);
+bool is_comparison(OpId op);
 
 }  // namespace kiln::detail

@@ -104,6 +104,11 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
   collect_axes(x, mask, false, &out_full, shape, in_strides, &out_strides);
   int kept_ndim = static_cast<int>(shape.size());
   collect_axes(x, mask, true, nullptr, shape, in_strides, nullptr);
+  if (static_cast<int>(shape.size()) == kept_ndim) {
+    // Every reduced axis has length 1 (or x is 0-d): kernels still get one axis.
+    shape.push_back(1);
+    in_strides.push_back(0);
+  }
   ReduceArgs args;
   args.in = x.data();
   args.out = out.data();

@@ -63,12 +63,15 @@ void store_value(DType dt, V v, void* out) {
 
 }  // namespace
 
-void Scalar::check_fits(DType dt) const {
-  if (kind != ScalarKind::Int || !weak || !is_integer(dt)) return;
+bool Scalar::fits(DType dt) const {
+  if (kind != ScalarKind::Int || !weak || !is_integer(dt)) return true;
   IInfo info = iinfo(dt);
-  bool fits = is_unsigned_big ? u <= info.max
-                              : (i >= info.min && (i < 0 || static_cast<uint64_t>(i) <= info.max));
-  if (!fits) {
+  return is_unsigned_big ? u <= info.max
+                         : (i >= info.min && (i < 0 || static_cast<uint64_t>(i) <= info.max));
+}
+
+void Scalar::check_fits(DType dt) const {
+  if (!fits(dt)) {
     std::string value = is_unsigned_big ? std::to_string(u) : std::to_string(i);
     throw OverflowError("Python integer " + value + " out of bounds for " + std::string(name(dt)));
   }

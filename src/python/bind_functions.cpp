@@ -22,6 +22,11 @@ Operand operand(nb::handle h, const char* arg) {
   return o;
 }
 
+// The result object: `out` itself when one was given, as NumPy returns it.
+nb::object result_object(const Array& result, nb::handle out) {
+  return out.is_none() ? nb::cast(result) : nb::borrow(out);
+}
+
 const Array* out_array(nb::handle out) {
   if (out.is_none()) return nullptr;
   if (!nb::isinstance<Array>(out))
@@ -48,18 +53,18 @@ Casting to_casting(const std::string& s) {
 
 void bind_elementwise(nb::module_& m) {
 #define KILN_BIND_1(name)                                                                          \
-  m.def(#name, [](nb::handle x, nb::handle out) { return apply(OpId::name, {operand(x, "x")}, out_array(out)); }, \
+  m.def(#name, [](nb::handle x, nb::handle out) { return result_object(apply(OpId::name, {operand(x, "x")}, out_array(out)), out); }, \
         "x"_a, nb::kw_only(), "out"_a = nb::none());
 #define KILN_BIND_2(name)                                                                  \
   m.def(#name,                                                                             \
         [](nb::handle x1, nb::handle x2, nb::handle out) {                                 \
-          return apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2")}, out_array(out)); \
+          return result_object(apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2")}, out_array(out)), out); \
         },                                                                                 \
         "x1"_a, "x2"_a, nb::kw_only(), "out"_a = nb::none());
 #define KILN_BIND_3(name)                                                                           \
   m.def("_" #name,                                                                                  \
         [](nb::handle x1, nb::handle x2, nb::handle x3, nb::handle out) {                           \
-          return apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2"), operand(x3, "x3")}, out_array(out)); \
+          return result_object(apply(OpId::name, {operand(x1, "x1"), operand(x2, "x2"), operand(x3, "x3")}, out_array(out)), out); \
         },                                                                                          \
         "x1"_a, "x2"_a, "x3"_a, nb::kw_only(), "out"_a = nb::none());
 #define KILN_BIND(name, arity) KILN_BIND_##arity(name)
@@ -68,7 +73,9 @@ void bind_elementwise(nb::module_& m) {
 #undef KILN_BIND_1
 #undef KILN_BIND_2
 #undef KILN_BIND_3
-  m.def("round", [](nb::handle x, int decimals, nb::handle out) { return round(operand(x, "x"), decimals, out_array(out)); },
+  m.def("round", [](nb::handle x, int decimals, nb::handle out) {
+          return result_object(round(operand(x, "x"), decimals, out_array(out)), out);
+        },
         "x"_a, "decimals"_a = 0, nb::kw_only(), "out"_a = nb::none());
 }
 
@@ -102,7 +109,7 @@ void bind_reductions(nb::module_& m) {
         [](nb::handle x, nb::handle axis, double correction, bool keepdims, nb::handle dtype) {     \
           return name(to_array(x), to_axes(axis), correction, keepdims, to_optional_dtype(dtype));  \
         },                                                                                          \
-        "x"_a, "axis"_a, "correction"_a, "keepdims"_a, "dtype"_a);
+        "x"_a, "axis"_a.none(), "correction"_a, "keepdims"_a, "dtype"_a.none());
   KILN_BIND_VAR(var)
   KILN_BIND_VAR(std)
 #undef KILN_BIND_VAR

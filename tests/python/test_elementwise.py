@@ -250,7 +250,10 @@ def test_operators(dtype, device, rng):
            op.lshift, op.rshift, op.eq, op.ne, op.lt, op.le, op.gt, op.ge]
     for fn in ops:
         check(fn, fn, (a, b), (ka, kb))
-        check(fn, fn, (a, 2), (ka, 2))
+        # NumPy turns `bool_array ** 2` into square() (int8) instead of power()
+        # with a weak int (int64); kiln follows the promotion rules.
+        if not (fn is op.pow and dtype == "bool"):
+            check(fn, fn, (a, 2), (ka, 2))
         check(fn, fn, (3, b), (3, kb))
     for fn in (op.neg, op.pos, op.abs, op.invert):
         check(fn, fn, (a,), (ka,))
