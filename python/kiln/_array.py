@@ -81,7 +81,8 @@ def _iter(self):
 
 
 def _to_device(self, device, /, *, stream=None):
-    return self._to(to_device(device))
+    target = to_device(device)
+    return self if target == self.device else self._to(target)
 
 
 def _get(self, stream=None, out=None):

@@ -88,7 +88,7 @@ void bind_array(nb::module_& m) {
         Axes axes = to_axes(axis);
         if (!axes) return a.squeeze();
         return a.squeeze(std::vector<int>(axes->begin(), axes->end()));
-      })
+      }, "axis"_a.none())
       .def("_expand_dims", [](const Array& a, nb::handle axis) {
         Axes axes = to_axes(axis);
         return a.expand_dims(std::vector<int>(axes->begin(), axes->end()));

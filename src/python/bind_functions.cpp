@@ -127,25 +127,25 @@ void bind_reductions(nb::module_& m) {
 void bind_creation(nb::module_& m) {
   m.def("_empty", [](nb::handle shape, nb::handle dtype, nb::handle device) {
     return empty(to_shape(shape), to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
-  });
+  }, "shape"_a, "dtype"_a.none(), "device"_a.none());
   m.def("_full", [](nb::handle shape, nb::handle value, nb::handle dtype, nb::handle device) {
     std::optional<DType> dt = to_optional_dtype(dtype);
     Scalar s = scalar_arg(value, "fill_value");
     if (dt) s.check_fits(*dt);
     return full(to_shape(shape), s, dt, to_device(device));
-  });
+  }, "shape"_a, "fill_value"_a, "dtype"_a.none(), "device"_a.none());
   m.def("_arange", [](nb::handle start, nb::handle stop, nb::handle step, nb::handle dtype, nb::handle device) {
     return arange(scalar_arg(start, "start"), scalar_arg(stop, "stop"), scalar_arg(step, "step"),
                   to_optional_dtype(dtype), to_device(device));
-  });
+  }, "start"_a, "stop"_a, "step"_a, "dtype"_a.none(), "device"_a.none());
   m.def("_linspace", [](nb::handle start, nb::handle stop, int64_t num, bool endpoint, nb::handle dtype,
                         nb::handle device) {
     return linspace(scalar_arg(start, "start"), scalar_arg(stop, "stop"), num, endpoint, to_optional_dtype(dtype),
                     to_device(device));
-  });
+  }, "start"_a, "stop"_a, "num"_a, "endpoint"_a, "dtype"_a.none(), "device"_a.none());
   m.def("_eye", [](int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, nb::handle dtype, nb::handle device) {
     return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
-  });
+  }, "n_rows"_a, "n_cols"_a.none(), "k"_a, "dtype"_a.none(), "device"_a.none());
   // Host memory owned by a Python object (a NumPy array), viewed without a copy.
   m.def("_wrap_host", [](uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides, nb::object owner,
                          bool writeable) {
@@ -161,7 +161,7 @@ void bind_creation(nb::module_& m) {
     auto buffer = wrap_memory(reinterpret_cast<void*>(ptr), static_cast<size_t>(shape_size(sh)) * itemsize(dt),
                               Device::cpu(), release, writeable);
     return Array(std::move(buffer), dt, sh, st);
-  });
+  }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a);
   m.def("_broadcast_shapes", [](nb::handle a, nb::handle b) {
     Shape s = broadcast_shapes(to_shape(a), to_shape(b));
     nb::list l;

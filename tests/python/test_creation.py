@@ -1,0 +1,103 @@
+"""Creation functions against NumPy; zero-copy asarray."""
+import array as pyarray
+
+import numpy as np
+import pytest
+
+import kiln
+from conftest import ALL_DTYPES, assert_matches
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES + [None])
+def test_empty_zeros_ones_full(dtype, device):
+    for shape in ((2, 3), 4, (), (0, 5)):
+        assert kiln.empty(shape, dtype=dtype, device=device).shape == np.empty(shape).shape
+        assert_matches(kiln.zeros(shape, dtype=dtype, device=device), np.zeros(shape, dtype=dtype))
+        assert_matches(kiln.ones(shape, dtype=dtype, device=device), np.ones(shape, dtype=dtype))
+        assert_matches(kiln.full(shape, 3, dtype=dtype, device=device), np.full(shape, 3, dtype=dtype))
+    a = kiln.ones((2, 3), dtype=dtype, device=device)
+    for fn, nfn in ((kiln.zeros_like, np.zeros_like), (kiln.ones_like, np.ones_like)):
+        assert_matches(fn(a), nfn(np.ones((2, 3), dtype=dtype)))
+    assert_matches(kiln.full_like(a, 1), np.full_like(np.ones((2, 3), dtype=dtype), 1))
+    assert kiln.empty_like(a, dtype="int8").dtype == kiln.int8
+
+
+def test_full_value_types(device):
+    for value in (True, 7, 2.5, 1 + 2j, np.float32(1.5), np.int8(-3)):
+        assert_matches(kiln.full((2,), value, device=device), np.full((2,), value))
+    assert_matches(kiln.full((2, 2), kiln.asarray([1.0, 2.0]), device=device), np.full((2, 2), [1.0, 2.0]))
+    with pytest.raises(OverflowError):
+        kiln.full(3, 300, dtype="int8")
+    with pytest.raises(ValueError, match="negative"):
+        kiln.zeros((2, -1))
+    with pytest.raises(TypeError, match="shape"):
+        kiln.zeros("abc")
+
+
+@pytest.mark.parametrize("args,dtype", [((10,), None), ((2, 11, 3), None), ((5, -7, -2), None), ((0.5, 3.2, 0.3), None),
+                                        ((10,), "float32"), ((1, 20, 4), "int8"), ((0,), None), ((3, 1), None),
+                                        ((-2.5, 2.5, 0.5), "float16"), ((5,), "uint16")])
+def test_arange(args, dtype, device):
+    assert_matches(kiln.arange(*args, dtype=dtype, device=device), np.arange(*args, dtype=dtype))
+    with pytest.raises(ValueError, match="step"):
+        kiln.arange(0, 5, 0)
+
+
+@pytest.mark.parametrize("start,stop,num,endpoint,dtype", [(0, 1, 5, True, None), (-3, 7, 50, False, None),
+                                                          (2, 2, 1, True, None), (0, 10, 0, True, None),
+                                                          (0, 1, 7, True, "float32"), (0, 10, 6, True, "int32"),
+                                                          (1, -1, 4, False, "float16")])
+def test_linspace(start, stop, num, endpoint, dtype, device):
+    assert_matches(kiln.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device),
+                   np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
+
+
+@pytest.mark.parametrize("n,m,k", [(3, None, 0), (4, 6, 1), (5, 3, -2), (0, None, 0), (3, 3, 5)])
+def test_eye(n, m, k, device):
+    assert_matches(kiln.eye(n, m, k=k, device=device), np.eye(n, m, k=k))
+    assert_matches(kiln.eye(n, m, k=k, dtype="int16", device=device), np.eye(n, m, k=k, dtype="int16"))
+
+
+def test_asarray_numpy_is_zero_copy(device):
+    x = np.arange(12.0).reshape(3, 4)[:, ::2]
+    k = kiln.asarray(x)
+    assert k._data_ptr == x.__array_interface__["data"][0]
+    assert k.strides == x.strides
+    x[0, 0] = 42.0
+    assert float(k[0, 0]) == 42.0
+    c = kiln.asarray(x, copy=True)
+    x[0, 0] = 1.0
+    assert float(c[0, 0]) == 42.0
+    with pytest.raises(ValueError, match="copy"):
+        kiln.asarray(x, dtype="float32", copy=False)
+
+
+def test_asarray_readonly_and_byteswapped():
+    x = np.arange(4.0)
+    x.flags.writeable = False
+    k = kiln.asarray(x)
+    assert not k.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        k[0] = 1
+    y = np.arange(4, dtype=">i4")
+    assert_matches(kiln.asarray(y), y.astype("<i4"))
+
+
+def test_asarray_sources(device):
+    assert_matches(kiln.asarray([[1, 2], [3, 4]], device=device), np.asarray([[1, 2], [3, 4]]))
+    assert_matches(kiln.asarray([1.5, 2], device=device), np.asarray([1.5, 2]))
+    assert_matches(kiln.asarray(3, device=device), np.asarray(3))
+    assert_matches(kiln.asarray(2.5 + 1j, device=device), np.asarray(2.5 + 1j))
+    assert_matches(kiln.asarray(True, device=device), np.asarray(True))
+    assert_matches(kiln.asarray(pyarray.array("f", [1, 2, 3])), np.asarray(pyarray.array("f", [1, 2, 3])))
+    assert_matches(kiln.asarray(memoryview(b"\x01\x02")), np.asarray(memoryview(b"\x01\x02")))
+    assert_matches(kiln.asarray([kiln.asarray(1.0), 2.0]), np.asarray([1.0, 2.0]))
+    assert_matches(kiln.array([1, 2], dtype="float32"), np.array([1, 2], dtype="float32"))
+    k = kiln.asarray([1, 2])
+    assert kiln.asarray(k) is k
+    assert kiln.array(k) is not k
+    assert_matches(kiln.copy(k), np.array([1, 2]))
+    with pytest.raises(TypeError, match="obj"):
+        kiln.asarray(["a", "b"])
+    with pytest.raises(TypeError, match="obj"):
+        kiln.asarray([[1], [2, 3]])
