@@ -2,6 +2,7 @@
 // Elementwise functions of the C++ API. Each accepts arrays or scalars,
 // broadcasts, promotes as NumPy 2 does and optionally writes into `out`.
 #include <complex>
+#include <initializer_list>
 #include <optional>
 #include <variant>
 
@@ -43,7 +44,13 @@ class Operand {
 };
 
 // The general entry: `args` has op_arity(op) operands.
-Array apply(OpId op, const std::vector<Operand>& args, const Array* out = nullptr);
+Array apply(OpId op, const Operand* args, int count, const Array* out = nullptr);
+inline Array apply(OpId op, std::initializer_list<Operand> args, const Array* out = nullptr) {
+  return apply(op, args.begin(), static_cast<int>(args.size()), out);
+}
+inline Array apply(OpId op, const std::vector<Operand>& args, const Array* out = nullptr) {
+  return apply(op, args.data(), static_cast<int>(args.size()), out);
+}
 // The result dtype the op would give for these operands (TypeError when none).
 DType result_dtype(OpId op, const std::vector<Operand>& args);
 // NumPy's result_type over arrays, dtypes and weak scalars.

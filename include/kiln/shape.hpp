@@ -4,10 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "kiln/small_vector.hpp"
+
 namespace kiln {
 
-using Shape = std::vector<int64_t>;
-using Strides = std::vector<int64_t>;  // in bytes, may be negative or zero
+// Up to six dimensions live inline; more spill to the heap.
+using Shape = SmallVector<int64_t, 6>;
+using Strides = SmallVector<int64_t, 6>;  // in bytes, may be negative or zero
 
 inline constexpr int kMaxDims = 64;
 
@@ -34,6 +37,6 @@ bool reshape_strides(const Shape& old_shape, const Strides& old_strides, const S
 // Merges adjacent dimensions that every operand walks as one, so that loops
 // run over as few and as long dimensions as possible. `strides` holds one
 // stride vector per operand; all are rewritten in place along with `shape`.
-void coalesce_dims(Shape& shape, std::vector<Strides*>& strides);
+void coalesce_dims(Shape& shape, Strides* const* strides, int count);
 
 }  // namespace kiln

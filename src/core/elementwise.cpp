@@ -27,9 +27,10 @@ constexpr int kOpArity[] = {
 // where(cond, x, y) promotes only x and y.
 int first_promoted(OpId op) { return op == OpId::where ? 1 : 0; }
 
-Device common_device(OpId op, const std::vector<Operand>& args, const Array* out) {
+Device common_device(OpId op, const Operand* args, int count, const Array* out) {
   const Array* first = nullptr;
-  for (const Operand& a : args) {
+  for (int i = 0; i < count; ++i) {
+    const Operand& a = args[i];
     if (!a.is_array()) continue;
     if (!first) first = &a.array();
     else if (a.array().device() != first->device())
@@ -58,7 +59,7 @@ void check_integer_exponent(const Array& exponent) {
 
 // NumPy 2 compares an array with a Python int outside its dtype's range by
 // value: every element lies on the same side of it.
-Array compare_out_of_range(OpId op, const std::vector<Operand>& args, int scalar_index, const Array* out) {
+Array compare_out_of_range(OpId op, const Operand* args, int scalar_index, const Array* out) {
   const Array& x = args[1 - scalar_index].array();
   bool scalar_below = args[scalar_index].scalar().below_range();
   // The answer of "x OP s" with s below x's range; above it, the ordering flips.
@@ -86,6 +87,32 @@ Array compare_out_of_range(OpId op, const std::vector<Operand>& args, int scalar
   return *out;
 }
 
+// NEP 50 promotion of args[begin, end): arrays and typed scalars first, then
+// Python scalars in the kind they bring.
+DType promote_operands(const Operand* args, int begin, int end) {
+  std::optional<DType> acc;
+  ScalarKind weak_kind = ScalarKind::Bool;
+  bool any_weak = false;
+  for (int i = begin; i < end; ++i) {
+    if (args[i].is_array()) {
+      DType d = args[i].array().dtype();
+      acc = acc ? promote_types(*acc, d) : d;
+    } else if (!args[i].scalar().weak) {
+      DType d = args[i].scalar().dtype;
+      acc = acc ? promote_types(*acc, d) : d;
+    } else {
+      weak_kind = std::max(weak_kind, args[i].scalar().kind);
+      any_weak = true;
+    }
+  }
+  if (!acc) return default_dtype(weak_kind);
+  if (!any_weak) return *acc;
+  DType out = *acc;
+  for (int i = begin; i < end; ++i)
+    if (!args[i].is_array() && args[i].scalar().weak) out = promote_weak(out, args[i].scalar().kind);
+  return out;
+}
+
 bool same_view(const Array& a, const Array& b) {
   return a.shares_buffer_with(b) && a.offset() == b.offset() && a.strides() == b.strides() &&
          a.shape() == b.shape() && a.dtype() == b.dtype();
@@ -103,55 +130,35 @@ const char* op_name(OpId op) { return kOpNames[static_cast<int>(op)]; }
 int op_arity(OpId op) { return kOpArity[static_cast<int>(op)]; }
 
 DType result_type(const std::vector<DType>& dtypes, const std::vector<Scalar>& scalars) {
-  std::optional<DType> acc;
-  for (DType d : dtypes) acc = acc ? promote_types(*acc, d) : d;
-  for (const Scalar& s : scalars)
-    if (!s.weak) acc = acc ? promote_types(*acc, s.dtype) : s.dtype;
-  if (!acc) {
-    // Only Python scalars: the highest kind's default dtype.
-    ScalarKind k = ScalarKind::Bool;
-    for (const Scalar& s : scalars) k = std::max(k, s.kind);
-    if (scalars.empty()) throw ValueError("result_type: at least one array or dtype is required");
-    return default_dtype(k);
-  }
-  for (const Scalar& s : scalars)
-    if (s.weak) acc = promote_weak(*acc, s.kind);
-  return *acc;
+  if (dtypes.empty() && scalars.empty()) throw ValueError("result_type: at least one array or dtype is required");
+  std::vector<Operand> operands;
+  for (DType d : dtypes) operands.emplace_back(Scalar().typed(d));
+  for (const Scalar& s : scalars) operands.emplace_back(s);
+  return promote_operands(operands.data(), 0, static_cast<int>(operands.size()));
 }
 
 DType result_dtype(OpId op, const std::vector<Operand>& args) {
-  std::vector<DType> dtypes;
-  std::vector<Scalar> scalars;
-  for (size_t i = first_promoted(op); i < args.size(); ++i) {
-    if (args[i].is_array()) dtypes.push_back(args[i].array().dtype());
-    else scalars.push_back(args[i].scalar());
-  }
-  return detail::resolve_loop(op, result_type(dtypes, scalars)).output;
+  return detail::resolve_loop(op, promote_operands(args.data(), first_promoted(op), static_cast<int>(args.size())))
+      .output;
 }
 
-Array apply(OpId op, const std::vector<Operand>& args, const Array* out) {
+Array apply(OpId op, const Operand* args, int count, const Array* out) {
   const int arity = op_arity(op);
-  if (static_cast<int>(args.size()) != arity)
+  if (count != arity)
     throw TypeError(std::string("kiln.") + op_name(op) + " takes " + std::to_string(arity) +
-                    " arguments, got " + std::to_string(args.size()));
-  const Device device = common_device(op, args, out);
+                    " arguments, got " + std::to_string(count));
+  const Device device = common_device(op, args, count, out);
 
-  // Promotion (NEP 50: Python scalars are weak).
-  std::vector<DType> dtypes;
-  std::vector<Scalar> scalars;
-  for (int i = first_promoted(op); i < arity; ++i) {
-    if (args[i].is_array()) dtypes.push_back(args[i].array().dtype());
-    else scalars.push_back(args[i].scalar());
-  }
-  const DType promoted = result_type(dtypes, scalars);
+  const DType promoted = promote_operands(args, first_promoted(op), arity);
   const detail::LoopTypes types = detail::resolve_loop(op, promoted);
   if (detail::is_comparison(op) && is_integer(types.loop)) {
     for (int i = 0; i < arity; ++i)
       if (!args[i].is_array() && !args[i].scalar().fits(types.loop))
         return compare_out_of_range(op, args, i, out);
   }
-  for (const Scalar& s : scalars)
-    if (is_integer(types.loop)) s.check_fits(types.loop);
+  if (is_integer(types.loop))
+    for (int i = 0; i < arity; ++i)
+      if (!args[i].is_array()) args[i].scalar().check_fits(types.loop);
 
   ElementwiseKernel kernel = kernel_table(device.kind).elementwise[static_cast<int>(op)][static_cast<int>(types.loop)];
   if (!kernel)
@@ -199,10 +206,10 @@ Array apply(OpId op, const std::vector<Operand>& args, const Array* out) {
   }
 
   if (result.size() > 0) {
-    std::vector<const Array*> operands;
-    for (int i = 0; i < arity; ++i) operands.push_back(&inputs[i]);
-    operands.push_back(&result);
-    detail::StridedPlan plan(operands, shape);
+    const Array* operands[kMaxOperands];
+    for (int i = 0; i < arity; ++i) operands[i] = &inputs[i];
+    operands[arity] = &result;
+    detail::StridedPlan plan(operands, arity + 1, shape);
     kernel(plan.args());
   }
   if (write_back) {

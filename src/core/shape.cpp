@@ -130,31 +130,34 @@ bool reshape_strides(const Shape& old_shape, const Strides& old_strides, const S
   return true;
 }
 
-void coalesce_dims(Shape& shape, std::vector<Strides*>& strides) {
+void coalesce_dims(Shape& shape, Strides* const* strides, int count) {
   const size_t n = shape.size();
   if (n <= 1) return;
   size_t out = 0;
   for (size_t i = 1; i < n; ++i) {
     bool mergeable = true;
     if (shape[out] != 1 && shape[i] != 1) {
-      for (Strides* s : strides)
-        if ((*s)[out] != (*s)[i] * shape[i]) {
+      for (int k = 0; k < count; ++k)
+        if ((*strides[k])[out] != (*strides[k])[i] * shape[i]) {
           mergeable = false;
           break;
         }
     }
     if (mergeable) {
       // Keep the stride of whichever axis actually moves.
-      for (Strides* s : strides) (*s)[out] = shape[i] == 1 ? (*s)[out] : (*s)[i];
+      for (int k = 0; k < count; ++k) {
+        Strides& s = *strides[k];
+        s[out] = shape[i] == 1 ? s[out] : s[i];
+      }
       shape[out] *= shape[i];
     } else {
       ++out;
       shape[out] = shape[i];
-      for (Strides* s : strides) (*s)[out] = (*s)[i];
+      for (int k = 0; k < count; ++k) (*strides[k])[out] = (*strides[k])[i];
     }
   }
   shape.resize(out + 1);
-  for (Strides* s : strides) s->resize(out + 1);
+  for (int k = 0; k < count; ++k) strides[k]->resize(out + 1);
 }
 
 }  // namespace kiln

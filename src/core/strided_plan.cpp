@@ -2,16 +2,16 @@
 
 namespace kiln::detail {
 
-StridedPlan::StridedPlan(const std::vector<const Array*>& operands, const Shape& shape)
+StridedPlan::StridedPlan(const Array* const* operands, int count, const Shape& shape)
     : shape_(shape) {
-  const int n = static_cast<int>(operands.size());
-  std::vector<Strides*> all;
+  const int n = count;
+  Strides* all[kMaxOperands];
   for (int i = 0; i < n; ++i) {
     const Array& a = *operands[i];
     strides_[i] = a.shape() == shape ? a.strides() : broadcast_strides(a.shape(), a.strides(), shape);
-    all.push_back(&strides_[i]);
+    all[i] = &strides_[i];
   }
-  coalesce_dims(shape_, all);
+  coalesce_dims(shape_, all, n);
   args_.nargs = n;
   args_.ndim = static_cast<int>(shape_.size());
   args_.size = shape_size(shape_);

@@ -11,8 +11,10 @@ namespace kiln::detail {
 
 class StridedPlan {
  public:
-  // `operands` are walked over `shape`; each must broadcast to it.
-  StridedPlan(const std::vector<const Array*>& operands, const Shape& shape);
+  // `count` operands walked over `shape`; each must broadcast to it.
+  StridedPlan(const Array* const* operands, int count, const Shape& shape);
+  StridedPlan(std::initializer_list<const Array*> operands, const Shape& shape)
+      : StridedPlan(operands.begin(), static_cast<int>(operands.size()), shape) {}
   const StridedArgs& args() const { return args_; }
 
  private:

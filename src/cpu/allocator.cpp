@@ -1,6 +1,7 @@
-// Host memory for CPU arrays. Large blocks are kept after release and handed
-// out again for the same rounded size: a fresh large block costs a page fault
-// per 4 KiB on first touch, which dominates a bandwidth-bound op.
+// Host memory for CPU arrays. Blocks are kept after release and handed out
+// again for the same rounded size: a fresh large block costs a page fault per
+// 4 KiB on first touch, which dominates a bandwidth-bound op, and malloc/free
+// of small blocks dominates the cost of an op on a small array.
 #include <cstdlib>
 #include <mutex>
 #include <string>
@@ -13,10 +14,10 @@
 namespace kiln::cpu {
 namespace {
 
-constexpr size_t kAlignment = 64;               // a cache line; AVX-512 loads
-constexpr size_t kCachedMin = size_t{1} << 20;  // blocks below this go straight to malloc
-constexpr size_t kCachedGranule = size_t{1} << 16;
-constexpr size_t kCacheLimit = size_t{1} << 30;  // bytes kept for reuse at most
+constexpr size_t kAlignment = 64;                  // a cache line; AVX-512 loads
+constexpr size_t kLargeBlock = size_t{1} << 20;    // from here sizes round to kLargeGranule
+constexpr size_t kLargeGranule = size_t{1} << 16;  // below, to a power of two
+constexpr size_t kCacheLimit = size_t{1} << 30;    // bytes kept for reuse at most
 
 class BlockCache {
  public:
@@ -55,17 +56,21 @@ BlockCache& cache() {
 
 size_t round_up(size_t n, size_t m) { return (n + m - 1) / m * m; }
 
+// Size classes: powers of two below kLargeBlock, kLargeGranule steps above.
+size_t size_class(size_t nbytes) {
+  if (nbytes >= kLargeBlock) return round_up(nbytes, kLargeGranule);
+  size_t size = kAlignment;
+  while (size < nbytes) size *= 2;
+  return size;
+}
+
 BufferPtr allocate_host(size_t nbytes, Device device) {
-  const bool cached = nbytes >= kCachedMin;
-  const size_t size = cached ? round_up(nbytes, kCachedGranule) : round_up(std::max<size_t>(nbytes, 1), kAlignment);
-  void* p = cached ? cache().take(size) : nullptr;
+  const size_t size = size_class(nbytes);
+  void* p = cache().take(size);
   if (!p) p = std::aligned_alloc(kAlignment, size);
   if (!p)
     throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes");
-  Buffer::Release release;
-  if (cached) release = [size](void* q) { cache().give(q, size); };
-  else release = [](void* q) { std::free(q); };
-  return std::make_shared<Buffer>(p, nbytes, device, std::move(release));
+  return std::make_shared<Buffer>(p, nbytes, device, [size](void* q) { cache().give(q, size); });
 }
 
 }  // namespace

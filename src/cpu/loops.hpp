@@ -7,6 +7,14 @@
 #include "strided_loop.hpp"
 #include "types.hpp"
 
+// Each loop is built for AVX-512, AVX2 and baseline x86-64; the loader picks
+// the widest the CPU has (GCC function multiversioning).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define KILN_VECTOR_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#else
+#define KILN_VECTOR_CLONES
+#endif
+
 namespace kiln::cpu {
 
 template <class F, class T>
@@ -15,7 +23,7 @@ template <class F, class T>
 using binary_result_t = decltype(F::call(T{}, T{}));
 
 template <class F, class T>
-void unary_loop(char* const* d, const int64_t* s, int64_t n) {
+KILN_VECTOR_CLONES void unary_loop(char* const* d, const int64_t* s, int64_t n) {
   using R = unary_result_t<F, T>;
   if (s[0] == sizeof(T) && s[1] == sizeof(R)) {
     const T* x = reinterpret_cast<const T*>(d[0]);
@@ -30,7 +38,7 @@ void unary_loop(char* const* d, const int64_t* s, int64_t n) {
 }
 
 template <class F, class T>
-void binary_loop(char* const* d, const int64_t* s, int64_t n) {
+KILN_VECTOR_CLONES void binary_loop(char* const* d, const int64_t* s, int64_t n) {
   using R = binary_result_t<F, T>;
   const T* a = reinterpret_cast<const T*>(d[0]);
   const T* b = reinterpret_cast<const T*>(d[1]);

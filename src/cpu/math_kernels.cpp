@@ -14,10 +14,8 @@
 #if defined(KILN_HAVE_LIBMVEC) && defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define KILN_VECTOR_MATH 1
 #define KILN_SIMD_DECL __attribute__((simd("notinbranch")))
-#define KILN_CLONES __attribute__((target_clones("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 #else
 #define KILN_SIMD_DECL
-#define KILN_CLONES
 #endif
 
 #define KILN_MATH_FUNCTIONS(X) \
@@ -107,7 +105,7 @@ struct nextafter_op {
 };
 
 template <class F, class T>
-KILN_CLONES void vector_unary_loop(char* const* d, const int64_t* s, int64_t n) {
+KILN_VECTOR_CLONES void vector_unary_loop(char* const* d, const int64_t* s, int64_t n) {
   if (s[0] == sizeof(T) && s[1] == sizeof(T)) {
     const T* x = reinterpret_cast<const T*>(d[0]);
     T* y = reinterpret_cast<T*>(d[1]);
@@ -119,7 +117,7 @@ KILN_CLONES void vector_unary_loop(char* const* d, const int64_t* s, int64_t n) 
 }
 
 template <class F, class T>
-KILN_CLONES void vector_binary_loop(char* const* d, const int64_t* s, int64_t n) {
+KILN_VECTOR_CLONES void vector_binary_loop(char* const* d, const int64_t* s, int64_t n) {
   if (s[0] == sizeof(T) && s[1] == sizeof(T) && s[2] == sizeof(T)) {
     const T* a = reinterpret_cast<const T*>(d[0]);
     const T* b = reinterpret_cast<const T*>(d[1]);

@@ -12,7 +12,7 @@ using namespace nb::literals;
 namespace kiln::python {
 namespace {
 
-nb::tuple to_tuple(const std::vector<int64_t>& v) {
+nb::tuple to_tuple(const SmallVector<int64_t, 6>& v) {
   nb::list l;
   for (int64_t x : v) l.append(x);
   return nb::tuple(l);
