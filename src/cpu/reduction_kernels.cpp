@@ -78,29 +78,38 @@ const T& at(const char* p, int64_t i, int64_t stride) {
   return *reinterpret_cast<const T*>(p + i * stride);
 }
 
-template <class Op, class T>
-typename Op::Acc pairwise_sum(const char* p, int64_t n, int64_t stride) {
+// `load(i)` reads element i; the contiguous and strided callers share this body.
+template <class Op, class Load>
+typename Op::Acc pairwise_sum(const Load& load, int64_t first, int64_t n) {
   using Acc = typename Op::Acc;
   if (n < 8) {
-    Acc r = Op::load(at<T>(p, 0, stride));
-    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
+    Acc r = Op::load(load(first));
+    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(load(first + i)));
     return r;
   }
   if (n <= kPairwiseBlock) {
     Acc r[8];
-    for (int k = 0; k < 8; ++k) r[k] = Op::load(at<T>(p, k, stride));
+    for (int k = 0; k < 8; ++k) r[k] = Op::load(load(first + k));
     int64_t i = 8;
     for (; i < n - (n % 8); i += 8)
-      for (int k = 0; k < 8; ++k) r[k] = Op::combine(r[k], Op::load(at<T>(p, i + k, stride)));
+      for (int k = 0; k < 8; ++k) r[k] = Op::combine(r[k], Op::load(load(first + i + k)));
     Acc res = Op::combine(Op::combine(Op::combine(r[0], r[1]), Op::combine(r[2], r[3])),
                           Op::combine(Op::combine(r[4], r[5]), Op::combine(r[6], r[7])));
-    for (; i < n; ++i) res = Op::combine(res, Op::load(at<T>(p, i, stride)));
+    for (; i < n; ++i) res = Op::combine(res, Op::load(load(first + i)));
     return res;
   }
   int64_t half = n / 2;
   half -= half % 8;
-  return Op::combine(pairwise_sum<Op, T>(p, half, stride),
-                     pairwise_sum<Op, T>(p + half * stride, n - half, stride));
+  return Op::combine(pairwise_sum<Op>(load, first, half), pairwise_sum<Op>(load, first + half, n - half));
+}
+
+template <class Op, class T>
+typename Op::Acc pairwise_sum(const char* p, int64_t n, int64_t stride) {
+  if (stride == sizeof(T)) {
+    const T* x = reinterpret_cast<const T*>(p);
+    return pairwise_sum<Op>([x](int64_t i) { return x[i]; }, 0, n);
+  }
+  return pairwise_sum<Op>([p, stride](int64_t i) { return at<T>(p, i, stride); }, 0, n);
 }
 
 // Reduces one run of n >= 1 elements.
@@ -219,6 +228,9 @@ void reduce_by_rows(const ReduceArgs& a) {
         for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
         if (r == 0) {
           for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(at<T>(row, j, in_step));
+        } else if (in_step == sizeof(T)) {
+          const T* x = reinterpret_cast<const T*>(row);
+          for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(x[j]));
         } else {
           for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(at<T>(row, j, in_step)));
         }
