@@ -21,4 +21,8 @@ struct Device {
   bool operator!=(const Device& o) const { return !(*this == o); }
 };
 
+// Threads the CPU backend spreads large operations over (all cores by default;
+// OMP_NUM_THREADS overrides).
+int cpu_thread_count();
+
 }  // namespace kiln

@@ -1,5 +1,7 @@
 #include "parallel.hpp"
 
+#include "kiln/device.hpp"
+
 namespace kiln::cpu {
 
 int max_threads() {
@@ -8,3 +10,5 @@ int max_threads() {
 }
 
 }  // namespace kiln::cpu
+
+int kiln::cpu_thread_count() { return cpu::max_threads(); }

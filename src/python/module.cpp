@@ -65,6 +65,8 @@ NB_MODULE(_core, m) {
     h.asarray = nb::object();
   });
 
+  m.def("_cpu_threads", &cpu_thread_count);
+
   bind_array(m);
   bind_functions(m);
 }

@@ -1,0 +1,167 @@
+"""Times kiln beside NumPy (and PyTorch/CuPy where importable) on the same data.
+
+Writes bench/results/<machine>.json and the table between the markers in
+docs/benchmarks.md. Each case reports the median of several timed batches
+after a warm-up; timings are wall-clock on the CPU backend (the GPU variant
+with device events comes with the CUDA backend).
+
+    python bench/run.py [--quick]
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import kiln
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DOC = os.path.join(ROOT, "docs", "benchmarks.md")
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+
+
+def median_seconds(fn, min_time=0.2, repeats=7):
+    """Median time of one call: calls are batched so each batch lasts ~min_time/repeats."""
+    fn()
+    fn()
+    start = time.perf_counter()
+    fn()
+    once = max(time.perf_counter() - start, 1e-7)
+    number = max(1, int(min_time / repeats / once))
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(number):
+            fn()
+        samples.append((time.perf_counter() - start) / number)
+    return statistics.median(samples)
+
+
+def anchors():
+    """Array libraries to compare, each as (name, asarray, namespace)."""
+    libs = [("numpy", np.asarray, np), ("kiln", kiln.asarray, kiln)]
+    try:
+        import torch
+
+        libs.append(("torch", lambda a: torch.from_numpy(np.ascontiguousarray(a)), torch))
+    except ImportError:
+        pass
+    return libs
+
+
+def cases(n_large):
+    rng = np.random.default_rng(0)
+    small = rng.random(1000, dtype=np.float32)
+    large = rng.random(n_large, dtype=np.float32)
+    side = int(np.sqrt(n_large))
+    square = large[: side * side].reshape(side, side)
+    f32 = 4
+    return [
+        # name, inputs, call, bytes moved (for the bandwidth floor)
+        ("a + b, 1000 float32", (small, small), lambda xp, a, b: a + b, 3 * 1000 * f32),
+        (f"a + b, {n_large >> 20}M float32", (large, large), lambda xp, a, b: a + b, 3 * n_large * f32),
+        (f"sin, {n_large >> 20}M float32", (large,), lambda xp, a: xp.sin(a), 2 * n_large * f32),
+        (f"sum, {n_large >> 20}M float32", (large,), lambda xp, a: xp.sum(a), n_large * f32),
+        (f"sum axis 0, {side}x{side} float32", (square,), lambda xp, a: xp.sum(a, axis=0), side * side * f32),
+        (f"cumulative_sum, {n_large >> 20}M float32", (large,),
+         lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0),
+         2 * n_large * f32),
+    ]
+
+
+def copy_bandwidth(n_large):
+    """Bytes per second of a large out-of-place copy: the floor for bandwidth-bound ops."""
+    src = np.ones(n_large, dtype=np.float32)
+    dst = np.empty_like(src)
+    t = median_seconds(lambda: np.copyto(dst, src))
+    return 2 * src.nbytes / t
+
+
+def import_time():
+    code = "import time; t = time.perf_counter(); import kiln; print(time.perf_counter() - t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                 check=True).stdout) for _ in range(5)]
+    return statistics.median(runs)
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next(line.split(":", 1)[1].strip() for line in f if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="1M elements instead of 16M")
+    parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
+    args = parser.parse_args()
+    n_large = (1 << 20) if args.quick else (1 << 24)
+    libs = anchors()
+    rows = []
+    for name, inputs, call, nbytes in cases(n_large):
+        row = {"case": name, "bytes": nbytes, "seconds": {}}
+        for lib, convert, xp in libs:
+            converted = [convert(a) for a in inputs]
+            row["seconds"][lib] = median_seconds(lambda: call(xp, *converted))
+        rows.append(row)
+        print(f"{name:36s} " + "  ".join(f"{lib} {row['seconds'][lib] * 1e6:10.1f} us" for lib, _, _ in libs))
+    bandwidth = copy_bandwidth(n_large)
+    result = {
+        "date": datetime.date.today().isoformat(),
+        "machine": machine(),
+        "device": "cpu",
+        "threads": kiln._core._cpu_threads(),
+        "versions": {lib: getattr(xp, "__version__", "?") for lib, _, xp in libs} | {"python": platform.python_version()},
+        "copy_bandwidth_GBps": bandwidth / 1e9,
+        "import_kiln_seconds": import_time(),
+        "rows": rows,
+    }
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", "cpu.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    if not args.no_doc:
+        write_table(result, [lib for lib, _, _ in libs])
+    print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s, import kiln {result['import_kiln_seconds'] * 1e3:.0f} ms")
+
+
+def write_table(result, libs):
+    lines = [
+        f"Measured {result['date']} on {result['machine']} (kiln using {result['threads']} threads); "
+        + ", ".join(f"{k} {v}" for k, v in result["versions"].items()) + ".",
+        "",
+        f"Copy bandwidth (the floor for bandwidth-bound rows): {result['copy_bandwidth_GBps']:.1f} GB/s. "
+        f"`import kiln`: {result['import_kiln_seconds'] * 1e3:.0f} ms.",
+        "",
+        "| case | " + " | ".join(libs) + " | kiln speed-up over NumPy | bandwidth floor |",
+        "|---|" + "---:|" * (len(libs) + 2),
+    ]
+    for row in result["rows"]:
+        s = row["seconds"]
+        floor = row["bytes"] / (result["copy_bandwidth_GBps"] * 1e9)
+        cells = " | ".join(_fmt(s[lib]) for lib in libs)
+        lines.append(f"| {row['case']} | {cells} | {s['numpy'] / s['kiln']:.2f}x | {_fmt(floor)} |")
+    table = "\n".join(lines)
+    with open(DOC) as f:
+        text = f.read()
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    with open(DOC, "w") as f:
+        f.write(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+
+
+def _fmt(seconds):
+    return f"{seconds * 1e6:.2f} us" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
+
+
+if __name__ == "__main__":
+    main()
