@@ -18,7 +18,15 @@ Array::Array(BufferPtr buffer, DType dtype, Shape shape, Strides strides, int64_
 Array Array::empty(const Shape& shape, DType dtype, Device device) {
   for (int64_t d : shape)
     if (d < 0) throw ValueError("negative dimensions are not allowed, got shape " + shape_str(shape));
-  int64_t n = shape_size(shape);
+  // Refuse sizes whose byte count overflows before asking any allocator.
+  int64_t n = 1;
+  const int64_t limit = INT64_MAX / static_cast<int64_t>(kiln::itemsize(dtype));
+  for (int64_t d : shape) {
+    if (d != 0 && n > limit / d)
+      throw ValueError("array is too big: shape " + shape_str(shape) + " of " + std::string(name(dtype)) +
+                       " exceeds the addressable size");
+    n *= d;
+  }
   auto buffer = allocate(static_cast<size_t>(n) * kiln::itemsize(dtype), device);
   return Array(std::move(buffer), dtype, shape, contiguous_strides(shape, kiln::itemsize(dtype)));
 }
@@ -91,6 +99,8 @@ Array Array::matrix_transpose() const {
 }
 
 Array Array::broadcast_to(const Shape& shape) const {
+  for (int64_t d : shape)
+    if (d < 0) throw ValueError("broadcast_to: shape " + shape_str(shape) + " has a negative dimension");
   return Array(buffer_, dtype_, shape, broadcast_strides(shape_, strides_, shape), offset_);
 }
 

@@ -57,10 +57,14 @@ Array arange(const Scalar& start, const Scalar& stop, const Scalar& step, std::o
     if (start.kind == ScalarKind::Bool) bi = start.b;
     if (stop.kind == ScalarKind::Bool) ei = stop.b;
     if (step.kind == ScalarKind::Bool) si = step.b;
+    if (si == INT64_MIN) si = -INT64_MAX;
+    if ((ei > 0 && bi < 0 && ei > INT64_MAX + bi) || (ei < 0 && bi > 0 && ei < INT64_MIN + bi))
+      throw ValueError("arange: the requested array is too big");
     int64_t span = ei - bi;
     n = si > 0 ? (span > 0 ? (span + si - 1) / si : 0) : (span < 0 ? (span + si + 1) / si : 0);
   } else {
     double len = std::ceil((e - b) / s);
+    if (len > 9.0e18) throw ValueError("arange: the requested array is too big");
     n = len > 0 ? static_cast<int64_t>(len) : 0;
   }
   Array out = Array::empty({n}, dt, device);

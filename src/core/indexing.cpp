@@ -11,6 +11,7 @@ namespace {
 void resolve_slice(const Slice& s, int64_t length, int64_t* start, int64_t* step, int64_t* count) {
   int64_t st = s.step.value_or(1);
   if (st == 0) throw ValueError("slice step cannot be zero");
+  st = std::max(st, -INT64_MAX);  // so that -st cannot overflow
   int64_t lo, hi;
   if (st > 0) {
     lo = s.start.value_or(0);
@@ -19,7 +20,7 @@ void resolve_slice(const Slice& s, int64_t length, int64_t* start, int64_t* step
     if (hi < 0) hi = std::max<int64_t>(hi + length, 0);
     lo = std::min(lo, length);
     hi = std::min(hi, length);
-    *count = hi > lo ? (hi - lo + st - 1) / st : 0;
+    *count = hi > lo ? (hi - lo - 1) / st + 1 : 0;
   } else {
     lo = s.start.has_value() ? *s.start : length - 1;
     hi = s.stop.has_value() ? *s.stop : -length - 1;
@@ -27,7 +28,7 @@ void resolve_slice(const Slice& s, int64_t length, int64_t* start, int64_t* step
     else lo = std::min(lo, length - 1);
     if (hi < 0) hi = std::max<int64_t>(hi + length, -1);
     else hi = std::min(hi, length - 1);
-    *count = lo > hi ? (lo - hi - st - 1) / (-st) : 0;
+    *count = lo > hi ? (lo - hi - 1) / (-st) + 1 : 0;
   }
   *start = lo;
   *step = st;
