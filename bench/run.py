@@ -1,7 +1,7 @@
 """Times kiln beside NumPy (and PyTorch/CuPy where importable) on the same data.
 
-Writes bench/results/cpu.json and the table between the markers in
-docs/benchmarks.md. Each case reports the median of 15 timed batches
+Writes bench/results/<section>.json and the table between that section's
+markers in docs/benchmarks.md. Each case reports the median of 15 timed batches
 after a warm-up; timings are wall-clock on the CPU backend (the GPU variant
 with device events comes with the CUDA backend).
 
@@ -23,7 +23,6 @@ import kiln
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DOC = os.path.join(ROOT, "docs", "benchmarks.md")
-BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 IN_CACHE_BYTES = 1 << 20
 
 
@@ -112,7 +111,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1M elements instead of 16M")
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument("--section", default="cpu", help="results file and docs section to write (default: cpu)")
+    parser.add_argument("--from-json", metavar="PATH",
+                        help="write the docs table from a saved result (e.g. one taken on another machine)")
     args = parser.parse_args()
+    if args.from_json:
+        with open(args.from_json) as f:
+            result = json.load(f)
+        write_table(result, list(result["rows"][0]["seconds"]), args.section)
+        return
     n_large = (1 << 20) if args.quick else (1 << 24)
     libs = anchors()
     rows = []
@@ -135,14 +142,14 @@ def main():
         "rows": rows,
     }
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", "cpu.json"), "w") as f:
+    with open(os.path.join(ROOT, "bench", "results", f"{args.section}.json"), "w") as f:
         json.dump(result, f, indent=1)
     if not args.no_doc:
-        write_table(result, [lib for lib, _, _ in libs])
+        write_table(result, [lib for lib, _, _ in libs], args.section)
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s, import kiln {result['import_kiln_seconds'] * 1e3:.0f} ms")
 
 
-def write_table(result, libs):
+def write_table(result, libs, section):
     lines = [
         f"Measured {result['date']} on {result['machine']} (kiln using {result['threads']} threads); "
         + ", ".join(f"{k} {v}" for k, v in result["versions"].items()) + ".",
@@ -161,12 +168,15 @@ def write_table(result, libs):
         cells = " | ".join(_fmt(s[lib]) for lib in libs)
         lines.append(f"| {row['case']} | {cells} | {s['numpy'] / s['kiln']:.2f}x | {floor_text} |")
     table = "\n".join(lines)
+    begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
     with open(DOC) as f:
         text = f.read()
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
+    if begin not in text:
+        raise SystemExit(f"docs/benchmarks.md has no section {section!r} (markers {begin} ... {end})")
+    head, rest = text.split(begin, 1)
+    tail = rest.split(end, 1)[1]
     with open(DOC, "w") as f:
-        f.write(f"{head}{BEGIN}\n{table}\n{END}{tail}")
+        f.write(f"{head}{begin}\n{table}\n{end}{tail}")
 
 
 def _fmt(seconds):

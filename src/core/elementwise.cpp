@@ -165,20 +165,28 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " +
                     std::string(name(types.loop)) + " on " + device.str());
 
-  // Inputs in the loop dtype; the condition of where in bool.
-  Array inputs[3];
+  // Inputs in the loop dtype (the condition of where in bool). Arrays already
+  // in that dtype are used in place; `made` holds the ones built here.
+  Array made[3];
+  const Array* inputs[3];
   Shape shape;
   for (int i = 0; i < arity; ++i) {
     DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
     if (args[i].is_array()) {
       const Array& a = args[i].array();
-      inputs[i] = a.dtype() == want ? a : a.astype(want);
-      shape = i == 0 ? inputs[i].shape() : broadcast_shapes(shape, inputs[i].shape());
+      if (a.dtype() == want) {
+        inputs[i] = &a;
+      } else {
+        made[i] = a.astype(want);
+        inputs[i] = &made[i];
+      }
+      shape = i == 0 ? inputs[i]->shape() : broadcast_shapes(shape, inputs[i]->shape());
     } else {
-      inputs[i] = scalar_array(args[i].scalar(), want, device);
+      made[i] = scalar_array(args[i].scalar(), want, device);
+      inputs[i] = &made[i];
     }
   }
-  if (op == OpId::power && is_integer(types.loop)) check_integer_exponent(inputs[1]);
+  if (op == OpId::power && is_integer(types.loop)) check_integer_exponent(*inputs[1]);
 
   Array result;
   bool write_back = false;
@@ -199,15 +207,19 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     shape = out->shape();
     write_back = out->dtype() != types.output;
     result = write_back ? Array::empty(shape, types.output, device) : *out;
-    for (int i = 0; i < arity; ++i)
-      if (overlaps(inputs[i], result)) inputs[i] = inputs[i].copy();
+    for (int i = 0; i < arity; ++i) {
+      if (overlaps(*inputs[i], result)) {
+        made[i] = inputs[i]->copy();
+        inputs[i] = &made[i];
+      }
+    }
   } else {
     result = Array::empty(shape, types.output, device);
   }
 
   if (result.size() > 0) {
     const Array* operands[kMaxOperands];
-    for (int i = 0; i < arity; ++i) operands[i] = &inputs[i];
+    for (int i = 0; i < arity; ++i) operands[i] = inputs[i];
     operands[arity] = &result;
     detail::StridedPlan plan(operands, arity + 1, shape);
     kernel(plan.args());

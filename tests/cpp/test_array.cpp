@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
 #include "kiln/kiln.hpp"
@@ -75,4 +76,23 @@ TEST(Array, AssignCastsAndBroadcasts) {
   EXPECT_EQ(values(a), (std::vector<double>{0, 0, 0, 0, 1, 2}));
   a.assign(Scalar::from_double(7.9));
   EXPECT_EQ(values(a)[0], 7);
+}
+
+TEST(Array, MixedDevicesAreATypeError) {
+  // Host memory labelled cuda:0 is enough for the dispatch checks, which run
+  // before any kernel or allocation.
+  float storage[4] = {};
+  Array on_gpu(wrap_memory(storage, sizeof storage, Device::cuda(0), nullptr), DType::Float32, {4}, {4});
+  EXPECT_THROW(add(zeros({4}, DType::Float32), on_gpu), TypeError);
+  EXPECT_THROW(negative(on_gpu), TypeError);  // no CUDA kernels registered yet
+  EXPECT_THROW(zeros({2}, DType::Float32, Device::cuda(0)), ValueError);
+  EXPECT_THROW(Device::parse("gpu"), ValueError);
+}
+
+TEST(Array, ReadmeExample) {
+  Array x = linspace(Scalar::from_double(0), Scalar::from_double(1), 5);
+  Array y = sin(x) * 2.0 + 1;
+  Array s = sum(y, std::vector<int64_t>{0});
+  EXPECT_EQ(y.dtype(), DType::Float64);
+  EXPECT_NEAR(s.item().f, 5.0 + 2.0 * (std::sin(0.25) + std::sin(0.5) + std::sin(0.75) + std::sin(1.0)), 1e-12);
 }

@@ -171,3 +171,12 @@ def test_fill_and_methods(device):
         k.view("int8")
     with pytest.raises(TypeError, match="casting"):
         k.astype("int8", casting="safe")
+
+
+def test_devices_without_a_backend():
+    with pytest.raises(ValueError, match="device"):
+        kiln.zeros(3, device="cuda")
+    with pytest.raises(ValueError, match="device"):
+        kiln.Device("gpu")
+    with pytest.raises(TypeError, match="device"):
+        kiln.zeros(3, device=0)
