@@ -18,8 +18,13 @@ struct IndexError : std::out_of_range {
 struct OverflowError : std::overflow_error {
   using std::overflow_error::overflow_error;
 };
-// Raised when the process cannot get memory for an array.
+// Raised when the process cannot get memory for an array (host or device).
 struct OutOfMemoryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+// A CUDA driver call failed (or no usable driver exists); the message names
+// the CUDA error, e.g. CUDA_ERROR_NO_DEVICE.
+struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

@@ -63,9 +63,13 @@ using IotaKernel = void (*)(const StridedArgs& args, const void* start, const vo
 using ReduceKernel = void (*)(const ReduceArgs& args);
 using ScanKernel = void (*)(const ScanArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
+// Copies nbytes of contiguous memory between two devices, one of them this
+// table's (the other may be the CPU).
+using TransferFn = void (*)(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
 
 struct KernelTable {
   AllocateFn allocate = nullptr;
+  TransferFn transfer = nullptr;
   // elementwise[op][loop dtype]: inputs and output of the loop dtype, except
   // where op_output_dtype says otherwise.
   ElementwiseKernel elementwise[kNumOps][kNumDTypes] = {};

@@ -26,6 +26,8 @@ from ._manipulation import (
     moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
 from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
+from . import cuda
+from .cuda import get_default_memory_pool, get_default_pinned_memory_pool
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"

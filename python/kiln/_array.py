@@ -94,6 +94,11 @@ def _get(self, stream=None, out=None):
     return host
 
 
+def _set(self, arr, stream=None):
+    """Copy ``arr`` (host data of this shape) into the array (CuPy's ``set``)."""
+    self[...] = arr
+
+
 def _tolist(self):
     return _numpy_view(self.to_device(cpu)).tolist()
 
@@ -211,6 +216,7 @@ _METHODS = {
     "__deepcopy__": lambda self, memo: self.copy(),
     "to_device": _to_device,
     "get": _get,
+    "set": _set,
     "tolist": _tolist,
     "flags": property(_Flags),
     "reshape": _reshape,

@@ -12,12 +12,60 @@
 namespace kiln {
 namespace {
 
+void cast_into(const Array& dst, const Array& src);
+
+// The bytes [lo, hi) a non-empty view touches, relative to its data pointer.
+void byte_span(const Array& a, int64_t* lo, int64_t* hi) {
+  *lo = 0;
+  *hi = a.itemsize();
+  for (int d = 0; d < a.ndim(); ++d) {
+    int64_t extent = (a.shape()[d] - 1) * a.strides()[d];
+    (extent < 0 ? *lo : *hi) += extent;
+  }
+}
+
+TransferFn transfer_between(Device a, Device b) {
+  Device gpu = a.kind != DeviceKind::CPU ? a : b;
+  TransferFn fn = kernel_table(gpu.kind).transfer;
+  if (!fn) throw ValueError("no backend is available for device " + gpu.str());
+  return fn;
+}
+
+// A host array with the bytes of `a`'s span (read from its device when
+// `read`), viewed in a's own layout.
+Array host_image(const Array& a, bool read) {
+  int64_t lo, hi;
+  byte_span(a, &lo, &hi);
+  Array bytes = Array::empty({hi - lo}, DType::UInt8, Device::cpu());
+  if (read) transfer_between(a.device(), Device::cpu())(bytes.data(), Device::cpu(), a.data() + lo, a.device(), hi - lo);
+  return Array(bytes.buffer(), a.dtype(), a.shape(), a.strides(), -lo);
+}
+
+// dst = src across devices. Layout and dtype work happens on the host: the
+// bytes each view spans move as one block, so any strides are handled.
+void cast_across_devices(const Array& dst, const Array& src) {
+  const Array host_src = src.device() == Device::cpu() ? src : host_image(src, true);
+  if (dst.device() == Device::cpu()) {
+    cast_into(dst, host_src);
+    return;
+  }
+  int64_t lo, hi;
+  byte_span(dst, &lo, &hi);
+  // A view with gaps keeps the bytes between its elements: read them first.
+  const bool gaps = hi - lo != dst.nbytes();
+  Array image = host_image(dst, gaps);
+  cast_into(image, host_src);
+  transfer_between(Device::cpu(), dst.device())(dst.data() + lo, dst.device(), image.data() + lo, Device::cpu(),
+                                                hi - lo);
+}
+
 // dst[...] = src with src already broadcastable to dst; casts unsafely.
 void cast_into(const Array& dst, const Array& src) {
   if (dst.size() == 0) return;
-  if (src.device() != dst.device())
-    throw TypeError("cannot copy between " + src.device().str() + " and " + dst.device().str() +
-                    " yet: no transfer path is registered");
+  if (src.device() != dst.device()) {
+    cast_across_devices(dst, src);
+    return;
+  }
   ElementwiseKernel k = kernel_table(dst.device().kind)
                             .cast[static_cast<int>(src.dtype())][static_cast<int>(dst.dtype())];
   if (!k)

@@ -1,6 +1,9 @@
 #include "kiln/registry.hpp"
 
 #include "../cpu/backend.hpp"
+#ifdef KILN_WITH_CUDA
+#include "../cuda/backend.hpp"
+#endif
 
 namespace kiln {
 
@@ -10,6 +13,9 @@ KernelTable& kernel_table(DeviceKind kind) {
   static KernelTable tables[kNumDeviceKinds];
   static const bool registered = [] {
     cpu::register_kernels(tables[static_cast<int>(DeviceKind::CPU)]);
+#ifdef KILN_WITH_CUDA
+    cuda::register_kernels(tables[static_cast<int>(DeviceKind::CUDA)]);
+#endif
     return true;
   }();
   (void)registered;

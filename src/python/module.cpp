@@ -13,6 +13,9 @@ using namespace nb::literals;
 namespace kiln::python {
 void bind_array(nb::module_& m);
 void bind_functions(nb::module_& m);
+#ifdef KILN_WITH_CUDA
+void bind_cuda(nb::module_& m);
+#endif
 }  // namespace kiln::python
 
 NB_MODULE(_core, m) {
@@ -30,10 +33,11 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const kiln::OverflowError& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
-    } catch (const kiln::OutOfMemoryError& e) {
-      PyErr_SetString(PyExc_MemoryError, e.what());
     }
   });
+  // Registered after the translator above, so tried before it.
+  nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
+  nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
 
   nb::class_<Device>(m, "Device")
       .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)
@@ -69,4 +73,7 @@ NB_MODULE(_core, m) {
 
   bind_array(m);
   bind_functions(m);
+#ifdef KILN_WITH_CUDA
+  bind_cuda(m);
+#endif
 }

@@ -173,9 +173,9 @@ def test_fill_and_methods(device):
         k.astype("int8", casting="safe")
 
 
-def test_devices_without_a_backend():
-    with pytest.raises(ValueError, match="device"):
-        kiln.zeros(3, device="cuda")
+def test_devices_that_do_not_exist():
+    with pytest.raises((kiln.cuda.CUDAError, ValueError), match="CUDA"):
+        kiln.zeros(3, device="cuda:99")
     with pytest.raises(ValueError, match="device"):
         kiln.Device("gpu")
     with pytest.raises(TypeError, match="device"):

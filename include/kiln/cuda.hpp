@@ -1,0 +1,100 @@
+#pragma once
+// CUDA devices, streams, events and the device memory pool. Everything here
+// loads the driver on first use; on a machine without one, is_available()
+// is false and the rest throws kiln::CudaError.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace kiln::cuda {
+
+bool is_available();       // a driver and at least one device
+int device_count();        // 0 without a driver
+std::string unavailable_reason();
+int driver_version();      // e.g. 13000
+
+struct DeviceInfo {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  size_t total_memory = 0;
+  int multiprocessors = 0;
+  int pci_domain = 0, pci_bus = 0, pci_device = 0;
+  std::string uuid;          // "GPU-xxxxxxxx-..."
+  bool kernel_timeout = false;
+  int fp32_per_fp64 = 0;     // single- to double-precision performance ratio
+};
+DeviceInfo device_info(int device);
+// A CUdevice_attribute's value (see cuda.h for the numbering).
+int device_attribute(int device, int attribute);
+void mem_info(int device, size_t* free_bytes, size_t* total_bytes);
+void synchronize(int device);
+
+// The device this thread works on (0 unless changed); makes its primary
+// context current, sharing it with PyTorch, CuPy and Numba.
+int current_device();
+void set_current_device(int device);
+
+class Event;
+
+// A CUDA stream of one device. Copies share the stream object; a stream kiln
+// created is destroyed with its last copy.
+class Stream {
+ public:
+  static Stream null(int device);  // the legacy default stream
+  static Stream create(int device, bool non_blocking);
+  static Stream external(int device, uintptr_t handle);  // owned by someone else
+
+  uintptr_t handle() const;
+  int device() const;
+  bool is_null() const { return handle() == 0; }
+  void synchronize() const;
+  bool done() const;  // whether all work has finished
+  void wait(const Event& event) const;
+  bool operator==(const Stream& o) const { return handle() == o.handle() && device() == o.device(); }
+
+  struct State;
+
+ private:
+  explicit Stream(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
+};
+
+// The stream this thread's operations on `device` run on (the null stream
+// unless changed).
+Stream current_stream(int device);
+void set_current_stream(const Stream& stream);
+
+class Event {
+ public:
+  static Event create(int device, bool timing = true, bool blocking = false);
+  void record(const Stream& stream);
+  void synchronize() const;
+  bool done() const;
+  // Milliseconds from `start` to this event; both must be recorded and done.
+  float elapsed_ms_since(const Event& start) const;
+  uintptr_t handle() const;
+  int device() const;
+
+  struct State;
+
+ private:
+  explicit Event(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  std::shared_ptr<State> state_;
+};
+
+// The caching device allocator of each device (see memory_pool.cpp).
+struct PoolStats {
+  size_t used_bytes = 0;   // in live arrays
+  size_t total_bytes = 0;  // obtained from the driver, cached blocks included
+  size_t limit = 0;        // 0: no limit
+};
+PoolStats pool_stats(int device);
+void free_all_blocks(int device);
+void set_pool_limit(int device, size_t bytes);
+
+// Page-locked host memory from the pinned pool, for fast asynchronous copies.
+std::shared_ptr<void> alloc_pinned(size_t nbytes);
+size_t pinned_pool_bytes();
+
+}  // namespace kiln::cuda

@@ -1,0 +1,152 @@
+"""CUDA devices: discovery, the current device, queries and ``detect()``."""
+from .._core import Device as _ArrayDevice
+from ._backend import BUILT_WITH_CUDA, CUDAError, core
+
+
+def device_count():
+    """Number of CUDA devices (0 without a driver)."""
+    return core()._cuda_device_count() if BUILT_WITH_CUDA else 0
+
+
+def is_available():
+    """Whether a CUDA driver and at least one device are present."""
+    return device_count() > 0
+
+
+def get_device_id():
+    """The current device of this thread."""
+    return core()._cuda_current_device()
+
+
+def _index(device):
+    if device is None:
+        return get_device_id()
+    if isinstance(device, Device):
+        return device.id
+    if isinstance(device, _ArrayDevice):
+        if device.type != "cuda":
+            raise ValueError(f"device: {device} is not a CUDA device")
+        return device.index
+    if isinstance(device, str):
+        return _index(_ArrayDevice(device))
+    return int(device)
+
+
+class Device:
+    """A CUDA device (CuPy's ``cupy.cuda.Device``); ``with Device(1):`` makes it current."""
+
+    def __init__(self, device=None):
+        self.id = _index(device)
+        if not 0 <= self.id < device_count():
+            reason = "" if is_available() else f": {core()._cuda_unavailable_reason()}" if BUILT_WITH_CUDA else ""
+            raise CUDAError(f"CUDA device {self.id} is not available ({device_count()} found){reason}")
+        self._previous = []
+
+    def use(self):
+        core()._cuda_set_current_device(self.id)
+
+    def __enter__(self):
+        self._previous.append(get_device_id())
+        self.use()
+        return self
+
+    def __exit__(self, *exc):
+        core()._cuda_set_current_device(self._previous.pop())
+
+    def synchronize(self):
+        core()._cuda_synchronize(self.id)
+
+    @property
+    def _info(self):
+        return core()._cuda_device_info(self.id)
+
+    @property
+    def name(self):
+        return self._info["name"]
+
+    @property
+    def compute_capability(self):
+        """'90' for sm_90, as CuPy gives it."""
+        info = self._info
+        return f"{info['major']}{info['minor']}"
+
+    @property
+    def mem_info(self):
+        """(free bytes, total bytes)."""
+        return core()._cuda_mem_info(self.id)
+
+    @property
+    def pci_bus_id(self):
+        info = self._info
+        return f"{info['pci_domain']:04x}:{info['pci_bus']:02x}:{info['pci_device']:02x}.0"
+
+    @property
+    def uuid(self):
+        return self._info["uuid"]
+
+    @property
+    def attributes(self):
+        """The driver's device attributes by CuPy's names."""
+        return {name: core()._cuda_device_attribute(self.id, code) for name, code in _ATTRIBUTES.items()}
+
+    def __eq__(self, other):
+        if isinstance(other, Device):
+            return other.id == self.id
+        if isinstance(other, _ArrayDevice):
+            return other.type == "cuda" and other.index == self.id
+        return NotImplemented
+
+    def __hash__(self):
+        return hash(("cuda", self.id))
+
+    def __repr__(self):
+        return f"<CUDA Device {self.id}>"
+
+
+def synchronize():
+    """Wait for all work on the current device."""
+    core()._cuda_synchronize(get_device_id())
+
+
+def detect():
+    """Print the CUDA devices as Numba's ``cuda.detect()`` does; True when one is usable."""
+    if not is_available():
+        reason = core()._cuda_unavailable_reason() if BUILT_WITH_CUDA else "kiln was built without CUDA"
+        print(f"CUDA is not available: {reason}")
+        return False
+    n = device_count()
+    print(f"Found {n} CUDA devices")
+    supported = 0
+    for i in range(n):
+        info = core()._cuda_device_info(i)
+        ok = (info["major"], info["minor"]) >= (5, 0)
+        supported += ok
+        print(f"id {i}    {info['name'].encode()!r:>40}    {'[SUPPORTED]' if ok else '[NOT SUPPORTED] (CC < 5.0)'}")
+        print(f"{'Compute Capability':>40}: {info['major']}.{info['minor']}")
+        print(f"{'PCI Device ID':>40}: {info['pci_device']}")
+        print(f"{'PCI Bus ID':>40}: {info['pci_bus']}")
+        print(f"{'UUID':>40}: {info['uuid']}")
+        print(f"{'Watchdog':>40}: {'Enabled' if info['kernel_timeout'] else 'Disabled'}")
+        print(f"{'FP32/FP64 Performance Ratio':>40}: {info['fp32_per_fp64']}")
+    print("Summary:")
+    print(f"\t{supported}/{n} devices are supported")
+    return supported > 0
+
+
+# CUdevice_attribute codes from cuda.h, under CuPy's attribute names.
+_ATTRIBUTES = {
+    "MaxThreadsPerBlock": 1, "MaxBlockDimX": 2, "MaxBlockDimY": 3, "MaxBlockDimZ": 4,
+    "MaxGridDimX": 5, "MaxGridDimY": 6, "MaxGridDimZ": 7, "MaxSharedMemoryPerBlock": 8,
+    "TotalConstantMemory": 9, "WarpSize": 10, "MaxPitch": 11, "MaxRegistersPerBlock": 12,
+    "ClockRate": 13, "TextureAlignment": 14, "MultiProcessorCount": 16,
+    "KernelExecTimeout": 17, "Integrated": 18, "CanMapHostMemory": 19, "ComputeMode": 20,
+    "ConcurrentKernels": 31, "EccEnabled": 32, "PciBusId": 33, "PciDeviceId": 34,
+    "MemoryClockRate": 36, "GlobalMemoryBusWidth": 37, "L2CacheSize": 38,
+    "MaxThreadsPerMultiProcessor": 39, "AsyncEngineCount": 40, "UnifiedAddressing": 41,
+    "PciDomainId": 50, "ComputeCapabilityMajor": 75, "ComputeCapabilityMinor": 76,
+    "StreamPrioritiesSupported": 78, "GlobalL1CacheSupported": 79, "LocalL1CacheSupported": 80,
+    "MaxSharedMemoryPerMultiprocessor": 81, "MaxRegistersPerMultiprocessor": 82,
+    "ManagedMemory": 83, "MultiGpuBoard": 84, "SingleToDoublePrecisionPerfRatio": 87,
+    "PageableMemoryAccess": 88, "ConcurrentManagedAccess": 89, "CooperativeLaunch": 95,
+    "MaxSharedMemoryPerBlockOptin": 97,
+}

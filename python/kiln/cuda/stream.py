@@ -1,0 +1,120 @@
+"""CUDA streams and events (CuPy's spellings); operations run on the current stream."""
+from ._backend import core
+from .device import _index
+
+
+class _NullStreamDescriptor:
+    def __get__(self, obj, cls):
+        return cls(null=True)
+
+
+class Stream:
+    """A CUDA stream; ``with stream:`` makes it current for this thread."""
+
+    null = _NullStreamDescriptor()
+
+    def __init__(self, null=False, non_blocking=False, ptr=0, device_id=None):
+        dev = _index(device_id)
+        if null:
+            self._stream = core()._Stream.null(dev)
+        elif ptr:
+            self._stream = core()._Stream.external(dev, ptr)
+        else:
+            self._stream = core()._Stream.create(dev, non_blocking)
+        self._previous = []
+
+    @classmethod
+    def _wrap(cls, stream):
+        self = cls.__new__(cls)
+        self._stream, self._previous = stream, []
+        return self
+
+    @property
+    def ptr(self):
+        return self._stream.handle
+
+    @property
+    def device_id(self):
+        return self._stream.device
+
+    def use(self):
+        core()._set_current_stream(self._stream)
+        return self
+
+    def __enter__(self):
+        self._previous.append(core()._current_stream(self.device_id))
+        return self.use()
+
+    def __exit__(self, *exc):
+        core()._set_current_stream(self._previous.pop())
+
+    def synchronize(self):
+        self._stream.synchronize()
+
+    @property
+    def done(self):
+        return self._stream.done()
+
+    def record(self, event=None):
+        event = Event() if event is None else event
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        self._stream.wait(event._event)
+
+    def __eq__(self, other):
+        return isinstance(other, Stream) and self._stream == other._stream
+
+    def __hash__(self):
+        return hash((self.ptr, self.device_id))
+
+    def __repr__(self):
+        return f"<kiln.cuda.Stream {self.ptr:#x} on cuda:{self.device_id}>"
+
+
+class ExternalStream(Stream):
+    """A stream created elsewhere (PyTorch, CuPy, Numba), given by its handle."""
+
+    def __init__(self, ptr, device_id=None):
+        super().__init__(ptr=ptr, device_id=device_id)
+
+
+def get_current_stream(device_id=None):
+    return Stream._wrap(core()._current_stream(_index(device_id)))
+
+
+class Event:
+    """A CUDA event. ``timing=False`` (or CuPy's ``disable_timing=True``) makes it lighter."""
+
+    def __init__(self, timing=True, block=False, disable_timing=None, device_id=None):
+        if disable_timing is not None:
+            timing = not disable_timing
+        self._event = core()._Event.create(_index(device_id), timing, block)
+
+    def record(self, stream=None):
+        stream = get_current_stream(self._event.device) if stream is None else stream
+        self._event.record(stream._stream)
+
+    def synchronize(self):
+        self._event.synchronize()
+
+    def query(self):
+        return self._event.done()
+
+    @property
+    def done(self):
+        return self._event.done()
+
+    @property
+    def ptr(self):
+        return self._event.handle
+
+    def elapsed_time(self, end):
+        """Milliseconds from this event to ``end``."""
+        return end._event.elapsed_ms_since(self._event)
+
+
+def get_elapsed_time(start_event, end_event):
+    """Milliseconds between two recorded events (CuPy's ``cupy.cuda.get_elapsed_time``)."""
+    return end_event._event.elapsed_ms_since(start_event._event)

@@ -1,0 +1,13 @@
+#include "backend.hpp"
+
+#include "memory_pool.hpp"
+#include "transfer.hpp"
+
+namespace kiln::cuda {
+
+void register_kernels(KernelTable& table) {
+  table.allocate = &allocate_device;
+  table.transfer = &transfer;
+}
+
+}  // namespace kiln::cuda

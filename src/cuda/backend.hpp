@@ -1,0 +1,10 @@
+#pragma once
+// The CUDA backend's entry: fills the CUDA kernel table. Nothing here touches
+// the driver; it loads on the first allocation or transfer.
+#include "kiln/registry.hpp"
+
+namespace kiln::cuda {
+
+void register_kernels(KernelTable& table);
+
+}  // namespace kiln::cuda

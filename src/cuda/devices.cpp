@@ -1,0 +1,103 @@
+// Device discovery and queries, and the per-thread current device.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "context.hpp"
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+CUdevice handle(int device) {
+  check_device(device);
+  CUdevice dev;
+  check(driver().cuDeviceGet(&dev, device), "cuDeviceGet");
+  return dev;
+}
+
+int attribute(CUdevice dev, CUdevice_attribute attr) {
+  int value = 0;
+  check(driver().cuDeviceGetAttribute(&value, attr, dev), "cuDeviceGetAttribute");
+  return value;
+}
+
+thread_local int tls_current_device = 0;
+
+}  // namespace
+
+bool is_available() { return device_count() > 0; }
+
+int device_count() {
+  if (!driver_available()) return 0;
+  int n = 0;
+  if (driver().cuDeviceGetCount(&n) != CUDA_SUCCESS) return 0;
+  return n;
+}
+
+std::string unavailable_reason() {
+  if (!driver_available()) return driver_error();
+  if (device_count() == 0) return "the CUDA driver found no device";
+  return "";
+}
+
+int driver_version() {
+  int v = 0;
+  check(driver().cuDriverGetVersion(&v), "cuDriverGetVersion");
+  return v;
+}
+
+DeviceInfo device_info(int device) {
+  const Driver& d = driver();
+  CUdevice dev = handle(device);
+  DeviceInfo info;
+  char name[256] = {};
+  check(d.cuDeviceGetName(name, sizeof name - 1, dev), "cuDeviceGetName");
+  info.name = name;
+  info.major = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+  info.minor = attribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+  check(d.cuDeviceTotalMem_v2(&info.total_memory, dev), "cuDeviceTotalMem");
+  info.multiprocessors = attribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  info.pci_domain = attribute(dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID);
+  info.pci_bus = attribute(dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID);
+  info.pci_device = attribute(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID);
+  info.kernel_timeout = attribute(dev, CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT) != 0;
+  info.fp32_per_fp64 = attribute(dev, CU_DEVICE_ATTRIBUTE_SINGLE_TO_DOUBLE_PRECISION_PERF_RATIO);
+  CUuuid uuid;
+  check(d.cuDeviceGetUuid_v2(&uuid, dev), "cuDeviceGetUuid");
+  // GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx, as nvidia-smi prints it.
+  std::string text = "GPU-";
+  for (int i = 0; i < 16; ++i) {
+    char hex[3];
+    std::snprintf(hex, sizeof hex, "%02x", static_cast<unsigned char>(uuid.bytes[i]));
+    text += hex;
+    if (i == 3 || i == 5 || i == 7 || i == 9) text += '-';
+  }
+  info.uuid = text;
+  return info;
+}
+
+int device_attribute(int device, int attr) {
+  return attribute(handle(device), static_cast<CUdevice_attribute>(attr));
+}
+
+void mem_info(int device, size_t* free_bytes, size_t* total_bytes) {
+  ContextScope scope(device);
+  check(driver().cuMemGetInfo_v2(free_bytes, total_bytes), "cuMemGetInfo");
+}
+
+void synchronize(int device) {
+  ContextScope scope(device);
+  check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+int current_device() { return tls_current_device; }
+
+void set_current_device(int device) {
+  check_device(device);
+  check(driver().cuCtxSetCurrent(primary_context(device)), "cuCtxSetCurrent");
+  tls_current_device = device;
+}
+
+}  // namespace kiln::cuda

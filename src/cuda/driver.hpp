@@ -1,0 +1,36 @@
+#pragma once
+// The CUDA driver API, resolved from libcuda.so.1 with dlopen on first use:
+// libkiln never links libcuda, so it loads on machines with no GPU or driver.
+#include <cuda.h>
+
+namespace kiln::cuda {
+
+// Every driver entry point kiln calls, by its exported (versioned) symbol.
+#define KILN_DRIVER_FUNCTIONS(X)                                                                  \
+  X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)     \
+  X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem_v2)               \
+  X(cuDeviceGetUuid_v2) X(cuDevicePrimaryCtxRetain) X(cuCtxGetCurrent) X(cuCtxSetCurrent)         \
+  X(cuCtxSynchronize) X(cuMemGetInfo_v2) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemHostAlloc)      \
+  X(cuMemFreeHost) X(cuMemcpyAsync) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2)              \
+  X(cuMemcpyDtoDAsync_v2) X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy_v2)             \
+  X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
+  X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
+  X(cuEventElapsedTime) X(cuPointerGetAttribute)
+
+struct Driver {
+#define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;
+  KILN_DRIVER_FUNCTIONS(KILN_DRIVER_MEMBER)
+#undef KILN_DRIVER_MEMBER
+};
+
+// The loaded driver with cuInit done; CudaError when there is none.
+const Driver& driver();
+// Whether a driver loads and initialises (never throws).
+bool driver_available();
+// Why driver() fails, or an empty string.
+const char* driver_error();
+
+// CudaError naming the CUresult (e.g. "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)").
+void check(CUresult result, const char* what);
+
+}  // namespace kiln::cuda

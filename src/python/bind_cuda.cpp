@@ -1,0 +1,86 @@
+// kiln._core's CUDA part: devices, streams, events, memory pools.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace kiln::python {
+
+void bind_cuda(nb::module_& m) {
+  using namespace kiln::cuda;
+  m.def("_cuda_device_count", &device_count);
+  m.def("_cuda_unavailable_reason", &unavailable_reason);
+  m.def("_cuda_driver_version", &driver_version);
+  m.def("_cuda_device_info", [](int device) {
+    DeviceInfo info = device_info(device);
+    nb::dict d;
+    d["name"] = info.name;
+    d["major"] = info.major;
+    d["minor"] = info.minor;
+    d["total_memory"] = info.total_memory;
+    d["multiprocessors"] = info.multiprocessors;
+    d["pci_domain"] = info.pci_domain;
+    d["pci_bus"] = info.pci_bus;
+    d["pci_device"] = info.pci_device;
+    d["uuid"] = info.uuid;
+    d["kernel_timeout"] = info.kernel_timeout;
+    d["fp32_per_fp64"] = info.fp32_per_fp64;
+    return d;
+  });
+  m.def("_cuda_device_attribute", &device_attribute);
+  m.def("_cuda_mem_info", [](int device) {
+    size_t free_bytes = 0, total = 0;
+    mem_info(device, &free_bytes, &total);
+    return std::make_pair(free_bytes, total);
+  });
+  m.def("_cuda_synchronize", &synchronize);
+  m.def("_cuda_current_device", &current_device);
+  m.def("_cuda_set_current_device", &set_current_device);
+
+  nb::class_<Stream>(m, "_Stream")
+      .def_static("null", &Stream::null)
+      .def_static("create", &Stream::create)
+      .def_static("external", &Stream::external)
+      .def_prop_ro("handle", &Stream::handle)
+      .def_prop_ro("device", &Stream::device)
+      .def("synchronize", &Stream::synchronize)
+      .def("done", &Stream::done)
+      .def("wait", &Stream::wait)
+      .def("__eq__", &Stream::operator==);
+  m.def("_current_stream", &current_stream);
+  m.def("_set_current_stream", &set_current_stream);
+
+  nb::class_<Event>(m, "_Event")
+      .def_static("create", &Event::create, "device"_a, "timing"_a, "blocking"_a)
+      .def("record", &Event::record)
+      .def("synchronize", &Event::synchronize)
+      .def("done", &Event::done)
+      .def("elapsed_ms_since", &Event::elapsed_ms_since)
+      .def_prop_ro("handle", &Event::handle)
+      .def_prop_ro("device", &Event::device);
+
+  m.def("_pool_stats", [](int device) {
+    PoolStats s = pool_stats(device);
+    return nb::make_tuple(s.used_bytes, s.total_bytes, s.limit);
+  });
+  m.def("_free_all_blocks", &free_all_blocks);
+  m.def("_set_pool_limit", &set_pool_limit);
+
+  // Pinned host memory: the Python object owns the block until it goes away.
+  struct PinnedBlock {
+    std::shared_ptr<void> memory;
+    size_t size;
+  };
+  nb::class_<PinnedBlock>(m, "_PinnedBlock")
+      .def_prop_ro("ptr", [](const PinnedBlock& b) { return reinterpret_cast<uintptr_t>(b.memory.get()); })
+      .def_prop_ro("size", [](const PinnedBlock& b) { return b.size; });
+  m.def("_alloc_pinned", [](size_t nbytes) { return PinnedBlock{alloc_pinned(nbytes), nbytes}; });
+  m.def("_pinned_pool_bytes", &pinned_pool_bytes);
+}
+
+}  // namespace kiln::python

@@ -1,0 +1,155 @@
+"""kiln.cuda: devices, streams, events, the memory pool and transfers.
+
+The GPU tests run where a GPU is present (the device machine); without one
+the module checks that everything fails with CUDAError instead.
+"""
+import gc
+
+import numpy as np
+import pytest
+
+import kiln
+from conftest import ALL_DTYPES, random_array
+
+needs_gpu = pytest.mark.skipif(not kiln.cuda.is_available(), reason="no CUDA device")
+no_gpu = pytest.mark.skipif(kiln.cuda.is_available(), reason="a CUDA device is present")
+
+
+@no_gpu
+def test_without_a_gpu_everything_says_cuda_error(capsys):
+    assert kiln.cuda.device_count() == 0
+    assert kiln.cuda.detect() is False
+    assert "not available" in capsys.readouterr().out
+    with pytest.raises(kiln.cuda.CUDAError):
+        kiln.cuda.Device(0)
+    with pytest.raises(kiln.cuda.CUDAError, match="not available"):
+        kiln.zeros(3, device="cuda")
+    with pytest.raises(kiln.cuda.CUDAError):
+        kiln.asarray([1, 2], device="cuda")
+
+
+@needs_gpu
+def test_device_queries(capsys):
+    d = kiln.cuda.Device(0)
+    assert d.id == 0 and d == kiln.Device("cuda:0")
+    assert d.name and len(d.compute_capability) >= 2
+    free, total = d.mem_info
+    assert 0 < free <= total
+    attrs = d.attributes
+    assert attrs["WarpSize"] == 32 and attrs["MultiProcessorCount"] > 0
+    assert kiln.cuda.detect() is True
+    out = capsys.readouterr().out
+    assert "Found" in out and "[SUPPORTED]" in out and "Compute Capability" in out
+    with kiln.cuda.Device(0) as dev:
+        assert kiln.cuda.get_device_id() == 0 and dev is not None
+    d.synchronize()
+    with pytest.raises(ValueError, match="does not exist"):
+        kiln.zeros(3, device=f"cuda:{kiln.cuda.device_count()}")
+
+
+@needs_gpu
+def test_streams_and_events():
+    s = kiln.cuda.Stream(non_blocking=True)
+    assert s.ptr != 0 and s != kiln.cuda.Stream.null
+    with s:
+        assert kiln.cuda.get_current_stream() == s
+        a = kiln.asarray(np.arange(1 << 20, dtype=np.float32), device="cuda")
+    assert kiln.cuda.get_current_stream() == kiln.cuda.Stream.null
+    start, end = kiln.cuda.Event(), kiln.cuda.Event()
+    start.record(s)
+    b = a.get()
+    end.record(s)
+    end.synchronize()
+    assert end.done and end.query()
+    assert kiln.cuda.get_elapsed_time(start, end) >= 0.0
+    assert start.elapsed_time(end) >= 0.0
+    s.synchronize()
+    assert s.done
+    np.testing.assert_array_equal(b, np.arange(1 << 20, dtype=np.float32))
+    ext = kiln.cuda.ExternalStream(s.ptr)
+    assert ext.ptr == s.ptr
+    with pytest.raises(ValueError, match="two recorded events"):
+        kiln.cuda.get_elapsed_time(kiln.cuda.Event(), kiln.cuda.Event())
+
+
+@needs_gpu
+def test_memory_pool_reuse_limit_and_out_of_memory():
+    pool = kiln.get_default_memory_pool()
+    pool.free_all_blocks()
+    base_used = pool.used_bytes()
+    a = kiln.empty((1 << 20,), dtype="float32", device="cuda")
+    assert pool.used_bytes() >= base_used + (4 << 20)
+    ptr = a._data_ptr
+    del a
+    gc.collect()
+    assert pool.used_bytes() == base_used and pool.total_bytes() >= 4 << 20
+    b = kiln.empty((1 << 20,), dtype="float32", device="cuda")
+    assert b._data_ptr == ptr  # the cached block came back
+    del b
+    pool.free_all_blocks()
+    assert pool.total_bytes() == pool.used_bytes()
+    pool.set_limit(size=64 << 20)
+    try:
+        with pytest.raises(kiln.cuda.OutOfMemoryError, match="limit") as info:
+            kiln.empty((128 << 20,), dtype="uint8", device="cuda")
+        assert isinstance(info.value, MemoryError) and "134217728 bytes" in str(info.value)
+    finally:
+        pool.set_limit(size=0)
+    with pytest.raises(kiln.cuda.OutOfMemoryError, match="out of memory"):
+        kiln.empty((1 << 50,), dtype="uint8", device="cuda")
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+def test_transfers_round_trip(dtype):
+    rng = np.random.default_rng(3)
+    for shape in [(0,), (1,), (7,), (1 << 20) + 3, (3, 0, 2), (17, 33)]:
+        x = random_array(shape, dtype, rng)
+        k = kiln.asarray(x, device="cuda")
+        assert k.device == kiln.Device("cuda:0") and k.dtype == x.dtype
+        np.testing.assert_array_equal(k.get(), x)
+        np.testing.assert_array_equal(kiln.asnumpy(k), x)
+        np.testing.assert_array_equal(k.to_device("cpu").get(), x)
+
+
+@needs_gpu
+def test_transfers_of_views_and_into_views():
+    x = np.arange(4 * 6 * 5, dtype=np.float64).reshape(4, 6, 5)
+    k = kiln.asarray(x, device="cuda")
+    for view in (lambda a: a[::2], lambda a: a[:, ::-1, 1::2], lambda a: a.transpose(2, 0, 1), lambda a: a[1, :, 3]):
+        np.testing.assert_array_equal(view(k).get(), view(x))
+    y = x.copy()
+    k[::2, 1] = np.full((2, 5), -1.0)
+    y[::2, 1] = -1.0
+    k[:, :, 0] = kiln.asarray(np.arange(24.0).reshape(4, 6))
+    y[:, :, 0] = np.arange(24.0).reshape(4, 6)
+    np.testing.assert_array_equal(k.get(), y)
+    host = np.empty_like(y)
+    assert kiln.asnumpy(k, out=host) is host
+    np.testing.assert_array_equal(host, y)
+    k.set(np.zeros_like(y))
+    assert not k.get().any()
+    assert float(k[1, 2, 3]) == 0.0 and k[0, 0, 0].item() == 0.0
+    strided_host = np.arange(40, dtype=np.int32)[::3]
+    np.testing.assert_array_equal(kiln.asarray(strided_host, device="cuda").get(), strided_host)
+    as_float = kiln.asarray(np.arange(5), dtype="float32", device="cuda")
+    assert as_float.dtype == kiln.float32
+    np.testing.assert_array_equal(as_float.get(), np.arange(5, dtype=np.float32))
+
+
+@needs_gpu
+def test_pinned_memory():
+    mem = kiln.cuda.alloc_pinned_memory(1 << 20)
+    view = np.asarray(mem)
+    view[:] = 7
+    assert view.nbytes == 1 << 20 and view[123] == 7
+    assert kiln.get_default_pinned_memory_pool().total_bytes() >= 1 << 20
+
+
+@needs_gpu
+def test_ops_without_gpu_kernels_say_so():
+    k = kiln.asarray(np.ones(3), device="cuda")
+    with pytest.raises(TypeError, match="cuda"):
+        k + k
+    with pytest.raises(TypeError, match="different devices"):
+        k + kiln.ones(3)
