@@ -28,4 +28,10 @@ struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Run-time compilation failed; the message holds the compiler's log and the
+// source lines around the first error.
+struct CompileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace kiln

@@ -21,6 +21,11 @@ inline constexpr int kNumOps = static_cast<int>(OpId::count_);
 
 const char* op_name(OpId op);
 int op_arity(OpId op);
+// Whether `op` has a loop running in `loop` (its inputs converted to that
+// dtype); every backend provides kernels for exactly these pairs.
+bool has_loop(OpId op, DType loop);
+// The dtype op's result has when its loop runs in `loop`.
+DType loop_output_dtype(OpId op, DType loop);
 
 // An argument of an elementwise op: an array, or a scalar (weak when it came
 // from a Python or C++ literal).

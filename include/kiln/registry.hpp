@@ -17,6 +17,7 @@ inline constexpr int kMaxOperands = 4;
 // Operands (inputs first, then the output) walked together over `shape`.
 // Dimensions are already coalesced; strides are in bytes.
 struct StridedArgs {
+  int device = 0;  // index of the operands' device
   int nargs = 0;
   int ndim = 0;
   int64_t size = 0;

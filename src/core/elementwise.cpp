@@ -53,7 +53,9 @@ Array scalar_array(const Scalar& s, DType dtype, Device device) {
 // Integer power has no answer for negative exponents; NumPy raises.
 void check_integer_exponent(const Array& exponent) {
   if (kind(exponent.dtype()) != DTypeKind::SignedInt || exponent.size() == 0) return;
-  Scalar smallest = min(exponent).item();
+  // Devices without a min kernel yet (CUDA, for now) check a host copy.
+  bool has_min = kernel_table(exponent.device().kind).reduce[static_cast<int>(ReduceOp::min)][static_cast<int>(exponent.dtype())];
+  Scalar smallest = min(has_min ? exponent : exponent.to(Device::cpu())).item();
   if (smallest.i < 0) throw ValueError("Integers to negative integer powers are not allowed.");
 }
 

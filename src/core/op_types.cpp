@@ -34,7 +34,7 @@ Rule rule_for(OpId op) {
   switch (op) {
     case OpId::negative:
     case OpId::positive: return {kNumeric, Out::Same, true};
-    case OpId::subtract: return {kAll, Out::Same, true};
+    case OpId::subtract: return {kNumeric, Out::Same, true};
     case OpId::abs: return {kAll, Out::Real};
     case OpId::sign: return {kNumeric, Out::Same, true};
     case OpId::reciprocal:
@@ -72,6 +72,25 @@ Rule rule_for(OpId op) {
 
 }  // namespace
 
+}  // namespace kiln::detail
+
+namespace kiln {
+
+bool has_loop(OpId op, DType loop) { return (detail::rule_for(op).loops & detail::bit(loop)) != 0; }
+
+DType loop_output_dtype(OpId op, DType loop) {
+  switch (detail::rule_for(op).out) {
+    case detail::Out::Bool: return DType::Bool;
+    case detail::Out::Real: return real_dtype(loop);
+    case detail::Out::Same: break;
+  }
+  return loop;
+}
+
+}  // namespace kiln
+
+namespace kiln::detail {
+
 bool is_comparison(OpId op) {
   return op == OpId::equal || op == OpId::not_equal || op == OpId::less || op == OpId::less_equal ||
          op == OpId::greater || op == OpId::greater_equal;
@@ -101,12 +120,7 @@ LoopTypes resolve_loop(OpId op, DType promoted) {
     }
     if (!found) throw no_loop();
   }
-  switch (r.out) {
-    case Out::Bool: return {loop, DType::Bool};
-    case Out::Real: return {loop, real_dtype(loop)};
-    case Out::Same: break;
-  }
-  return {loop, loop};
+  return {loop, loop_output_dtype(op, loop)};
 }
 
 }  // namespace kiln::detail

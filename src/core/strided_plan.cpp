@@ -12,6 +12,7 @@ StridedPlan::StridedPlan(const Array* const* operands, int count, const Shape& s
     all[i] = &strides_[i];
   }
   coalesce_dims(shape_, all, n);
+  args_.device = n ? operands[0]->device().index : 0;
   args_.nargs = n;
   args_.ndim = static_cast<int>(shape_.size());
   args_.size = shape_size(shape_);

@@ -8,6 +8,7 @@ namespace kiln::cuda {
 void register_kernels(KernelTable& table) {
   table.allocate = &allocate_device;
   table.transfer = &transfer;
+  register_elementwise_kernels(table);
 }
 
 }  // namespace kiln::cuda

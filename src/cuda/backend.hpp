@@ -6,5 +6,6 @@
 namespace kiln::cuda {
 
 void register_kernels(KernelTable& table);
+void register_elementwise_kernels(KernelTable& table);
 
 }  // namespace kiln::cuda

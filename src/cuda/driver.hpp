@@ -15,7 +15,8 @@ namespace kiln::cuda {
   X(cuMemcpyDtoDAsync_v2) X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy_v2)             \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
-  X(cuEventElapsedTime) X(cuPointerGetAttribute)
+  X(cuEventElapsedTime) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction)     \
+  X(cuLaunchKernel)
 
 struct Driver {
 #define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "kiln/kiln.hpp"
+#include "kiln/registry.hpp"
 
 using namespace kiln;
 
@@ -56,4 +57,12 @@ TEST(DType, NamesAndLimits) {
   EXPECT_EQ(iinfo(DType::UInt64).max, UINT64_MAX);
   EXPECT_DOUBLE_EQ(finfo(DType::Float16).max, 65504.0);
   EXPECT_THROW(finfo(DType::Int32), TypeError);
+}
+
+TEST(Ops, CpuKernelsExistForExactlyTheLoopsTheCoreResolves) {
+  const KernelTable& cpu = kernel_table(DeviceKind::CPU);
+  for (int o = 0; o < kNumOps; ++o)
+    for (int d = 0; d < kNumDTypes; ++d)
+      EXPECT_EQ(cpu.elementwise[o][d] != nullptr, has_loop(static_cast<OpId>(o), static_cast<DType>(d)))
+          << op_name(static_cast<OpId>(o)) << " " << name(static_cast<DType>(d));
 }

@@ -1,0 +1,99 @@
+// Complex arithmetic and functions for device code (NumPy's algorithms for
+// division and reciprocal; textbook identities for the rest).
+#pragma once
+#include "kiln/device/types.cuh"
+
+namespace kiln { namespace dev {
+
+template <class R> __device__ __forceinline__ complex<R> operator+(complex<R> a, complex<R> b) { return make_complex(a.re + b.re, a.im + b.im); }
+template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a, complex<R> b) { return make_complex(a.re - b.re, a.im - b.im); }
+template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a) { return make_complex(-a.re, -a.im); }
+template <class R> __device__ __forceinline__ complex<R> operator*(complex<R> a, complex<R> b) {
+  return make_complex(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+template <class R> __device__ __forceinline__ complex<R> scale(complex<R> a, R s) { return make_complex(a.re * s, a.im * s); }
+template <class R> __device__ __forceinline__ bool operator==(complex<R> a, complex<R> b) { return a.re == b.re && a.im == b.im; }
+template <class R> __device__ __forceinline__ bool operator!=(complex<R> a, complex<R> b) { return !(a == b); }
+// Smith's division with NumPy's handling of a zero divisor.
+template <class R> __device__ complex<R> operator/(complex<R> a, complex<R> b) {
+  R br = fabs(b.re), bi = fabs(b.im);
+  if (br >= bi) {
+    if (br == 0 && bi == 0) return make_complex(a.re / br, a.im / br);
+    R rat = b.im / b.re, scl = R(1) / (b.re + b.im * rat);
+    return make_complex((a.re + a.im * rat) * scl, (a.im - a.re * rat) * scl);
+  }
+  R rat = b.re / b.im, scl = R(1) / (b.im + b.re * rat);
+  return make_complex((a.re * rat + a.im) * scl, (a.im * rat - a.re) * scl);
+}
+template <class R> __device__ complex<R> creciprocal(complex<R> z) {
+  if (fabs(z.im) <= fabs(z.re)) {
+    R r = z.im / z.re, d = z.re + z.im * r;
+    return make_complex(R(1) / d, -r / d);
+  }
+  R r = z.re / z.im, d = z.im + z.re * r;
+  return make_complex(r / d, R(-1) / d);
+}
+
+template <class R> __device__ __forceinline__ R cabs(complex<R> z) { return hypot(z.re, z.im); }
+template <class R> __device__ complex<R> cexp(complex<R> z) {
+  R e = exp(z.re);
+  if (z.im == 0) return make_complex(e, z.im);
+  return make_complex(e * cos(z.im), e * sin(z.im));
+}
+template <class R> __device__ complex<R> clog(complex<R> z) { return make_complex(log(cabs(z)), atan2(z.im, z.re)); }
+template <class R> __device__ complex<R> csqrt(complex<R> z) {
+  if (z.re == 0 && z.im == 0) return make_complex(R(0), z.im);
+  if (isinf(z.im)) return make_complex(infinity<R>(), z.im);
+  R t = sqrt((fabs(z.re) + cabs(z)) / 2);
+  if (z.re >= 0) return make_complex(t, z.im / (2 * t));
+  return make_complex(fabs(z.im) / (2 * t), copysign(t, z.im));
+}
+template <class R> __device__ complex<R> csin(complex<R> z) { return make_complex(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }
+template <class R> __device__ complex<R> ccos(complex<R> z) { return make_complex(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)); }
+template <class R> __device__ complex<R> csinh(complex<R> z) { return make_complex(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }
+template <class R> __device__ complex<R> ccosh(complex<R> z) { return make_complex(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }
+template <class R> __device__ complex<R> ctanh(complex<R> z) {
+  if (fabs(z.re) > R(20)) return make_complex(copysign(R(1), z.re), copysign(R(0), sin(2 * z.im)));
+  R d = cosh(2 * z.re) + cos(2 * z.im);
+  return make_complex(sinh(2 * z.re) / d, sin(2 * z.im) / d);
+}
+// i*z and -i*z
+template <class R> __device__ __forceinline__ complex<R> times_i(complex<R> z) { return make_complex(-z.im, z.re); }
+template <class R> __device__ __forceinline__ complex<R> times_minus_i(complex<R> z) { return make_complex(z.im, -z.re); }
+template <class R> __device__ complex<R> ctan(complex<R> z) { return times_minus_i(ctanh(times_i(z))); }
+template <class R> __device__ complex<R> casinh(complex<R> z) {
+  complex<R> one = make_complex(R(1), R(0));
+  return clog(z + csqrt(z * z + one));
+}
+template <class R> __device__ complex<R> cacosh(complex<R> z) {
+  complex<R> one = make_complex(R(1), R(0));
+  return clog(z + csqrt(z + one) * csqrt(z - one));
+}
+template <class R> __device__ complex<R> catanh(complex<R> z) {
+  complex<R> one = make_complex(R(1), R(0));
+  return scale(clog(one + z) - clog(one - z), R(0.5));
+}
+template <class R> __device__ complex<R> casin(complex<R> z) { return times_minus_i(casinh(times_i(z))); }
+template <class R> __device__ complex<R> cacos(complex<R> z) {
+  complex<R> a = casin(z);
+  return make_complex(R(1.5707963267948966) - a.re, -a.im);
+}
+template <class R> __device__ complex<R> catan(complex<R> z) { return times_minus_i(catanh(times_i(z))); }
+template <class R> __device__ complex<R> cpow(complex<R> a, complex<R> b) {
+  if (b.re == 0 && b.im == 0) return make_complex(R(1), R(0));
+  if (a.re == 0 && a.im == 0) {
+    if (b.re > 0 && b.im == 0) return make_complex(R(0), R(0));
+  }
+  return cexp(b * clog(a));
+}
+// exp(z) - 1 and log(1 + z) without cancellation (NumPy's nc_expm1 / nc_log1p).
+template <class R> __device__ complex<R> cexpm1(complex<R> z) {
+  R s = sin(z.im / 2);
+  return make_complex(expm1(z.re) * cos(z.im) - 2 * s * s, exp(z.re) * sin(z.im));
+}
+template <class R> __device__ complex<R> clog1p(complex<R> z) {
+  R x = z.re + 1;
+  return make_complex(log(hypot(x, z.im)), atan2(z.im, x));
+}
+
+}}  // namespace kiln::dev

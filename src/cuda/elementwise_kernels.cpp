@@ -1,0 +1,183 @@
+// Launches the generated elementwise, cast, fill and arange kernels. Each
+// (kernel, layout, device) has a slot holding its loaded CUfunction: a hit is
+// one atomic load, with no strings built and no source hashed; a miss
+// generates the source and goes through the module cache.
+#include <atomic>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "kernel_source.hpp"
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+#include "module_cache.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr int kMaxDevices = 16;
+constexpr unsigned kThreadsPerBlock = 256;
+constexpr unsigned kBlocksPerMultiprocessor = 16;  // enough resident blocks to hide latency
+
+struct Slot {
+  std::atomic<CUfunction> fn[kMaxDevices] = {};
+};
+
+Slot elementwise_slots[kNumOps][kNumDTypes][kNumLayouts];
+Slot cast_slots[kNumDTypes][kNumDTypes][kNumLayouts];
+Slot fill_slots[kNumDTypes][kNumLayouts];
+Slot iota_slots[kNumDTypes];
+
+template <class MakeSpec>
+CUfunction function_for(Slot& slot, int device, MakeSpec make_spec) {
+  if (device < 0 || device >= kMaxDevices)
+    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
+  CUfunction fn = slot.fn[device].load(std::memory_order_acquire);
+  if (fn) return fn;
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  fn = slot.fn[device].load(std::memory_order_relaxed);
+  if (!fn) {
+    KernelSpec spec = make_spec();
+    fn = load_kernel(device, kernel_prelude() + kernel_body(spec), spec.name);
+    slot.fn[device].store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
+unsigned max_blocks(int device) {
+  static std::mutex mutex;
+  static std::map<int, unsigned> blocks;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = blocks.find(device);
+  if (it == blocks.end()) {
+    unsigned sms = static_cast<unsigned>(device_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+    it = blocks.emplace(device, sms * kBlocksPerMultiprocessor).first;
+  }
+  return it->second;
+}
+
+// Contiguous when every operand is one dense run (or, for inputs, a single
+// broadcast value), so the kernel can index them all by i.
+Layout choose_layout(const StridedArgs& a, const size_t* itemsizes) {
+  if (a.ndim <= 1) {
+    bool dense = true;
+    for (int k = 0; k < a.nargs; ++k) {
+      int64_t s = a.ndim ? a.strides[k][0] : 0;
+      bool is_output = k == a.nargs - 1;
+      if (!(s == static_cast<int64_t>(itemsizes[k]) || (s == 0 && (!is_output || a.size == 1)))) dense = false;
+    }
+    if (dense) return a.size < (int64_t{1} << 31) ? Layout::Contiguous32 : Layout::Contiguous64;
+  }
+  return Layout::Strided;
+}
+
+KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* itemsizes) {
+  KernelParams p;
+  std::memset(&p, 0, sizeof p);
+  for (int k = 0; k < a.nargs; ++k) p.data[k] = a.data[k];
+  if (layout == Layout::Strided) {
+    if (a.ndim > kMaxKernelDims)
+      throw ValueError("arrays whose layout needs more than " + std::to_string(kMaxKernelDims) +
+                       " dimensions after merging are not supported on CUDA yet");
+    p.ndim = a.ndim;
+    for (int d = 0; d < a.ndim; ++d) {
+      p.shape[d] = a.shape[d];
+      for (int k = 0; k < a.nargs; ++k) p.strides[k][d] = a.strides[k][d];
+    }
+  } else {
+    for (int k = 0; k < a.nargs; ++k)
+      p.step[k] = (a.ndim && a.strides[k][0] != 0) ? a.strides[k][0] / static_cast<int64_t>(itemsizes[k]) : 0;
+  }
+  return p;
+}
+
+void launch(CUfunction fn, const StridedArgs& a, KernelParams& p, Layout layout) {
+  if (a.size == 0) return;
+  ContextScope scope(a.device);
+  unsigned blocks = static_cast<unsigned>(std::min<int64_t>((a.size + kThreadsPerBlock - 1) / kThreadsPerBlock,
+                                                            max_blocks(a.device)));
+  unsigned n32 = static_cast<unsigned>(a.size);
+  long long n64 = a.size;
+  void* args[] = {&p, layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
+  CUstream stream = reinterpret_cast<CUstream>(current_stream(a.device).handle());
+  check(driver().cuLaunchKernel(fn, blocks, 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args, nullptr),
+        "cuLaunchKernel");
+}
+
+void run_elementwise(OpId op, DType loop, const StridedArgs& a) {
+  size_t itemsizes[4];
+  for (int k = 0; k + 1 < a.nargs; ++k) itemsizes[k] = itemsize((op == OpId::where && k == 0) ? DType::Bool : loop);
+  itemsizes[a.nargs - 1] = itemsize(loop_output_dtype(op, loop));
+  Layout layout = choose_layout(a, itemsizes);
+  CUfunction fn = function_for(elementwise_slots[int(op)][int(loop)][int(layout)], a.device,
+                               [&] { return elementwise_spec(op, loop, layout); });
+  KernelParams p = params_for(a, layout, itemsizes);
+  launch(fn, a, p, layout);
+}
+
+void run_cast(DType from, DType to, const StridedArgs& a) {
+  size_t itemsizes[2] = {itemsize(from), itemsize(to)};
+  Layout layout = choose_layout(a, itemsizes);
+  CUfunction fn = function_for(cast_slots[int(from)][int(to)][int(layout)], a.device,
+                               [&] { return cast_spec(from, to, layout); });
+  KernelParams p = params_for(a, layout, itemsizes);
+  launch(fn, a, p, layout);
+}
+
+void run_fill(DType dt, const StridedArgs& a, const void* value) {
+  size_t itemsizes[1] = {itemsize(dt)};
+  Layout layout = choose_layout(a, itemsizes);
+  CUfunction fn = function_for(fill_slots[int(dt)][int(layout)], a.device, [&] { return fill_spec(dt, layout); });
+  KernelParams p = params_for(a, layout, itemsizes);
+  std::memcpy(p.value, value, itemsize(dt));
+  launch(fn, a, p, layout);
+}
+
+void run_iota(DType dt, const StridedArgs& a, const void* start, const void* step) {
+  size_t itemsizes[1] = {itemsize(dt)};
+  CUfunction fn = function_for(iota_slots[int(dt)], a.device, [&] { return iota_spec(dt); });
+  KernelParams p = params_for(a, Layout::Contiguous64, itemsizes);
+  std::memcpy(p.value, start, itemsize(dt));
+  std::memcpy(p.value + 16, step, itemsize(dt));
+  launch(fn, a, p, Layout::Contiguous64);
+}
+
+// Table entries: one tiny function per (op, dtype) so the table stays plain
+// function pointers, as the CPU backend's.
+template <int O, int D> void elementwise_entry(const StridedArgs& a) { run_elementwise(OpId(O), DType(D), a); }
+template <int F, int T> void cast_entry(const StridedArgs& a) { run_cast(DType(F), DType(T), a); }
+template <int D> void fill_entry(const StridedArgs& a, const void* v) { run_fill(DType(D), a, v); }
+template <int D> void iota_entry(const StridedArgs& a, const void* s, const void* t) { run_iota(DType(D), a, s, t); }
+
+template <int O, int... D>
+void register_op(KernelTable& t, std::integer_sequence<int, D...>) {
+  ((t.elementwise[O][D] = has_loop(OpId(O), DType(D)) ? &elementwise_entry<O, D> : nullptr), ...);
+}
+template <int... O>
+void register_ops(KernelTable& t, std::integer_sequence<int, O...>) {
+  (register_op<O>(t, std::make_integer_sequence<int, kNumDTypes>{}), ...);
+}
+template <int F, int... T>
+void register_casts_from(KernelTable& t, std::integer_sequence<int, T...>) {
+  ((t.cast[F][T] = &cast_entry<F, T>), ...);
+}
+template <int... D>
+void register_per_dtype(KernelTable& t, std::integer_sequence<int, D...> all) {
+  (register_casts_from<D>(t, all), ...);
+  ((t.fill[D] = &fill_entry<D>), ...);
+  ((t.iota[D] = is_complex(DType(D)) ? nullptr : &iota_entry<D>), ...);
+}
+
+}  // namespace
+
+void register_elementwise_kernels(KernelTable& t) {
+  register_ops(t, std::make_integer_sequence<int, kNumOps>{});
+  register_per_dtype(t, std::make_integer_sequence<int, kNumDTypes>{});
+}
+
+}  // namespace kiln::cuda

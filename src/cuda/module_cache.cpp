@@ -1,0 +1,131 @@
+#include "module_cache.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "../core/sha256.hpp"
+#include "context.hpp"
+#include "device_headers.hpp"
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+#include "nvrtc.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr const char* kKilnVersion = "0.1.0";
+const std::vector<std::string> kOptions = {"--std=c++17", "-DKILN_DEVICE_CODE=1"};
+
+// Everything besides the source that changes what NVRTC produces.
+const std::string& build_identity() {
+  static const std::string id = [] {
+    detail::Sha256 h;
+    h.update(kKilnVersion);
+    auto [major, minor] = nvrtc_version();
+    h.update("nvrtc " + std::to_string(major) + "." + std::to_string(minor));
+    for (const std::string& o : kOptions) h.update(o + "\n");
+    for (const auto& [name, text] : device_headers()) h.update(name + "\n" + text);
+    return h.hex_digest();
+  }();
+  return id;
+}
+
+void make_private_directory(const std::string& path) {
+  // Each missing component is created 0700: the cache holds code kiln will run.
+  for (size_t pos = 1; pos != std::string::npos;) {
+    pos = path.find('/', pos + 1);
+    std::string part = path.substr(0, pos);
+    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST)
+      throw CudaError("cannot create the kernel cache directory " + part);
+  }
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// File layout: the SHA-256 of the CUBIN (32 bytes), then the CUBIN. A file
+// whose hash does not match is recompiled, never trusted.
+std::string load_cached(const std::string& path) {
+  std::string file = read_file(path);
+  if (file.size() <= 32) return {};
+  std::string cubin = file.substr(32);
+  auto digest = detail::Sha256().update(cubin).digest();
+  if (file.compare(0, 32, reinterpret_cast<const char*>(digest.data()), 32) != 0) return {};
+  return cubin;
+}
+
+void store_cached(const std::string& dir, const std::string& path, const std::string& cubin) {
+  // Written to a private temporary name, then renamed: readers in other
+  // processes see the whole file or none of it.
+  std::string tmp = dir + "/.tmp-XXXXXX";
+  int fd = mkstemp(tmp.data());
+  if (fd < 0) return;  // a read-only cache still works, it only recompiles
+  auto digest = detail::Sha256().update(cubin).digest();
+  bool ok = write(fd, digest.data(), 32) == 32 &&
+            write(fd, cubin.data(), cubin.size()) == static_cast<ssize_t>(cubin.size());
+  ok = close(fd) == 0 && ok;
+  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) unlink(tmp.c_str());
+}
+
+int device_arch(int device) {
+  static std::mutex mutex;
+  static std::map<int, int> arches;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = arches.find(device);
+  if (it == arches.end()) {
+    DeviceInfo info = device_info(device);
+    it = arches.emplace(device, info.major * 10 + info.minor).first;
+  }
+  return it->second;
+}
+
+}  // namespace
+
+std::string cache_directory() {
+  if (const char* dir = std::getenv("KILN_CACHE_DIR")) return dir;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/tmp") + "/.cache/kiln";
+}
+
+std::string cubin_for(const std::string& source, const std::string& program_name, int arch) {
+  std::string key = detail::Sha256().update(build_identity()).update("sm_" + std::to_string(arch) + "\n").update(source).hex_digest();
+  std::string dir = cache_directory();
+  std::string path = dir + "/" + key + ".cubin";
+  std::string cubin = load_cached(path);
+  if (!cubin.empty()) return cubin;
+  cubin = compile_cubin(source, program_name, arch, kOptions, device_headers());
+  try {
+    make_private_directory(dir);
+    store_cached(dir, path, cubin);
+  } catch (const CudaError&) {
+    // No writable cache: the kernel still runs, and is compiled again next time.
+  }
+  return cubin;
+}
+
+CUfunction load_kernel(int device, const std::string& source, const std::string& kernel_name) {
+  std::string cubin = cubin_for(source, kernel_name + ".cu", device_arch(device));
+  ContextScope scope(device);
+  CUmodule module;
+  // Modules stay loaded for the life of the process: their functions are cached.
+  check(driver().cuModuleLoadData(&module, cubin.data()), "cuModuleLoadData");
+  CUfunction fn;
+  check(driver().cuModuleGetFunction(&fn, module, kernel_name.c_str()), "cuModuleGetFunction");
+  return fn;
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,130 @@
+#include "nvrtc.hpp"
+
+#include <dlfcn.h>
+#include <nvrtc.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+#include "kiln/error.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+#define KILN_NVRTC_FUNCTIONS(X)                                                             \
+  X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
+  X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)     \
+  X(nvrtcDestroyProgram)
+
+struct Nvrtc {
+#define KILN_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;
+  KILN_NVRTC_FUNCTIONS(KILN_NVRTC_MEMBER)
+#undef KILN_NVRTC_MEMBER
+  std::string error;
+};
+
+void* open_library() {
+  // Versioned names first; then the toolkit's usual homes.
+  const char* names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
+  for (const char* name : names)
+    if (void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) return lib;
+  std::vector<std::string> dirs;
+  for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* v = std::getenv(env)) dirs.push_back(std::string(v) + "/lib64/");
+  dirs.push_back("/usr/local/cuda/lib64/");
+  for (const std::string& dir : dirs)
+    for (const char* name : names)
+      if (void* lib = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
+  return nullptr;
+}
+
+const Nvrtc& nvrtc() {
+  static const Nvrtc api = [] {
+    Nvrtc n;
+    void* lib = open_library();
+    if (!lib) {
+      n.error = "NVRTC (libnvrtc.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME";
+      return n;
+    }
+#define KILN_NVRTC_RESOLVE(name)                                              \
+  n.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));           \
+  if (!n.name) {                                                              \
+    n.error = "NVRTC is too old: it lacks " #name;                            \
+    return n;                                                                 \
+  }
+    KILN_NVRTC_FUNCTIONS(KILN_NVRTC_RESOLVE)
+#undef KILN_NVRTC_RESOLVE
+    return n;
+  }();
+  if (!api.error.empty()) throw CudaError(api.error);
+  return api;
+}
+
+void check(nvrtcResult r, const char* what) {
+  if (r != NVRTC_SUCCESS) throw CudaError(std::string(what) + ": " + nvrtc().nvrtcGetErrorString(r));
+}
+
+// The compiler's log, then the source lines around the first line it names.
+std::string describe_failure(const std::string& log, const std::string& source, const std::string& name) {
+  std::ostringstream out;
+  out << "compiling " << name << " failed:\n" << log;
+  // NVRTC names positions as "<program>(<line>): error ..."; quote the source there.
+  size_t at = log.find(name + "(");
+  if (at != std::string::npos) {
+    at += name.size();
+    int line = std::atoi(log.c_str() + at + 1);
+    if (line > 0) {
+      std::istringstream lines(source);
+      std::string text;
+      for (int n = 1; std::getline(lines, text); ++n)
+        if (n >= line - 3 && n <= line + 3) out << (n == line ? ">" : " ") << n << ": " << text << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace
+
+std::pair<int, int> nvrtc_version() {
+  int major = 0, minor = 0;
+  check(nvrtc().nvrtcVersion(&major, &minor), "nvrtcVersion");
+  return {major, minor};
+}
+
+std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
+                          const std::vector<std::string>& options,
+                          const std::vector<std::pair<std::string, std::string>>& headers) {
+  const Nvrtc& api = nvrtc();
+  std::vector<const char*> header_sources, header_names;
+  for (const auto& [name, text] : headers) {
+    header_names.push_back(name.c_str());
+    header_sources.push_back(text.c_str());
+  }
+  nvrtcProgram program;
+  check(api.nvrtcCreateProgram(&program, source.c_str(), program_name.c_str(), static_cast<int>(headers.size()),
+                               header_sources.data(), header_names.data()),
+        "nvrtcCreateProgram");
+  std::vector<std::string> all = options;
+  all.push_back("--gpu-architecture=sm_" + std::to_string(arch));
+  std::vector<const char*> argv;
+  for (const std::string& o : all) argv.push_back(o.c_str());
+  nvrtcResult r = api.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
+  if (r != NVRTC_SUCCESS) {
+    size_t size = 0;
+    api.nvrtcGetProgramLogSize(program, &size);
+    std::string log(size, '\0');
+    api.nvrtcGetProgramLog(program, log.data());
+    log.resize(std::strlen(log.c_str()));  // the size counted the terminating NUL
+    api.nvrtcDestroyProgram(&program);
+    throw CompileError(describe_failure(log, source, program_name));
+  }
+  size_t size = 0;
+  check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+  std::string cubin(size, '\0');
+  check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+  api.nvrtcDestroyProgram(&program);
+  return cubin;
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,109 @@
+// Every kernel the CUDA backend can generate compiles with NVRTC for sm_90,
+// and the disk cache returns, checks and repairs CUBINs. Needs NVRTC, not a GPU.
+#ifdef KILN_WITH_CUDA
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "../../src/cuda/kernel_source.hpp"
+#include "../../src/cuda/module_cache.hpp"
+#include "kiln/error.hpp"
+
+using namespace kiln;
+using namespace kiln::cuda;
+
+namespace {
+
+constexpr int kHopper = 90;
+constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64};
+
+class CudaKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char dir[] = "/tmp/kiln-cache-test-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    setenv("KILN_CACHE_DIR", dir, 1);
+  }
+};
+
+}  // namespace
+
+// Compiles the programs on all cores (NVRTC is thread-safe); returns the
+// names of those that failed, with their errors.
+std::string compile_all(const std::vector<std::pair<std::string, std::string>>& programs) {
+  std::atomic<size_t> next{0};
+  std::mutex mutex;
+  std::string failures;
+  auto worker = [&] {
+    for (size_t i = next++; i < programs.size(); i = next++) {
+      try {
+        cubin_for(programs[i].second, programs[i].first, kHopper);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mutex);
+        failures += programs[i].first + ": " + e.what() + "\n";
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t) threads.emplace_back(worker);
+  for (std::thread& t : threads) t.join();
+  return failures;
+}
+
+TEST_F(CudaKernels, EveryElementwiseKernelCompiles) {
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (int o = 0; o < kNumOps; ++o) {
+    OpId op = static_cast<OpId>(o);
+    std::string source = kernel_prelude();
+    for (int d = 0; d < kNumDTypes; ++d)
+      if (has_loop(op, static_cast<DType>(d)))
+        for (Layout l : kLayouts) source += kernel_body(elementwise_spec(op, static_cast<DType>(d), l));
+    programs.emplace_back(std::string(op_name(op)) + ".cu", source);
+  }
+  EXPECT_EQ(compile_all(programs), "");
+}
+
+TEST_F(CudaKernels, EveryCastFillAndIotaKernelCompiles) {
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (int f = 0; f < kNumDTypes; ++f) {
+    std::string source = kernel_prelude();
+    for (int t = 0; t < kNumDTypes; ++t)
+      for (Layout l : kLayouts) source += kernel_body(cast_spec(static_cast<DType>(f), static_cast<DType>(t), l));
+    for (Layout l : kLayouts) source += kernel_body(fill_spec(static_cast<DType>(f), l));
+    if (!is_complex(static_cast<DType>(f))) source += kernel_body(iota_spec(static_cast<DType>(f)));
+    programs.emplace_back("casts_from_" + std::string(name(static_cast<DType>(f))) + ".cu", source);
+  }
+  EXPECT_EQ(compile_all(programs), "");
+}
+
+TEST_F(CudaKernels, DiskCacheReturnsChecksAndRepairs) {
+  std::string source = kernel_prelude() + kernel_body(elementwise_spec(OpId::add, DType::Float32, Layout::Strided)) +
+                       "// cache test\n";
+  std::string first = cubin_for(source, "cache.cu", kHopper);
+  EXPECT_EQ(cubin_for(source, "cache.cu", kHopper), first);
+  // Corrupt every cached file: the next lookup must recompile, not trust it.
+  std::string dir = cache_directory();
+  std::string cmd = "for f in '" + dir + "'/*.cubin; do printf 'garbage' | dd of=\"$f\" bs=1 seek=40 conv=notrunc 2>/dev/null; done";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(cubin_for(source, "cache.cu", kHopper), first);
+}
+
+TEST_F(CudaKernels, CompileErrorsCarryTheLogAndSource) {
+  try {
+    cubin_for(kernel_prelude() + "extern \"C\" __global__ void k() { undefined_name(); }\n", "bad.cu", kHopper);
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+    EXPECT_NE(what.find(">"), std::string::npos) << what;
+  }
+}
+#endif  // KILN_WITH_CUDA
