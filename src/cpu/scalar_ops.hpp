@@ -134,8 +134,22 @@ struct Power {
       }
       return static_cast<T>(result);
     } else if constexpr (is_complex_v<T>) {
+      // NumPy's nc_pow: zero bases by rule, integral exponents below 100 in
+      // magnitude by repeated squaring, the rest through std::pow.
+      using R = typename T::value_type;
       if (b == T(0)) return T(1);
-      if (a == T(0)) return (b.real() > 0 && b.imag() == 0) ? T(0) : std::pow(a, b);
+      if (a == T(0)) return b.real() > 0 ? T(0) : T(NAN, NAN);
+      if (b.imag() == 0 && b.real() == R(static_cast<long long>(b.real())) && std::fabs(b.real()) < 100) {
+        long long n = static_cast<long long>(b.real());
+        long long m = n < 0 ? -n : n;
+        T result(1), p = a;
+        for (long long mask = 1;; mask <<= 1) {
+          if (m & mask) result *= p;
+          if (m < (mask << 1)) break;
+          p *= p;
+        }
+        return n < 0 ? T(1) / result : result;
+      }
       return std::pow(a, b);
     } else {
       return static_cast<T>(std::pow(compute_t<T>(a), compute_t<T>(b)));

@@ -79,10 +79,25 @@ template <class R> __device__ complex<R> cacos(complex<R> z) {
   return make_complex(R(1.5707963267948966) - a.re, -a.im);
 }
 template <class R> __device__ complex<R> catan(complex<R> z) { return times_minus_i(catanh(times_i(z))); }
+// NumPy's nc_pow: zero bases by rule, integral exponents below 100 in
+// magnitude by repeated squaring (exact where multiplication is), the rest
+// through exp(b log a).
 template <class R> __device__ complex<R> cpow(complex<R> a, complex<R> b) {
   if (b.re == 0 && b.im == 0) return make_complex(R(1), R(0));
   if (a.re == 0 && a.im == 0) {
-    if (b.re > 0 && b.im == 0) return make_complex(R(0), R(0));
+    if (b.re > 0) return make_complex(R(0), R(0));
+    return make_complex(quiet_nan<R>(), quiet_nan<R>());
+  }
+  if (b.im == 0 && b.re == R((long long)b.re) && fabs(b.re) < 100) {
+    long long n = (long long)b.re;
+    long long m = n < 0 ? -n : n;
+    complex<R> result = make_complex(R(1), R(0)), p = a;
+    for (long long mask = 1;; mask <<= 1) {
+      if (m & mask) result = result * p;
+      if (m < (mask << 1)) break;
+      p = p * p;
+    }
+    return n < 0 ? make_complex(R(1), R(0)) / result : result;
   }
   return cexp(b * clog(a));
 }
