@@ -43,16 +43,47 @@ def median_seconds(fn, min_time=0.5, repeats=15):
     return statistics.median(samples)
 
 
-def anchors():
-    """Array libraries to compare, each as (name, asarray, namespace)."""
-    libs = [("numpy", np.asarray, np), ("kiln", kiln.asarray, kiln)]
+def anchors(device):
+    """Array libraries to compare on `device`, each as (name, asarray, namespace, synchronize)."""
+    def nothing():
+        pass
+
+    if device == "cpu":
+        libs = [("numpy", np.asarray, np, nothing), ("kiln", kiln.asarray, kiln, nothing)]
+    else:
+        libs = [("kiln", lambda a: kiln.asarray(a, device="cuda"), kiln, kiln.cuda.synchronize)]
+        try:
+            import cupy
+
+            libs.append(("cupy", cupy.asarray, cupy, cupy.cuda.Device().synchronize))
+        except ImportError:
+            pass
     try:
         import torch
 
-        libs.append(("torch", lambda a: torch.from_numpy(np.ascontiguousarray(a)), torch))
+        if device == "cpu":
+            libs.append(("torch", lambda a: torch.from_numpy(np.ascontiguousarray(a)), torch, nothing))
+        elif torch.cuda.is_available():
+            libs.append(("torch", lambda a: torch.from_numpy(np.ascontiguousarray(a)).cuda(), torch,
+                         torch.cuda.synchronize))
     except ImportError:
         pass
     return libs
+
+
+def gpu_cases():
+    rng = np.random.default_rng(0)
+    small = rng.random(1000, dtype=np.float32)
+    n = 64 << 20
+    large = rng.random(n, dtype=np.float32)
+    f32 = 4
+    return [
+        ("a + b, 1000 float32 (per call)", (small, small), lambda xp, a, b: a + b, 3 * 1000 * f32),
+        ("a + b, 64M float32", (large, large), lambda xp, a, b: a + b, 3 * n * f32),
+        ("sin(a)*2 + sqrt(abs(a)), 64M float32", (large,),
+         lambda xp, a: xp.sin(a) * 2 + xp.sqrt(xp.abs(a)), 2 * n * f32),
+        ("copy, 64M float32", (large,), lambda xp, a: a.copy() if hasattr(a, "copy") else a.clone(), 2 * n * f32),
+    ]
 
 
 def cases(n_large):
@@ -90,6 +121,24 @@ def copy_bandwidth(n_large):
     return 2 * src.nbytes / t
 
 
+def gpu_copy_bandwidth():
+    """Bytes per second of a 256 MiB device-to-device copy (the physical limit for
+    bandwidth-bound rows), measured with the fastest library present."""
+    src = np.ones(64 << 20, dtype=np.float32)
+    best = float("inf")
+    for lib, convert, xp, sync in anchors("cuda"):
+        if lib == "kiln":
+            continue  # kiln's own copy kernel is among the rows, not the yardstick
+        a = convert(src)
+
+        def copy():
+            a.copy() if hasattr(a, "copy") else a.clone()
+            sync()
+
+        best = min(best, median_seconds(copy))
+    return 2 * src.nbytes / best
+
+
 def import_time():
     code = "import time; t = time.perf_counter(); import kiln; print(time.perf_counter() - t)"
     runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -110,6 +159,7 @@ def machine():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="1M elements instead of 16M")
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
     parser.add_argument("--section", default="cpu", help="results file and docs section to write (default: cpu)")
     parser.add_argument("--from-json", metavar="PATH",
@@ -121,22 +171,31 @@ def main():
         write_table(result, list(result["rows"][0]["seconds"]), args.section)
         return
     n_large = (1 << 20) if args.quick else (1 << 24)
-    libs = anchors()
+    libs = anchors(args.device)
     rows = []
-    for name, inputs, call, nbytes in cases(n_large):
+    for name, inputs, call, nbytes in (cases(n_large) if args.device == "cpu" else gpu_cases()):
         row = {"case": name, "bytes": nbytes, "seconds": {}}
-        for lib, convert, xp in libs:
+        for lib, convert, xp, sync in libs:
             converted = [convert(a) for a in inputs]
-            row["seconds"][lib] = median_seconds(lambda: call(xp, *converted))
+
+            def timed_call():
+                call(xp, *converted)
+                sync()
+
+            try:
+                # GPU work is asynchronous: each timed call waits for the device.
+                row["seconds"][lib] = median_seconds(timed_call)
+            except Exception as e:  # a library without this op is reported, not fatal
+                print(f"  {lib}: {type(e).__name__}: {e}")
         rows.append(row)
-        print(f"{name:36s} " + "  ".join(f"{lib} {row['seconds'][lib] * 1e6:10.1f} us" for lib, _, _ in libs))
-    bandwidth = copy_bandwidth(n_large)
+        print(f"{name:40s} " + "  ".join(f"{lib} {t * 1e6:10.1f} us" for lib, t in row["seconds"].items()))
+    bandwidth = copy_bandwidth(n_large) if args.device == "cpu" else gpu_copy_bandwidth()
     result = {
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
-        "device": "cpu",
+        "device": args.device if args.device == "cpu" else kiln.cuda.Device(0).name,
         "threads": kiln._core._cpu_threads(),
-        "versions": {lib: getattr(xp, "__version__", "?") for lib, _, xp in libs} | {"python": platform.python_version()},
+        "versions": {lib: getattr(xp, "__version__", "?") for lib, _, xp, _ in libs} | {"python": platform.python_version()},
         "copy_bandwidth_GBps": bandwidth / 1e9,
         "import_kiln_seconds": import_time(),
         "rows": rows,
@@ -145,7 +204,7 @@ def main():
     with open(os.path.join(ROOT, "bench", "results", f"{args.section}.json"), "w") as f:
         json.dump(result, f, indent=1)
     if not args.no_doc:
-        write_table(result, [lib for lib, _, _ in libs], args.section)
+        write_table(result, [lib for lib, _, _, _ in libs], args.section)
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s, import kiln {result['import_kiln_seconds'] * 1e3:.0f} ms")
 
 
@@ -157,7 +216,7 @@ def write_table(result, libs, section):
         f"Copy bandwidth (the floor for bandwidth-bound rows): {result['copy_bandwidth_GBps']:.1f} GB/s. "
         f"`import kiln`: {result['import_kiln_seconds'] * 1e3:.0f} ms.",
         "",
-        "| case | " + " | ".join(libs) + " | kiln speed-up over NumPy | bandwidth floor |",
+        "| case | " + " | ".join(libs) + " | kiln speed-up | bandwidth floor |",
         "|---|" + "---:|" * (len(libs) + 2),
     ]
     for row in result["rows"]:
@@ -165,8 +224,10 @@ def write_table(result, libs, section):
         # Inputs that fit in cache have no bandwidth floor; per-call overhead rules there.
         floor = row["bytes"] / (result["copy_bandwidth_GBps"] * 1e9)
         floor_text = _fmt(floor) if row["bytes"] >= IN_CACHE_BYTES else "in cache"
-        cells = " | ".join(_fmt(s[lib]) for lib in libs)
-        lines.append(f"| {row['case']} | {cells} | {s['numpy'] / s['kiln']:.2f}x | {floor_text} |")
+        cells = " | ".join(_fmt(s[lib]) if lib in s else "n/a" for lib in libs)
+        base = "numpy" if "numpy" in s else next((b for b in ("cupy", "torch") if b in s), None)
+        speedup = f"{s[base] / s['kiln']:.2f}x over {base}" if base and "kiln" in s else "n/a"
+        lines.append(f"| {row['case']} | {cells} | {speedup} | {floor_text} |")
     table = "\n".join(lines)
     begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
     with open(DOC) as f:
