@@ -210,7 +210,9 @@ def main():
 
 def write_table(result, libs, section):
     lines = [
-        f"Measured {result['date']} on {result['machine']} (kiln using {result['threads']} threads); "
+        f"Measured {result['date']} on "
+        + (f"{result['device']} (host: {result['machine']})" if result["device"] != "cpu"
+           else f"{result['machine']} (kiln using {result['threads']} threads)") + "; "
         + ", ".join(f"{k} {v}" for k, v in result["versions"].items()) + ".",
         "",
         f"Copy bandwidth (the floor for bandwidth-bound rows): {result['copy_bandwidth_GBps']:.1f} GB/s. "
