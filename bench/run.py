@@ -76,6 +76,8 @@ def gpu_cases():
     small = rng.random(1000, dtype=np.float32)
     n = 64 << 20
     large = rng.random(n, dtype=np.float32)
+    huge = rng.random(256 << 20, dtype=np.float32)
+    square = huge.reshape(16384, 16384)
     f32 = 4
     return [
         ("a + b, 1000 float32 (per call)", (small, small), lambda xp, a, b: a + b, 3 * 1000 * f32),
@@ -83,6 +85,11 @@ def gpu_cases():
         ("sin(a)*2 + sqrt(abs(a)), 64M float32", (large,),
          lambda xp, a: xp.sin(a) * 2 + xp.sqrt(xp.abs(a)), 2 * n * f32),
         ("copy, 64M float32", (large,), lambda xp, a: a.copy() if hasattr(a, "copy") else a.clone(), 2 * n * f32),
+        ("sum, 256M float32", (huge,), lambda xp, a: xp.sum(a), huge.nbytes),
+        ("sum axis 0, 16384x16384 float32", (square,), lambda xp, a: xp.sum(a, axis=0), square.nbytes),
+        ("sum axis 1, 16384x16384 float32", (square,), lambda xp, a: xp.sum(a, axis=1), square.nbytes),
+        ("cumulative_sum, 64M float32", (large,),
+         lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0), 2 * n * f32),
     ]
 
 

@@ -29,6 +29,7 @@ struct StridedArgs {
 // Reduction of `in` over its trailing `reduce_ndim` axes into `out`, whose
 // strides are given for the leading (kept) axes.
 struct ReduceArgs {
+  int device = 0;
   const char* in = nullptr;
   char* out = nullptr;
   int kept_ndim = 0;
@@ -43,6 +44,7 @@ struct ReduceArgs {
 // Inclusive scan of `in` along axis of length `length` into `out`, for every
 // index of the other axes (`outer_*`).
 struct ScanArgs {
+  int device = 0;
   const char* in = nullptr;
   char* out = nullptr;
   int64_t length = 0;

@@ -110,6 +110,7 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
     in_strides.push_back(0);
   }
   ReduceArgs args;
+  args.device = x.device().index;
   args.in = x.data();
   args.out = out.data();
   args.kept_ndim = kept_ndim;
@@ -196,6 +197,7 @@ Array scan(ScanOp op, const Array& x, std::optional<int64_t> axis, std::optional
     out_outer.push_back(body.strides()[i]);
   }
   ScanArgs args;
+  args.device = x.device().index;
   args.in = in.data();
   args.out = body.data();
   args.length = in.shape()[ax];

@@ -9,6 +9,7 @@ void register_kernels(KernelTable& table) {
   table.allocate = &allocate_device;
   table.transfer = &transfer;
   register_elementwise_kernels(table);
+  register_reduction_kernels(table);
 }
 
 }  // namespace kiln::cuda

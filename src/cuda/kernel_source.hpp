@@ -45,3 +45,32 @@ KernelSpec fill_spec(DType dt, Layout layout);
 KernelSpec iota_spec(DType dt);
 
 }  // namespace kiln::cuda
+
+namespace kiln::cuda {
+
+// Mirrors the struct reduction kernels take by value.
+struct ReduceParams {
+  const char* in;
+  char* out;
+  char* partial;  // two-pass reductions: split accumulators per output
+  long long kept_shape[kMaxKernelDims], kept_in[kMaxKernelDims], kept_out[kMaxKernelDims];
+  long long red_shape[kMaxKernelDims], red_in[kMaxKernelDims];
+  long long kept_size, reduce_size, split, chunk;
+  int kept_ndim, red_ndim;
+};
+
+struct ScanParams {
+  const char* in;
+  char* out;
+  long long outer_shape[kMaxKernelDims], in_outer[kMaxKernelDims], out_outer[kMaxKernelDims];
+  long long length, in_axis, out_axis, outer_size;
+  int outer_ndim;
+};
+
+// One program with three kernels, <name>_direct, <name>_partial and
+// <name>_final, for reduction `op` (sum, prod, min, ...) over dtype `dt`.
+std::string reduce_source(const char* op, DType dt, const std::string& name);
+// One kernel `name` scanning with add or multiply over dtype `dt`.
+std::string scan_source(bool multiply, DType dt, const std::string& name);
+
+}  // namespace kiln::cuda

@@ -84,6 +84,21 @@ TEST_F(CudaKernels, EveryCastFillAndIotaKernelCompiles) {
   EXPECT_EQ(compile_all(programs), "");
 }
 
+TEST_F(CudaKernels, EveryReductionAndScanKernelCompiles) {
+  const char* reductions[] = {"sum", "prod", "min", "max", "argmin", "argmax"};
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (int d = 0; d < kNumDTypes; ++d) {
+    DType dt = static_cast<DType>(d);
+    for (const char* op : reductions)
+      programs.emplace_back(std::string(op) + "_" + std::string(name(dt)) + ".cu", reduce_source(op, dt, "k"));
+    programs.emplace_back("cumsum_" + std::string(name(dt)) + ".cu", scan_source(false, dt, "k"));
+    programs.emplace_back("cumprod_" + std::string(name(dt)) + ".cu", scan_source(true, dt, "k"));
+  }
+  programs.emplace_back("any.cu", reduce_source("any", DType::Bool, "k"));
+  programs.emplace_back("all.cu", reduce_source("all", DType::Bool, "k"));
+  EXPECT_EQ(compile_all(programs), "");
+}
+
 TEST_F(CudaKernels, DiskCacheReturnsChecksAndRepairs) {
   std::string source = kernel_prelude() + kernel_body(elementwise_spec(OpId::add, DType::Float32, Layout::Strided)) +
                        "// cache test\n";

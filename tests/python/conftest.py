@@ -27,12 +27,6 @@ def device(request):
     return kiln.Device(request.param)
 
 
-def skip_on_cuda(device, what):
-    """Parts of issue 3 still to come: say so where they would be exercised on CUDA."""
-    if device.type == "cuda":
-        pytest.skip(f"{what} on CUDA is not implemented yet (issue 3, next step)")
-
-
 def random_array(shape, dtype, rng, low=-5, high=5, nonzero=False):
     """Random values of ``dtype`` spread over [low, high) (unsigned: [0, high))."""
     dt = np.dtype(dtype)

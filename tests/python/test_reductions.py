@@ -6,13 +6,7 @@ import numpy as np
 import pytest
 
 import kiln
-from conftest import ALL_DTYPES, assert_matches, random_array, skip_on_cuda
-
-
-@pytest.fixture(autouse=True)
-def _reductions_pending_on_cuda(request):
-    if "device" in request.fixturenames:
-        skip_on_cuda(request.getfixturevalue("device"), "reductions and scans")
+from conftest import ALL_DTYPES, assert_matches, random_array
 
 AXES = [None, 0, 1, -1, (0, 2), (1, 2), (0, 1, 2), ()]
 

@@ -1,0 +1,183 @@
+// Launches the generated reduction and scan kernels. Few outputs over a long
+// range run in two passes (per-chunk accumulators, then one per output) so
+// that the whole GPU takes part; otherwise each block reduces one output.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "kernel_source.hpp"
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+#include "memory_pool.hpp"
+#include "module_cache.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr int kMaxDevices = 16;
+constexpr unsigned kReduceThreads = 256;           // must match the kernels' shared arrays
+constexpr int64_t kElementsPerBlock = 256 * 64;     // two-pass chunk size to aim for
+constexpr size_t kMaxAccumulatorBytes = 32;         // the largest Acc (indexed<complex128>)
+
+constexpr const char* kReduceNames[] = {
+#define KILN_REDUCE_NAME(name) #name,
+    KILN_REDUCE_OPS(KILN_REDUCE_NAME)
+#undef KILN_REDUCE_NAME
+};
+
+struct ReduceFunctions {
+  CUfunction direct, partial, final_pass;
+};
+
+std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
+std::atomic<CUfunction> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
+std::mutex build_mutex;
+
+const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
+  if (device < 0 || device >= kMaxDevices)
+    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
+  auto& slot = reduce_slots[int(op)][int(dt)][device];
+  if (ReduceFunctions* f = slot.load(std::memory_order_acquire)) return *f;
+  std::lock_guard<std::mutex> lock(build_mutex);
+  if (ReduceFunctions* f = slot.load(std::memory_order_relaxed)) return *f;
+  std::string name = std::string("kiln_reduce_") + kReduceNames[int(op)] + "_" + std::string(kiln::name(dt));
+  std::string source = reduce_source(kReduceNames[int(op)], dt, name);
+  auto* f = new ReduceFunctions{load_kernel(device, source, name + "_direct"),
+                                load_kernel(device, source, name + "_partial"),
+                                load_kernel(device, source, name + "_final")};
+  slot.store(f, std::memory_order_release);  // kept for the life of the process
+  return *f;
+}
+
+CUfunction scan_function(ScanOp op, DType dt, int device) {
+  if (device < 0 || device >= kMaxDevices)
+    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
+  auto& slot = scan_slots[int(op)][int(dt)][device];
+  if (CUfunction f = slot.load(std::memory_order_acquire)) return f;
+  std::lock_guard<std::mutex> lock(build_mutex);
+  if (CUfunction f = slot.load(std::memory_order_relaxed)) return f;
+  bool multiply = op == ScanOp::cumulative_prod;
+  std::string name = std::string("kiln_scan_") + (multiply ? "prod_" : "sum_") + std::string(kiln::name(dt));
+  CUfunction f = load_kernel(device, scan_source(multiply, dt, name), name);
+  slot.store(f, std::memory_order_release);
+  return f;
+}
+
+unsigned multiprocessors(int device) {
+  static std::atomic<unsigned> cached[kMaxDevices] = {};
+  unsigned n = cached[device].load();
+  if (!n) {
+    n = static_cast<unsigned>(device_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+    cached[device].store(n);
+  }
+  return n;
+}
+
+void check_dims(int n, const char* what) {
+  if (n > kMaxKernelDims)
+    throw ValueError(std::string(what) + " with more than " + std::to_string(kMaxKernelDims) +
+                     " dimensions after merging are not supported on CUDA yet");
+}
+
+void launch(CUfunction fn, int device, unsigned blocks, void* params) {
+  void* args[] = {params};
+  CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
+  check(driver().cuLaunchKernel(fn, std::max(blocks, 1u), 1, 1, kReduceThreads, 1, 1, 0, stream, args, nullptr),
+        "cuLaunchKernel");
+}
+
+void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
+  check_dims(a.kept_ndim, "reductions");
+  check_dims(a.reduce_ndim, "reductions");
+  const ReduceFunctions& f = reduce_functions(op, dt, a.device);
+  ContextScope scope(a.device);
+  ReduceParams p;
+  std::memset(&p, 0, sizeof p);
+  p.in = a.in;
+  p.out = a.out;
+  p.kept_ndim = a.kept_ndim;
+  p.red_ndim = a.reduce_ndim;
+  for (int d = 0; d < a.kept_ndim; ++d) {
+    p.kept_shape[d] = a.shape[d];
+    p.kept_in[d] = a.in_strides[d];
+    p.kept_out[d] = a.out_strides[d];
+  }
+  for (int d = 0; d < a.reduce_ndim; ++d) {
+    p.red_shape[d] = a.shape[a.kept_ndim + d];
+    p.red_in[d] = a.in_strides[a.kept_ndim + d];
+  }
+  p.kept_size = a.kept_size;
+  p.reduce_size = a.reduce_size;
+  const unsigned sms = multiprocessors(a.device);
+  const int64_t max_blocks = int64_t{sms} * 8;
+  // Split each output's range when there are too few outputs to fill the GPU.
+  int64_t split = 1;
+  if (a.kept_size < max_blocks && a.reduce_size > 2 * kElementsPerBlock)
+    split = std::min(max_blocks / a.kept_size + 1, (a.reduce_size + kElementsPerBlock - 1) / kElementsPerBlock);
+  if (split <= 1) {
+    launch(f.direct, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
+    return;
+  }
+  p.chunk = (a.reduce_size + split - 1) / split;
+  p.split = (a.reduce_size + p.chunk - 1) / p.chunk;
+  BufferPtr partial = allocate_device(static_cast<size_t>(a.kept_size * p.split) * kMaxAccumulatorBytes,
+                                      Device::cuda(a.device));
+  p.partial = static_cast<char*>(partial->data());
+  launch(f.partial, a.device, static_cast<unsigned>(std::min<int64_t>(a.kept_size * p.split, max_blocks * 4)), &p);
+  launch(f.final_pass, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
+  // `partial` returns to the pool on this stream: later work on it is ordered after the kernels.
+}
+
+void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
+  check_dims(a.outer_ndim, "scans");
+  CUfunction fn = scan_function(op, dt, a.device);
+  ContextScope scope(a.device);
+  ScanParams p;
+  std::memset(&p, 0, sizeof p);
+  p.in = a.in;
+  p.out = a.out;
+  p.outer_ndim = a.outer_ndim;
+  for (int d = 0; d < a.outer_ndim; ++d) {
+    p.outer_shape[d] = a.outer_shape[d];
+    p.in_outer[d] = a.in_outer_strides[d];
+    p.out_outer[d] = a.out_outer_strides[d];
+  }
+  p.length = a.length;
+  p.in_axis = a.in_axis_stride;
+  p.out_axis = a.out_axis_stride;
+  p.outer_size = a.outer_size;
+  launch(fn, a.device, static_cast<unsigned>(std::min<int64_t>(a.outer_size, int64_t{multiprocessors(a.device)} * 32)), &p);
+}
+
+template <int O, int D> void reduce_entry(const ReduceArgs& a) { run_reduce(ReduceOp(O), DType(D), a); }
+template <int O, int D> void scan_entry(const ScanArgs& a) { run_scan(ScanOp(O), DType(D), a); }
+
+template <int... D>
+void register_dtypes(KernelTable& t, std::integer_sequence<int, D...>) {
+  constexpr int sum = int(ReduceOp::sum), prod = int(ReduceOp::prod), mn = int(ReduceOp::min),
+                mx = int(ReduceOp::max), amin = int(ReduceOp::argmin), amax = int(ReduceOp::argmax);
+  ((t.reduce[sum][D] = &reduce_entry<sum, D>), ...);
+  ((t.reduce[prod][D] = &reduce_entry<prod, D>), ...);
+  ((t.reduce[mn][D] = &reduce_entry<mn, D>), ...);
+  ((t.reduce[mx][D] = &reduce_entry<mx, D>), ...);
+  ((t.reduce[amin][D] = &reduce_entry<amin, D>), ...);
+  ((t.reduce[amax][D] = &reduce_entry<amax, D>), ...);
+  ((t.scan[int(ScanOp::cumulative_sum)][D] = &scan_entry<int(ScanOp::cumulative_sum), D>), ...);
+  ((t.scan[int(ScanOp::cumulative_prod)][D] = &scan_entry<int(ScanOp::cumulative_prod), D>), ...);
+}
+
+}  // namespace
+
+void register_reduction_kernels(KernelTable& t) {
+  register_dtypes(t, std::make_integer_sequence<int, kNumDTypes>{});
+  constexpr int bool_index = int(DType::Bool);
+  t.reduce[int(ReduceOp::any)][bool_index] = &reduce_entry<int(ReduceOp::any), bool_index>;
+  t.reduce[int(ReduceOp::all)][bool_index] = &reduce_entry<int(ReduceOp::all), bool_index>;
+}
+
+}  // namespace kiln::cuda
