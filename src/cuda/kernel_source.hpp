@@ -67,10 +67,12 @@ struct ScanParams {
   int outer_ndim;
 };
 
-// One program with three kernels, <name>_direct, <name>_partial and
-// <name>_final, for reduction `op` (sum, prod, min, ...) over dtype `dt`.
+// One program with the kernels <name>_direct (a block per output),
+// <name>_partial and <name>_final (two passes for long ranges) and
+// <name>_columns (a thread per output) for reduction `op` over dtype `dt`.
 std::string reduce_source(const char* op, DType dt, const std::string& name);
-// One kernel `name` scanning with add or multiply over dtype `dt`.
+// Kernels <name>_lines (a block per line), <name>_totals and <name>_chunks
+// (one long line over many blocks) scanning with add or multiply over `dt`.
 std::string scan_source(bool multiply, DType dt, const std::string& name);
 
 }  // namespace kiln::cuda

@@ -31,11 +31,14 @@ constexpr const char* kReduceNames[] = {
 };
 
 struct ReduceFunctions {
-  CUfunction direct, partial, final_pass;
+  CUfunction direct, partial, final_pass, columns;
+};
+struct ScanFunctions {
+  CUfunction lines, totals, chunks;
 };
 
 std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
-std::atomic<CUfunction> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
+std::atomic<ScanFunctions*> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
 std::mutex build_mutex;
 
 const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
@@ -49,23 +52,26 @@ const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
   std::string source = reduce_source(kReduceNames[int(op)], dt, name);
   auto* f = new ReduceFunctions{load_kernel(device, source, name + "_direct"),
                                 load_kernel(device, source, name + "_partial"),
-                                load_kernel(device, source, name + "_final")};
+                                load_kernel(device, source, name + "_final"),
+                                load_kernel(device, source, name + "_columns")};
   slot.store(f, std::memory_order_release);  // kept for the life of the process
   return *f;
 }
 
-CUfunction scan_function(ScanOp op, DType dt, int device) {
+const ScanFunctions& scan_functions(ScanOp op, DType dt, int device) {
   if (device < 0 || device >= kMaxDevices)
     throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
   auto& slot = scan_slots[int(op)][int(dt)][device];
-  if (CUfunction f = slot.load(std::memory_order_acquire)) return f;
+  if (ScanFunctions* f = slot.load(std::memory_order_acquire)) return *f;
   std::lock_guard<std::mutex> lock(build_mutex);
-  if (CUfunction f = slot.load(std::memory_order_relaxed)) return f;
+  if (ScanFunctions* f = slot.load(std::memory_order_relaxed)) return *f;
   bool multiply = op == ScanOp::cumulative_prod;
   std::string name = std::string("kiln_scan_") + (multiply ? "prod_" : "sum_") + std::string(kiln::name(dt));
-  CUfunction f = load_kernel(device, scan_source(multiply, dt, name), name);
-  slot.store(f, std::memory_order_release);
-  return f;
+  std::string source = scan_source(multiply, dt, name);
+  auto* f = new ScanFunctions{load_kernel(device, source, name + "_lines"), load_kernel(device, source, name + "_totals"),
+                              load_kernel(device, source, name + "_chunks")};
+  slot.store(f, std::memory_order_release);  // kept for the life of the process
+  return *f;
 }
 
 unsigned multiprocessors(int device) {
@@ -84,8 +90,8 @@ void check_dims(int n, const char* what) {
                      " dimensions after merging are not supported on CUDA yet");
 }
 
-void launch(CUfunction fn, int device, unsigned blocks, void* params) {
-  void* args[] = {params};
+void launch(CUfunction fn, int device, unsigned blocks, void* params, void* extra1 = nullptr, void* extra2 = nullptr) {
+  void* args[] = {params, extra1, extra2};
   CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
   check(driver().cuLaunchKernel(fn, std::max(blocks, 1u), 1, 1, kReduceThreads, 1, 1, 0, stream, args, nullptr),
         "cuLaunchKernel");
@@ -115,6 +121,14 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
   p.reduce_size = a.reduce_size;
   const unsigned sms = multiprocessors(a.device);
   const int64_t max_blocks = int64_t{sms} * 8;
+  // A kept axis moving fastest, with outputs enough for a thread each: columns.
+  auto mag = [](int64_t s) { return s < 0 ? -s : s; };
+  if (a.kept_ndim > 0 && mag(a.in_strides[a.kept_ndim - 1]) < mag(a.in_strides[a.kept_ndim + a.reduce_ndim - 1]) &&
+      a.kept_size >= int64_t{kReduceThreads} * 8) {
+    int64_t blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
+    launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
+    return;
+  }
   // Split each output's range when there are too few outputs to fill the GPU.
   int64_t split = 1;
   if (a.kept_size < max_blocks && a.reduce_size > 2 * kElementsPerBlock)
@@ -135,7 +149,7 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
 
 void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
   check_dims(a.outer_ndim, "scans");
-  CUfunction fn = scan_function(op, dt, a.device);
+  const ScanFunctions& f = scan_functions(op, dt, a.device);
   ContextScope scope(a.device);
   ScanParams p;
   std::memset(&p, 0, sizeof p);
@@ -151,7 +165,18 @@ void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
   p.in_axis = a.in_axis_stride;
   p.out_axis = a.out_axis_stride;
   p.outer_size = a.outer_size;
-  launch(fn, a.device, static_cast<unsigned>(std::min<int64_t>(a.outer_size, int64_t{multiprocessors(a.device)} * 32)), &p);
+  const int64_t sms = multiprocessors(a.device);
+  if (a.outer_size == 1 && a.length > kElementsPerBlock) {
+    // One long line: chunk totals, then each chunk from the totals before it.
+    int64_t blocks = std::min<int64_t>(sms * 4, (a.length + kElementsPerBlock - 1) / kElementsPerBlock);
+    long long chunk = (a.length + blocks - 1) / blocks;
+    BufferPtr totals = allocate_device(static_cast<size_t>(blocks) * itemsize(dt), Device::cuda(a.device));
+    void* totals_ptr = totals->data();
+    launch(f.totals, a.device, static_cast<unsigned>(blocks), &p, &chunk, &totals_ptr);
+    launch(f.chunks, a.device, static_cast<unsigned>(blocks), &p, &chunk, &totals_ptr);
+    return;
+  }
+  launch(f.lines, a.device, static_cast<unsigned>(std::min<int64_t>(a.outer_size, sms * 32)), &p);
 }
 
 template <int O, int D> void reduce_entry(const ReduceArgs& a) { run_reduce(ReduceOp(O), DType(D), a); }
