@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python demo bench clean
+.PHONY: all build test test-cpp test-python demo bench gpu-check clean
 
 all: build
 
@@ -39,6 +39,17 @@ demo: build
 
 bench: build
 	$(PY) bench/run.py
+
+# On a GPU machine with the packages preinstalled and no network (the device
+# tool): build with the system Python, run the whole suite on cpu and cuda,
+# the CUDA tests under compute-sanitizer's memcheck, and the GPU benchmark.
+SANITIZER := $(shell command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+gpu-check:
+	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
+	cd tests && python3 -m pytest -q -p no:cacheprovider python
+	cd tests && $(SANITIZER) --tool memcheck --error-exitcode 9 python3 -m pytest -q -p no:cacheprovider \
+	  python/test_elementwise.py python/test_reductions.py python/test_cuda_runtime.py -k "cuda and not out_of_memory"
+	python3 bench/run.py --device cuda --section cuda --no-doc
 
 clean:
 	rm -rf build $(VENV)

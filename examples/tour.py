@@ -6,19 +6,24 @@ import numpy as np
 import kiln as cp
 
 
-def timed(fn, repeat=5):
+def timed(fn, sync=lambda: None, repeat=5):
     fn()
+    sync()
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
         fn()
+        sync()
         best = min(best, time.perf_counter() - start)
     return best
 
 
 def main():
-    device = cp.cpu  # the CUDA backend (next issue) makes cuda:0 the default when a GPU works
-    print(f"kiln {cp.__version__} on {device} ({cp._core._cpu_threads()} threads)\n")
+    device = cp.default_device()  # cuda:0 when a GPU works, else the CPU
+    on_gpu = device.type == "cuda"
+    sync = cp.cuda.synchronize if on_gpu else (lambda: None)
+    where = cp.cuda.Device().name if on_gpu else f"{cp._core._cpu_threads()} CPU threads"
+    print(f"kiln {cp.__version__} on {device} ({where})\n")
 
     print("1. Arrays speak NumPy: dtypes, promotion, broadcasting")
     x = cp.arange(12, dtype=cp.int16).reshape(3, 4)
@@ -34,13 +39,18 @@ def main():
     print("argmax(sin t)   =", int(cp.argmax(cp.sin(t))))
     print("cumulative_sum  =", cp.cumulative_sum(cp.arange(1, 6)))
 
-    print("\n3. Zero-copy with NumPy on the CPU")
-    host = np.arange(6.0)
-    view = cp.asarray(host)
-    host[0] = 42.0
-    print("kiln sees the NumPy write:", float(view[0]), "| back to NumPy:", cp.asnumpy(view * 2))
+    if on_gpu:
+        print("\n3. Host and device: asarray copies NumPy data to the GPU, asnumpy brings it back")
+        g = cp.asarray(np.arange(6.0))
+        print("on", g.device, "->", cp.asnumpy(g * 2))
+    else:
+        print("\n3. Zero-copy with NumPy on the CPU")
+        host = np.arange(6.0)
+        view = cp.asarray(host)
+        host[0] = 42.0
+        print("kiln sees the NumPy write:", float(view[0]), "| back to NumPy:", cp.asnumpy(view * 2))
 
-    print("\n4. Speed beside NumPy (16M float32, best of 5)")
+    print(f"\n4. Speed beside NumPy (16M float32, best of 5; kiln on {device})")
     a = np.random.default_rng(0).random(1 << 24, dtype=np.float32)
     b = a.copy()
     ka, kb = cp.asarray(a), cp.asarray(b)
@@ -50,10 +60,10 @@ def main():
         ("sin(a)", lambda: np.sin(a), lambda: cp.sin(ka)),
         ("sum(a)", lambda: np.sum(a), lambda: cp.sum(ka)),
     ):
-        tn, tk = timed(np_fn), timed(k_fn)
+        tn, tk = timed(np_fn), timed(k_fn, sync)
         print(f"{name:18s}{tn * 1e3:10.2f}ms{tk * 1e3:10.2f}ms{tn / tk:9.1f}x")
     small_a, small_b = cp.asarray(a[:1000]), cp.asarray(b[:1000])
-    per_call = timed(lambda: [small_a + small_b for _ in range(1000)]) / 1000
+    per_call = timed(lambda: [small_a + small_b for _ in range(1000)], sync) / 1000
     print(f"a + b on 1000 elements: {per_call * 1e6:.2f} us a call")
 
     print("\nThe same arrays and ops are available from C++: #include <kiln/kiln.hpp>.")

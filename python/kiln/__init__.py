@@ -6,7 +6,7 @@ precompiled kernels.
 """
 from . import _core
 from ._core import Device, ndarray, can_cast, promote_types, result_type
-from ._device import cpu
+from ._device import cpu, default_device
 from ._dtypes import (
     bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
     float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,

@@ -66,9 +66,8 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
     elif copy and arr is obj:
         arr = arr.copy()
     out = _host_from_numpy(arr)
-    if device is not None and to_device(device) != out.device:
-        out = out._to(to_device(device))
-    return out
+    target = to_device(device)
+    return out if target == out.device else out._to(target)
 
 
 def array(obj, dtype=None, *, copy=True, device=None):

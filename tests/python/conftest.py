@@ -1,10 +1,14 @@
 """Shared fixtures: the devices under test, random data per dtype, NumPy comparison."""
 import os
 
-import numpy as np
-import pytest
+# Tests name their device; arrays made without one stay on the CPU here
+# (test_cuda_runtime checks the default device itself, in subprocesses).
+os.environ.setdefault("KILN_DEVICE", "cpu")
 
-import kiln
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import kiln  # noqa: E402
 
 ALL_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
               "float16", "float32", "float64", "complex64", "complex128"]

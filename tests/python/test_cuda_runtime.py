@@ -18,6 +18,22 @@ needs_gpu = pytest.mark.skipif(not kiln.cuda.is_available(), reason="no CUDA dev
 no_gpu = pytest.mark.skipif(kiln.cuda.is_available(), reason="a CUDA device is present")
 
 
+def _device_of_new_array(env_value):
+    env = {k: v for k, v in os.environ.items() if k != "KILN_DEVICE"}
+    if env_value is not None:
+        env["KILN_DEVICE"] = env_value
+    code = "import kiln, numpy; print(kiln.zeros(2).device, kiln.asarray(numpy.ones(2)).device)"
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+
+
+def test_default_device_follows_the_gpu_and_kiln_device():
+    expected = "cuda:0" if kiln.cuda.is_available() else "cpu"
+    assert _device_of_new_array(None).stdout.split() == [expected, expected]
+    assert _device_of_new_array("cpu").stdout.split() == ["cpu", "cpu"]
+    bad = _device_of_new_array("tpu")
+    assert bad.returncode != 0 and "cpu" in bad.stderr and "cuda" in bad.stderr
+
+
 @no_gpu
 def test_without_a_gpu_everything_says_cuda_error(capsys):
     assert kiln.cuda.device_count() == 0
