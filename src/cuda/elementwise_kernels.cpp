@@ -2,6 +2,7 @@
 // (kernel, layout, device) has a slot holding its loaded CUfunction: a hit is
 // one atomic load, with no strings built and no source hashed; a miss
 // generates the source and goes through the module cache.
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -62,15 +63,22 @@ unsigned max_blocks(int device) {
 }
 
 // Contiguous when every operand is one dense run (or, for inputs, a single
-// broadcast value), so the kernel can index them all by i.
-Layout choose_layout(const StridedArgs& a, const size_t* itemsizes) {
+// broadcast value), so the kernel can index them all by i; Vector when, in
+// addition, each dense operand starts on a `width`-element boundary.
+Layout choose_layout(const StridedArgs& a, const size_t* itemsizes, bool vectorise) {
   if (a.ndim <= 1) {
-    bool dense = true;
+    size_t widest = 1;
+    for (int k = 0; k < a.nargs; ++k) widest = std::max(widest, itemsizes[k]);
+    const int64_t width = static_cast<int64_t>(kVectorBytes / widest);  // as vector_width() computes it
+    bool dense = true, aligned = vectorise && width > 1;
     for (int k = 0; k < a.nargs; ++k) {
       int64_t s = a.ndim ? a.strides[k][0] : 0;
       bool is_output = k == a.nargs - 1;
       if (!(s == static_cast<int64_t>(itemsizes[k]) || (s == 0 && (!is_output || a.size == 1)))) dense = false;
+      if (s != 0 && reinterpret_cast<uintptr_t>(a.data[k]) % (itemsizes[k] * static_cast<size_t>(width)) != 0)
+        aligned = false;
     }
+    if (dense && aligned && a.size >= width) return Layout::Vector;
     if (dense) return a.size < (int64_t{1} << 31) ? Layout::Contiguous32 : Layout::Contiguous64;
   }
   return Layout::Strided;
@@ -113,7 +121,7 @@ void run_elementwise(OpId op, DType loop, const StridedArgs& a) {
   size_t itemsizes[4];
   for (int k = 0; k + 1 < a.nargs; ++k) itemsizes[k] = itemsize((op == OpId::where && k == 0) ? DType::Bool : loop);
   itemsizes[a.nargs - 1] = itemsize(loop_output_dtype(op, loop));
-  Layout layout = choose_layout(a, itemsizes);
+  Layout layout = choose_layout(a, itemsizes, true);
   CUfunction fn = function_for(elementwise_slots[int(op)][int(loop)][int(layout)], a.device,
                                [&] { return elementwise_spec(op, loop, layout); });
   KernelParams p = params_for(a, layout, itemsizes);
@@ -122,7 +130,7 @@ void run_elementwise(OpId op, DType loop, const StridedArgs& a) {
 
 void run_cast(DType from, DType to, const StridedArgs& a) {
   size_t itemsizes[2] = {itemsize(from), itemsize(to)};
-  Layout layout = choose_layout(a, itemsizes);
+  Layout layout = choose_layout(a, itemsizes, true);
   CUfunction fn = function_for(cast_slots[int(from)][int(to)][int(layout)], a.device,
                                [&] { return cast_spec(from, to, layout); });
   KernelParams p = params_for(a, layout, itemsizes);
@@ -131,7 +139,7 @@ void run_cast(DType from, DType to, const StridedArgs& a) {
 
 void run_fill(DType dt, const StridedArgs& a, const void* value) {
   size_t itemsizes[1] = {itemsize(dt)};
-  Layout layout = choose_layout(a, itemsizes);
+  Layout layout = choose_layout(a, itemsizes, false);
   CUfunction fn = function_for(fill_slots[int(dt)][int(layout)], a.device, [&] { return fill_spec(dt, layout); });
   KernelParams p = params_for(a, layout, itemsizes);
   std::memcpy(p.value, value, itemsize(dt));

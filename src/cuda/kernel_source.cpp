@@ -1,5 +1,6 @@
 #include "kernel_source.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace kiln::cuda {
@@ -10,8 +11,49 @@ const char* layout_suffix(Layout l) {
     case Layout::Strided: return "strided";
     case Layout::Contiguous32: return "contig32";
     case Layout::Contiguous64: return "contig64";
+    case Layout::Vector: return "vector";
   }
   return "";
+}
+
+// The vector body: each thread handles whole groups of `width` elements with
+// one aligned load per input and one store, then a scalar loop the tail.
+std::string vector_body(const KernelSpec& s, int width) {
+  const int out = s.nin;
+  const std::string w = std::to_string(width);
+  auto vec_type = [&](DType dt) {
+    return "struct __align__(" + std::to_string(itemsize(dt) * width) + ") { " + device_type(dt) + " v[" + w + "]; }";
+  };
+  std::string k = "extern \"C\" __global__ void " + s.name + "(kiln_params p, long long n) {\n";
+  for (int j = 0; j < s.nin; ++j) k += "  typedef " + vec_type(s.in[j]) + " vec" + std::to_string(j) + ";\n";
+  k += "  typedef " + vec_type(s.out) + " vec_out;\n";
+  k += "  const long long groups = n / " + w + ", stride = (long long)gridDim.x * blockDim.x;\n"
+       "  const long long first = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+       "  for (long long g = first; g < groups; g += stride) {\n";
+  for (int j = 0; j < s.nin; ++j) {
+    std::string t = device_type(s.in[j]), idx = std::to_string(j);
+    // A broadcast input (step 0) repeats its one value.
+    k += "    vec" + idx + " a" + idx + ";\n"
+         "    if (p.step[" + idx + "]) a" + idx + " = ((const vec" + idx + "*)p.data[" + idx + "])[g];\n"
+         "    else for (int e = 0; e < " + w + "; ++e) a" + idx + ".v[e] = *(const " + t + "*)p.data[" + idx + "];\n";
+  }
+  k += "    vec_out r;\n"
+       "#pragma unroll\n"
+       "    for (int e = 0; e < " + w + "; ++e) {\n";
+  for (int j = 0; j < s.nin; ++j)
+    k += "      const " + std::string(device_type(s.in[j])) + " x" + std::to_string(j) + " = a" + std::to_string(j) + ".v[e];\n";
+  k += "      r.v[e] = " + s.expr + ";\n"
+       "    }\n"
+       "    ((vec_out*)p.data[" + std::to_string(out) + "])[g] = r;\n"
+       "  }\n"
+       "  for (long long i = groups * " + w + " + first; i < n; i += stride) {\n";
+  for (int j = 0; j < s.nin; ++j) {
+    std::string t = device_type(s.in[j]), idx = std::to_string(j);
+    k += "    const " + t + " x" + idx + " = ((const " + t + "*)p.data[" + idx + "])[i * p.step[" + idx + "]];\n";
+  }
+  k += "    ((" + std::string(device_type(s.out)) + "*)p.data[" + std::to_string(out) + "])[i] = " + s.expr + ";\n"
+       "  }\n}\n";
+  return k;
 }
 
 }  // namespace
@@ -50,7 +92,14 @@ std::string kernel_prelude() {
          "};\n";
 }
 
+int vector_width(const KernelSpec& s) {
+  size_t widest = itemsize(s.out);
+  for (int j = 0; j < s.nin; ++j) widest = std::max(widest, itemsize(s.in[j]));
+  return static_cast<int>(kVectorBytes / widest);
+}
+
 std::string kernel_body(const KernelSpec& s) {
+  if (s.layout == Layout::Vector) return vector_body(s, vector_width(s));
   const bool strided = s.layout == Layout::Strided;
   const std::string index = s.layout == Layout::Contiguous32 ? "unsigned int" : "long long";
   const int out = s.nin;

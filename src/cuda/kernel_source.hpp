@@ -11,8 +11,11 @@ namespace kiln::cuda {
 
 inline constexpr int kMaxKernelDims = 12;
 
-enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64 };
-inline constexpr int kNumLayouts = 3;
+// Vector: contiguous operands aligned to 16 bytes of the widest element, read
+// and written 16 bytes at a time (a scalar loop does the tail).
+enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64, Vector };
+inline constexpr int kNumLayouts = 4;
+inline constexpr int kVectorBytes = 16;
 
 // Mirrors the struct the generated kernels take by value.
 struct KernelParams {
@@ -34,6 +37,8 @@ struct KernelSpec {
 };
 
 const char* device_type(DType dt);
+// Elements per vector access for a kernel over these operand dtypes (1: none).
+int vector_width(const KernelSpec& spec);
 // The includes and the params struct, once per program.
 std::string kernel_prelude();
 // One extern "C" kernel.

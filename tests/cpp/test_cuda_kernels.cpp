@@ -23,7 +23,7 @@ using namespace kiln::cuda;
 namespace {
 
 constexpr int kHopper = 90;
-constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64};
+constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64, Layout::Vector};
 
 class CudaKernels : public ::testing::Test {
  protected:

@@ -185,3 +185,20 @@ def test_a_second_process_hits_the_disk_cache(tmp_path):
     second = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert second.stdout == first.stdout
     assert sorted(p.name for p in (tmp_path / "cache").iterdir()) == files
+
+
+@needs_gpu
+@pytest.mark.parametrize("dtype", ["float32", "int8", "float64", "complex64", "bool", "float16"])
+def test_vector_layout_edges(dtype):
+    """16-byte vector kernels: every size around the vector width, unaligned
+    views (scalar fallback), broadcast values and mixed element widths."""
+    rng = np.random.default_rng(7)
+    for n in (1, 3, 4, 5, 15, 16, 17, 1023, 4099):
+        a = random_array((n + 3,), dtype, rng, 1, 5)
+        b = random_array((n + 3,), dtype, rng, 1, 5)
+        ka, kb = kiln.asarray(a, device="cuda"), kiln.asarray(b, device="cuda")
+        for sl in (slice(0, n), slice(1, n + 1), slice(3, n + 3)):
+            np.testing.assert_array_equal((ka[sl] == kb[sl]).get(), a[sl] == b[sl])
+            np.testing.assert_allclose((ka[sl] * kb[sl]).get(), a[sl] * b[sl], rtol=2e-3)
+            np.testing.assert_allclose((ka[sl] + 2).get(), a[sl] + np.asarray(2, dtype=a.dtype), rtol=2e-3)
+            np.testing.assert_array_equal(ka[sl].astype("float64").get(), a[sl].astype("float64"))
