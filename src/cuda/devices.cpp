@@ -1,9 +1,11 @@
 // Device discovery and queries, and the per-thread current device.
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "context.hpp"
+#include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
 
@@ -80,6 +82,21 @@ DeviceInfo device_info(int device) {
 
 int device_attribute(int device, int attr) {
   return attribute(handle(device), static_cast<CUdevice_attribute>(attr));
+}
+
+int cached_attribute(int device, CUdevice_attribute attr) {
+  // Stored as value + 1 in 64 bits, so that 0 means "not read yet" while any
+  // int the driver returns, 0 and INT_MAX included, can be kept.
+  constexpr int kSlots = 256;
+  static std::atomic<long long> values[kMaxDevices][kSlots] = {};
+  check_device_index(device);
+  if (attr >= kSlots) return device_attribute(device, attr);
+  long long stored = values[device][attr].load(std::memory_order_relaxed);
+  if (stored == 0) {
+    stored = static_cast<long long>(device_attribute(device, attr)) + 1;
+    values[device][attr].store(stored, std::memory_order_relaxed);
+  }
+  return static_cast<int>(stored - 1);
 }
 
 void mem_info(int device, size_t* free_bytes, size_t* total_bytes) {

@@ -5,13 +5,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 
 #include "backend.hpp"
 #include "context.hpp"
+#include "kernel_slots.hpp"
 #include "kernel_source.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -20,7 +19,6 @@
 namespace kiln::cuda {
 namespace {
 
-constexpr int kMaxDevices = 16;
 constexpr unsigned kThreadsPerBlock = 256;
 constexpr unsigned kBlocksPerMultiprocessor = 16;  // enough resident blocks to hide latency
 
@@ -35,31 +33,16 @@ Slot iota_slots[kNumDTypes];
 
 template <class MakeSpec>
 CUfunction function_for(Slot& slot, int device, MakeSpec make_spec) {
-  if (device < 0 || device >= kMaxDevices)
-    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
-  CUfunction fn = slot.fn[device].load(std::memory_order_acquire);
-  if (fn) return fn;
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  fn = slot.fn[device].load(std::memory_order_relaxed);
-  if (!fn) {
+  check_device_index(device);
+  return load_or_build(slot.fn[device], [&] {
     KernelSpec spec = make_spec();
-    fn = load_kernel(device, kernel_prelude() + kernel_body(spec), spec.name);
-    slot.fn[device].store(fn, std::memory_order_release);
-  }
-  return fn;
+    return load_kernel(device, kernel_prelude() + kernel_body(spec), spec.name);
+  });
 }
 
 unsigned max_blocks(int device) {
-  static std::mutex mutex;
-  static std::map<int, unsigned> blocks;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = blocks.find(device);
-  if (it == blocks.end()) {
-    unsigned sms = static_cast<unsigned>(device_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-    it = blocks.emplace(device, sms * kBlocksPerMultiprocessor).first;
-  }
-  return it->second;
+  return static_cast<unsigned>(cached_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)) *
+         kBlocksPerMultiprocessor;
 }
 
 // Contiguous when every operand is one dense run (or, for inputs, a single

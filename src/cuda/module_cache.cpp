@@ -7,14 +7,13 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
-#include <map>
-#include <mutex>
 #include <sstream>
 #include <vector>
 
 #include "../core/sha256.hpp"
 #include "context.hpp"
 #include "device_headers.hpp"
+#include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
 #include "nvrtc.hpp"
@@ -82,15 +81,8 @@ void store_cached(const std::string& dir, const std::string& path, const std::st
 }
 
 int device_arch(int device) {
-  static std::mutex mutex;
-  static std::map<int, int> arches;
-  std::lock_guard<std::mutex> lock(mutex);
-  auto it = arches.find(device);
-  if (it == arches.end()) {
-    DeviceInfo info = device_info(device);
-    it = arches.emplace(device, info.major * 10 + info.minor).first;
-  }
-  return it->second;
+  return cached_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR) * 10 +
+         cached_attribute(device, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
 }
 
 }  // namespace

@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <mutex>
 #include <string>
 #include <utility>
 
 #include "backend.hpp"
 #include "context.hpp"
+#include "kernel_slots.hpp"
 #include "kernel_source.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -19,7 +19,6 @@
 namespace kiln::cuda {
 namespace {
 
-constexpr int kMaxDevices = 16;
 constexpr unsigned kReduceThreads = 256;           // must match the kernels' shared arrays
 constexpr int64_t kElementsPerBlock = 256 * 64;     // two-pass chunk size to aim for
 constexpr size_t kMaxAccumulatorBytes = 32;         // the largest Acc (indexed<complex128>)
@@ -39,49 +38,33 @@ struct ScanFunctions {
 
 std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
 std::atomic<ScanFunctions*> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
-std::mutex build_mutex;
 
+// Built once and kept for the life of the process, like the modules behind them.
 const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
-  if (device < 0 || device >= kMaxDevices)
-    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
-  auto& slot = reduce_slots[int(op)][int(dt)][device];
-  if (ReduceFunctions* f = slot.load(std::memory_order_acquire)) return *f;
-  std::lock_guard<std::mutex> lock(build_mutex);
-  if (ReduceFunctions* f = slot.load(std::memory_order_relaxed)) return *f;
-  std::string name = std::string("kiln_reduce_") + kReduceNames[int(op)] + "_" + std::string(kiln::name(dt));
-  std::string source = reduce_source(kReduceNames[int(op)], dt, name);
-  auto* f = new ReduceFunctions{load_kernel(device, source, name + "_direct"),
-                                load_kernel(device, source, name + "_partial"),
-                                load_kernel(device, source, name + "_final"),
-                                load_kernel(device, source, name + "_columns")};
-  slot.store(f, std::memory_order_release);  // kept for the life of the process
-  return *f;
+  check_device_index(device);
+  return *load_or_build(reduce_slots[int(op)][int(dt)][device], [&] {
+    std::string name = std::string("kiln_reduce_") + kReduceNames[int(op)] + "_" + std::string(kiln::name(dt));
+    std::string source = reduce_source(kReduceNames[int(op)], dt, name);
+    return new ReduceFunctions{load_kernel(device, source, name + "_direct"),
+                               load_kernel(device, source, name + "_partial"),
+                               load_kernel(device, source, name + "_final"),
+                               load_kernel(device, source, name + "_columns")};
+  });
 }
 
 const ScanFunctions& scan_functions(ScanOp op, DType dt, int device) {
-  if (device < 0 || device >= kMaxDevices)
-    throw ValueError("kiln supports CUDA devices 0 to " + std::to_string(kMaxDevices - 1));
-  auto& slot = scan_slots[int(op)][int(dt)][device];
-  if (ScanFunctions* f = slot.load(std::memory_order_acquire)) return *f;
-  std::lock_guard<std::mutex> lock(build_mutex);
-  if (ScanFunctions* f = slot.load(std::memory_order_relaxed)) return *f;
-  bool multiply = op == ScanOp::cumulative_prod;
-  std::string name = std::string("kiln_scan_") + (multiply ? "prod_" : "sum_") + std::string(kiln::name(dt));
-  std::string source = scan_source(multiply, dt, name);
-  auto* f = new ScanFunctions{load_kernel(device, source, name + "_lines"), load_kernel(device, source, name + "_totals"),
-                              load_kernel(device, source, name + "_chunks")};
-  slot.store(f, std::memory_order_release);  // kept for the life of the process
-  return *f;
+  check_device_index(device);
+  return *load_or_build(scan_slots[int(op)][int(dt)][device], [&] {
+    bool multiply = op == ScanOp::cumulative_prod;
+    std::string name = std::string("kiln_scan_") + (multiply ? "prod_" : "sum_") + std::string(kiln::name(dt));
+    std::string source = scan_source(multiply, dt, name);
+    return new ScanFunctions{load_kernel(device, source, name + "_lines"), load_kernel(device, source, name + "_totals"),
+                             load_kernel(device, source, name + "_chunks")};
+  });
 }
 
 unsigned multiprocessors(int device) {
-  static std::atomic<unsigned> cached[kMaxDevices] = {};
-  unsigned n = cached[device].load();
-  if (!n) {
-    n = static_cast<unsigned>(device_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-    cached[device].store(n);
-  }
-  return n;
+  return static_cast<unsigned>(cached_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
 }
 
 void check_dims(int n, const char* what) {
