@@ -73,8 +73,9 @@ struct ScanParams {
 };
 
 // One program with the kernels <name>_direct (a block per output),
-// <name>_partial and <name>_final (two passes for long ranges) and
-// <name>_columns (a thread per output) for reduction `op` over dtype `dt`.
+// <name>_partial and <name>_final (two passes for long ranges), <name>_columns
+// (a thread per output) and <name>_columns_partial/_final (columns with the
+// rows split, two passes) for reduction `op` over dtype `dt`.
 std::string reduce_source(const char* op, DType dt, const std::string& name);
 // Kernels <name>_lines (a block per line), <name>_totals and <name>_chunks
 // (one long line over many blocks) scanning with add or multiply over `dt`.

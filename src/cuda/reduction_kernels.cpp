@@ -22,6 +22,8 @@ namespace {
 constexpr unsigned kReduceThreads = 256;           // must match the kernels' shared arrays
 constexpr int64_t kElementsPerBlock = 256 * 64;     // two-pass chunk size to aim for
 constexpr size_t kMaxAccumulatorBytes = 32;         // the largest Acc (indexed<complex128>)
+constexpr int64_t kThreadsPerMultiprocessor = 2048;  // Hopper's resident-thread limit
+constexpr int64_t kMinRowsPerChunk = 64;             // rows a column-chunk thread walks at least
 
 constexpr const char* kReduceNames[] = {
 #define KILN_REDUCE_NAME(name) #name,
@@ -30,7 +32,7 @@ constexpr const char* kReduceNames[] = {
 };
 
 struct ReduceFunctions {
-  CUfunction direct, partial, final_pass, columns;
+  CUfunction direct, partial, final_pass, columns, columns_partial, columns_final;
 };
 struct ScanFunctions {
   CUfunction lines, totals, chunks;
@@ -48,7 +50,9 @@ const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
     return new ReduceFunctions{load_kernel(device, source, name + "_direct"),
                                load_kernel(device, source, name + "_partial"),
                                load_kernel(device, source, name + "_final"),
-                               load_kernel(device, source, name + "_columns")};
+                               load_kernel(device, source, name + "_columns"),
+                               load_kernel(device, source, name + "_columns_partial"),
+                               load_kernel(device, source, name + "_columns_final")};
   });
 }
 
@@ -108,8 +112,23 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
   auto mag = [](int64_t s) { return s < 0 ? -s : s; };
   if (a.kept_ndim > 0 && mag(a.in_strides[a.kept_ndim - 1]) < mag(a.in_strides[a.kept_ndim + a.reduce_ndim - 1]) &&
       a.kept_size >= int64_t{kReduceThreads} * 8) {
-    int64_t blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
-    launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
+    // Enough threads to keep memory busy: split the rows when columns alone are too few.
+    const int64_t want_threads = int64_t{sms} * kThreadsPerMultiprocessor;
+    int64_t split = std::min(want_threads / a.kept_size, a.reduce_size / kMinRowsPerChunk);
+    if (split <= 1) {
+      int64_t blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
+      launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
+      return;
+    }
+    p.chunk = (a.reduce_size + split - 1) / split;
+    p.split = (a.reduce_size + p.chunk - 1) / p.chunk;
+    BufferPtr partial = allocate_device(static_cast<size_t>(a.kept_size * p.split) * kMaxAccumulatorBytes,
+                                        Device::cuda(a.device));
+    p.partial = static_cast<char*>(partial->data());
+    int64_t blocks = (a.kept_size * p.split + kReduceThreads - 1) / kReduceThreads;
+    launch(f.columns_partial, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 8)), &p);
+    blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
+    launch(f.columns_final, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
     return;
   }
   // Split each output's range when there are too few outputs to fill the GPU.

@@ -202,3 +202,23 @@ def test_vector_layout_edges(dtype):
             np.testing.assert_allclose((ka[sl] * kb[sl]).get(), a[sl] * b[sl], rtol=2e-3)
             np.testing.assert_allclose((ka[sl] + 2).get(), a[sl] + 2, rtol=2e-3)  # NEP 50, as NumPy
             np.testing.assert_array_equal(ka[sl].astype("float64").get(), a[sl].astype("float64"))
+
+
+@needs_gpu
+@pytest.mark.parametrize("shape", [(4096, 4096), (300, 2500), (2, 300_000), (70, 5000)])
+def test_column_reductions(shape):
+    """Reductions whose kept axis moves fastest: one thread per column, with
+    the rows split over more threads when the columns alone are too few."""
+    rng = np.random.default_rng(11)
+    x = rng.integers(-1000, 1000, size=shape)
+    k = kiln.asarray(x, device="cuda")
+    np.testing.assert_array_equal(kiln.sum(k, axis=0).get(), x.sum(axis=0))
+    np.testing.assert_array_equal(kiln.max(k, axis=0).get(), x.max(axis=0))
+    np.testing.assert_array_equal(kiln.argmax(k, axis=0).get(), x.argmax(axis=0))
+    np.testing.assert_array_equal(kiln.argmin(k, axis=0).get(), x.argmin(axis=0))
+    f = x.astype(np.float32)
+    f[shape[0] // 2, 1] = np.nan
+    kf = kiln.asarray(f, device="cuda")
+    np.testing.assert_allclose(kiln.sum(kf, axis=0).get(), f.sum(axis=0), rtol=1e-5)
+    np.testing.assert_array_equal(kiln.min(kf, axis=0).get(), f.min(axis=0))
+    np.testing.assert_array_equal(kiln.argmax(kf, axis=0).get(), f.argmax(axis=0))
