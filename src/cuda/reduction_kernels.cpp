@@ -84,6 +84,19 @@ void launch(CUfunction fn, int device, unsigned blocks, void* params, void* extr
         "cuLaunchKernel");
 }
 
+// Splits each output's reduced range into about `split` chunks (p.chunk, p.split)
+// and gives p.partial room for one accumulator per (output, chunk). The buffer
+// returns to the pool on the current stream, so work queued after the kernels
+// that use it cannot overwrite it early.
+BufferPtr split_ranges(ReduceParams& p, int64_t split, int device) {
+  p.chunk = (p.reduce_size + split - 1) / split;
+  p.split = (p.reduce_size + p.chunk - 1) / p.chunk;
+  BufferPtr partial =
+      allocate_device(static_cast<size_t>(p.kept_size * p.split) * kMaxAccumulatorBytes, Device::cuda(device));
+  p.partial = static_cast<char*>(partial->data());
+  return partial;
+}
+
 void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
   check_dims(a.kept_ndim, "reductions");
   check_dims(a.reduce_ndim, "reductions");
@@ -120,11 +133,7 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
       launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
       return;
     }
-    p.chunk = (a.reduce_size + split - 1) / split;
-    p.split = (a.reduce_size + p.chunk - 1) / p.chunk;
-    BufferPtr partial = allocate_device(static_cast<size_t>(a.kept_size * p.split) * kMaxAccumulatorBytes,
-                                        Device::cuda(a.device));
-    p.partial = static_cast<char*>(partial->data());
+    BufferPtr partial = split_ranges(p, split, a.device);
     int64_t blocks = (a.kept_size * p.split + kReduceThreads - 1) / kReduceThreads;
     launch(f.columns_partial, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 8)), &p);
     blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
@@ -139,14 +148,9 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
     launch(f.direct, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
     return;
   }
-  p.chunk = (a.reduce_size + split - 1) / split;
-  p.split = (a.reduce_size + p.chunk - 1) / p.chunk;
-  BufferPtr partial = allocate_device(static_cast<size_t>(a.kept_size * p.split) * kMaxAccumulatorBytes,
-                                      Device::cuda(a.device));
-  p.partial = static_cast<char*>(partial->data());
+  BufferPtr partial = split_ranges(p, split, a.device);
   launch(f.partial, a.device, static_cast<unsigned>(std::min<int64_t>(a.kept_size * p.split, max_blocks * 4)), &p);
   launch(f.final_pass, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
-  // `partial` returns to the pool on this stream: later work on it is ordered after the kernels.
 }
 
 void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
