@@ -1,14 +1,12 @@
-// The caching device allocator: one pool per device. Freed blocks are kept
-// per (stream, size class) and handed out again to allocations on the same
-// stream, which keeps reuse stream-ordered without events. When the driver
-// runs out of memory the pool frees its cached blocks and retries once.
+// The caching device allocator: one BlockPool per device over segments from
+// cuMemAlloc. When the driver runs out of memory (or the pool's limit would be
+// passed) the pool frees its wholly free segments and retries once.
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <string>
-#include <utility>
-#include <vector>
 
+#include "../core/block_pool.hpp"
 #include "context.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -16,15 +14,6 @@
 
 namespace kiln::cuda {
 namespace {
-
-constexpr size_t kSmallGranule = 512;             // sizes below kLargeBlock round to this
-constexpr size_t kLargeBlock = size_t{1} << 20;
-constexpr size_t kLargeGranule = size_t{2} << 20;  // large sizes round to 2 MiB
-
-size_t size_class(size_t nbytes) {
-  size_t g = nbytes < kLargeBlock ? kSmallGranule : kLargeGranule;
-  return (std::max<size_t>(nbytes, 1) + g - 1) / g * g;
-}
 
 std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
@@ -54,41 +43,30 @@ class DevicePool {
     }
   }
 
-  CUdeviceptr allocate(size_t nbytes, uintptr_t stream, size_t* size_out) {
-    const size_t size = size_class(nbytes);
-    *size_out = size;
+  BlockPool::Block* allocate(size_t nbytes, uintptr_t stream) {
+    const size_t size = BlockPool::block_size(nbytes);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto it = free_.find({stream, size});
-    if (it != free_.end() && !it->second.empty()) {
-      CUdeviceptr p = it->second.back();
-      it->second.pop_back();
-      cached_ -= size;
-      used_ += size;
-      return p;
-    }
-    if (limit_ && total_ + size > limit_) {
+    if (BlockPool::Block* b = blocks_.take(size, stream)) return b;
+    const size_t segment = BlockPool::segment_size(size);
+    if (limit_ && blocks_.held_bytes() + segment > limit_) {
       release_cached_locked();
-      if (total_ + size > limit_) throw out_of_memory(nbytes, "it would exceed the pool's limit");
+      if (blocks_.held_bytes() + segment > limit_) throw out_of_memory(nbytes, "it would exceed the pool's limit");
     }
     ContextScope scope(device_);
     CUdeviceptr p = 0;
-    CUresult r = driver().cuMemAlloc_v2(&p, size);
+    CUresult r = driver().cuMemAlloc_v2(&p, segment);
     if (r == CUDA_ERROR_OUT_OF_MEMORY) {
       release_cached_locked();
-      r = driver().cuMemAlloc_v2(&p, size);
+      r = driver().cuMemAlloc_v2(&p, segment);
       if (r == CUDA_ERROR_OUT_OF_MEMORY) throw out_of_memory(nbytes, "the device is out of memory");
     }
     check(r, "cuMemAlloc");
-    total_ += size;
-    used_ += size;
-    return p;
+    return blocks_.add_segment(p, segment, size, stream);
   }
 
-  void release(CUdeviceptr p, size_t size, uintptr_t stream) {
+  void release(BlockPool::Block* block) {
     std::lock_guard<std::mutex> lock(mutex_);
-    used_ -= size;
-    cached_ += size;
-    free_[{stream, size}].push_back(p);
+    blocks_.give(block);
   }
 
   void release_cached() {
@@ -98,7 +76,7 @@ class DevicePool {
 
   PoolStats stats() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return {used_, total_, limit_};
+    return {blocks_.used_bytes(), blocks_.held_bytes(), limit_};
   }
 
   void set_limit(size_t bytes) {
@@ -108,30 +86,23 @@ class DevicePool {
 
  private:
   void release_cached_locked() {
-    if (free_.empty()) return;
+    if (blocks_.held_bytes() == blocks_.used_bytes()) return;
     ContextScope scope(device_);
     // Blocks may still be read by queued work on their streams.
     check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
-    for (auto& [key, blocks] : free_) {
-      for (CUdeviceptr p : blocks) {
-        check(driver().cuMemFree_v2(p), "cuMemFree");
-        total_ -= key.second;
-      }
-    }
-    free_.clear();
-    cached_ = 0;
+    blocks_.release_free_segments([](uintptr_t p, size_t) { check(driver().cuMemFree_v2(p), "cuMemFree"); });
   }
 
   OutOfMemoryError out_of_memory(size_t nbytes, const char* why) const {
     return OutOfMemoryError("out of memory allocating " + std::to_string(nbytes) + " bytes on cuda:" +
-                            std::to_string(device_) + ": " + why + " (pool: " + mib(used_) + " in use, " +
-                            mib(total_) + " held" + (limit_ ? ", limit " + mib(limit_) : std::string()) + ")");
+                            std::to_string(device_) + ": " + why + " (pool: " + mib(blocks_.used_bytes()) + " in use, " +
+                            mib(blocks_.held_bytes()) + " held" + (limit_ ? ", limit " + mib(limit_) : std::string()) + ")");
   }
 
   int device_;
   std::mutex mutex_;
-  std::map<std::pair<uintptr_t, size_t>, std::vector<CUdeviceptr>> free_;
-  size_t used_ = 0, cached_ = 0, total_ = 0, limit_ = 0;
+  BlockPool blocks_;
+  size_t limit_ = 0;
 };
 
 DevicePool& pool(int device) {
@@ -149,10 +120,9 @@ DevicePool& pool(int device) {
 BufferPtr allocate_device(size_t nbytes, Device device) {
   DevicePool& p = pool(device.index);
   uintptr_t stream = current_stream(device.index).handle();
-  size_t size = 0;
-  CUdeviceptr ptr = p.allocate(nbytes, stream, &size);
-  return std::make_shared<Buffer>(reinterpret_cast<void*>(ptr), nbytes, device,
-                                  [&p, size, stream](void* q) { p.release(reinterpret_cast<CUdeviceptr>(q), size, stream); });
+  BlockPool::Block* block = p.allocate(nbytes, stream);
+  return std::make_shared<Buffer>(reinterpret_cast<void*>(block->address), nbytes, device,
+                                  [&p, block](void*) { p.release(block); });
 }
 
 PoolStats pool_stats(int device) { return pool(device).stats(); }

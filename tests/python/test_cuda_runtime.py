@@ -95,7 +95,7 @@ def test_streams_and_events():
 def test_memory_pool_reuse_limit_and_out_of_memory():
     pool = kiln.get_default_memory_pool()
     pool.free_all_blocks()
-    base_used = pool.used_bytes()
+    base_used, base_total = pool.used_bytes(), pool.total_bytes()
     a = kiln.empty((1 << 20,), dtype="float32", device="cuda")
     assert pool.used_bytes() >= base_used + (4 << 20)
     ptr = a._data_ptr
@@ -106,7 +106,7 @@ def test_memory_pool_reuse_limit_and_out_of_memory():
     assert b._data_ptr == ptr  # the cached block came back
     del b
     pool.free_all_blocks()
-    assert pool.total_bytes() == pool.used_bytes()
+    assert pool.total_bytes() == base_total  # wholly free segments went back to the driver
     pool.set_limit(size=64 << 20)
     try:
         with pytest.raises(kiln.cuda.OutOfMemoryError, match="limit") as info:
@@ -116,6 +116,24 @@ def test_memory_pool_reuse_limit_and_out_of_memory():
         pool.set_limit(size=0)
     with pytest.raises(kiln.cuda.OutOfMemoryError, match="out of memory"):
         kiln.empty((1 << 50,), dtype="uint8", device="cuda")
+
+
+@needs_gpu
+def test_memory_pool_splits_and_merges_blocks():
+    pool = kiln.get_default_memory_pool()
+    pool.free_all_blocks()  # sizes far above what other tests leave cached
+    big = kiln.empty((512 << 20,), dtype="uint8", device="cuda")
+    base, held = big._data_ptr, pool.total_bytes()
+    del big
+    gc.collect()
+    x = kiln.empty((128 << 20,), dtype="uint8", device="cuda")
+    y = kiln.empty((256 << 20,), dtype="uint8", device="cuda")
+    assert (x._data_ptr, y._data_ptr) == (base, base + (128 << 20))  # split from the cached block
+    assert pool.total_bytes() == held
+    del x, y
+    gc.collect()
+    again = kiln.empty((512 << 20,), dtype="uint8", device="cuda")
+    assert again._data_ptr == base and pool.total_bytes() == held  # merged back whole
 
 
 @needs_gpu
