@@ -6,7 +6,7 @@ properties live there); this module adds what is naturally Python.
 import builtins
 import operator
 
-from . import _core, _elementwise, _manipulation, _reductions
+from . import _core, _creation, _elementwise, _manipulation, _reductions
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -86,17 +86,36 @@ def _to_device(self, device, /, *, stream=None):
 
 
 def _get(self, stream=None, out=None):
-    """A NumPy copy of the array on the host (CuPy's ``get``)."""
-    host = _numpy_view(self.to_device(cpu)).copy()
-    if out is not None:
-        out[...] = host
-        return out
-    return host
+    """A NumPy copy of the array on the host (CuPy's ``get``), written into ``out`` when given."""
+    if stream is not None:
+        with stream:
+            return _get(self, out=out)
+    if out is None:
+        if self.device == cpu:
+            return _numpy_view(self).copy()
+        return _numpy_view(self.to_device(cpu))  # a fresh host array that NumPy now owns
+    if getattr(out, "shape", None) != self.shape:
+        raise ValueError(f"out: expected a NumPy array of shape {self.shape}, got "
+                         f"{getattr(out, 'shape', type(out).__name__)}")
+    target = _creation._host_from_numpy(out)
+    if target._data_ptr != out.__array_interface__["data"][0]:  # kiln cannot view it in place
+        out[...] = _get(self)
+    else:
+        target[...] = self  # straight from the device into out's memory
+    return out
 
 
 def _set(self, arr, stream=None):
     """Copy ``arr`` (host data of this shape) into the array (CuPy's ``set``)."""
-    self[...] = arr
+    if stream is not None:
+        with stream:
+            return _set(self, arr)
+    if isinstance(arr, ndarray):
+        self[...] = arr
+        return
+    import numpy as np
+
+    self[...] = _creation._host_from_numpy(np.asarray(arr))  # straight from host memory to the device
 
 
 def _tolist(self):

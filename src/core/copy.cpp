@@ -41,9 +41,23 @@ Array host_image(const Array& a, bool read) {
   return Array(bytes.buffer(), a.dtype(), a.shape(), a.strides(), -lo);
 }
 
-// dst = src across devices. Layout and dtype work happens on the host: the
-// bytes each view spans move as one block, so any strides are handled.
+// dst = src across devices.
 void cast_across_devices(const Array& dst, const Array& src) {
+  // The same bytes in the same order on both sides: one block moves.
+  if (src.dtype() == dst.dtype() && src.is_c_contiguous() && dst.is_c_contiguous() && src.shape() == dst.shape()) {
+    transfer_between(src.device(), dst.device())(dst.data(), dst.device(), src.data(), src.device(), dst.nbytes());
+    return;
+  }
+  // Between two GPUs: packed in dst's dtype where the data is, moved as one
+  // block (peer to peer where the devices allow) and laid out where it lands.
+  if (src.device().kind != DeviceKind::CPU && dst.device().kind != DeviceKind::CPU) {
+    Array packed = Array::empty(src.shape(), dst.dtype(), src.device());
+    cast_into(packed, src);
+    cast_into(dst, packed.to(dst.device()));
+    return;
+  }
+  // To or from the host: layout and dtype work happens on the host; the bytes
+  // each view spans move as one block, so any strides are handled.
   const Array host_src = src.device() == Device::cpu() ? src : host_image(src, true);
   if (dst.device() == Device::cpu()) {
     cast_into(dst, host_src);

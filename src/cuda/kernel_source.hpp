@@ -77,8 +77,12 @@ struct ScanParams {
 // (a thread per output) and <name>_columns_partial/_final (columns with the
 // rows split, two passes) for reduction `op` over dtype `dt`.
 std::string reduce_source(const char* op, DType dt, const std::string& name);
-// Kernels <name>_lines (a block per line), <name>_totals and <name>_chunks
-// (one long line over many blocks) scanning with add or multiply over `dt`.
+// Scans (add or multiply over `dt`), built on CUB's block primitives, so
+// compiled with the CCCL headers: <name>_init prepares the tile states,
+// <name>_tiles scans tiles of kScanThreads * scan_tile_items(dt) elements in
+// one pass, a block each, and <name>_columns gives each line a thread.
+inline constexpr int kScanThreads = 256;
+int scan_tile_items(DType dt);
 std::string scan_source(bool multiply, DType dt, const std::string& name);
 
 }  // namespace kiln::cuda

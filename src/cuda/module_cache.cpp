@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../core/sha256.hpp"
+#include "cccl.hpp"
 #include "context.hpp"
 #include "device_headers.hpp"
 #include "kernel_slots.hpp"
@@ -93,13 +94,20 @@ std::string cache_directory() {
   return std::string(home ? home : "/tmp") + "/.cache/kiln";
 }
 
-std::string cubin_for(const std::string& source, const std::string& program_name, int arch) {
-  std::string key = detail::Sha256().update(build_identity()).update("sm_" + std::to_string(arch) + "\n").update(source).hex_digest();
+std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {
+  detail::Sha256 h;
+  h.update(build_identity()).update("sm_" + std::to_string(arch) + "\n");
+  std::vector<std::string> options = kOptions;
+  if (includes == Includes::KilnAndCccl) {
+    options.push_back("-I" + cccl_include_dir());
+    h.update(cccl_version() + "\n");
+  }
+  std::string key = h.update(source).hex_digest();
   std::string dir = cache_directory();
   std::string path = dir + "/" + key + ".cubin";
   std::string cubin = load_cached(path);
   if (!cubin.empty()) return cubin;
-  cubin = compile_cubin(source, program_name, arch, kOptions, device_headers());
+  cubin = compile_cubin(source, program_name, arch, options, device_headers());
   try {
     make_private_directory(dir);
     store_cached(dir, path, cubin);
@@ -109,8 +117,8 @@ std::string cubin_for(const std::string& source, const std::string& program_name
   return cubin;
 }
 
-CUfunction load_kernel(int device, const std::string& source, const std::string& kernel_name) {
-  std::string cubin = cubin_for(source, kernel_name + ".cu", device_arch(device));
+CUfunction load_kernel(int device, const std::string& source, const std::string& kernel_name, Includes includes) {
+  std::string cubin = cubin_for(source, kernel_name + ".cu", device_arch(device), includes);
   ContextScope scope(device);
   CUmodule module;
   // Modules stay loaded for the life of the process: their functions are cached.

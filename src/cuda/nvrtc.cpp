@@ -92,6 +92,12 @@ std::pair<int, int> nvrtc_version() {
   return {major, minor};
 }
 
+std::string nvrtc_library_path() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void*>(nvrtc().nvrtcVersion), &info) == 0 || !info.dli_fname) return {};
+  return info.dli_fname;
+}
+
 std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
                           const std::vector<std::string>& options,
                           const std::vector<std::pair<std::string, std::string>>& headers) {

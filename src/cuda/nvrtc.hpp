@@ -8,6 +8,8 @@ namespace kiln::cuda {
 
 // (major, minor) of the NVRTC found; CudaError when there is none.
 std::pair<int, int> nvrtc_version();
+// The file the NVRTC library was loaded from ("" if unknown).
+std::string nvrtc_library_path();
 
 // Compiles CUDA C++ for sm_<arch> to a CUBIN. `headers` are (include name,
 // contents) pairs the source may #include. CompileError carries the log and

@@ -1,9 +1,12 @@
 // Launches the generated reduction and scan kernels. Few outputs over a long
 // range run in two passes (per-chunk accumulators, then one per output) so
 // that the whole GPU takes part; otherwise each block reduces one output.
+// Scans run in one pass over tiles (CUB's decoupled look-back), or a thread
+// per line where lines are short or lie side by side.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -24,6 +27,8 @@ constexpr int64_t kElementsPerBlock = 256 * 64;     // two-pass chunk size to ai
 constexpr size_t kMaxAccumulatorBytes = 32;         // the largest Acc (indexed<complex128>)
 constexpr int64_t kThreadsPerMultiprocessor = 2048;  // Hopper's resident-thread limit
 constexpr int64_t kMinRowsPerChunk = 64;             // rows a column-chunk thread walks at least
+constexpr int64_t kShortScan = 16;                   // lines up to this long get a thread each
+static_assert(kScanThreads == kReduceThreads, "scans launch through the same helper");
 
 constexpr const char* kReduceNames[] = {
 #define KILN_REDUCE_NAME(name) #name,
@@ -35,7 +40,7 @@ struct ReduceFunctions {
   CUfunction direct, partial, final_pass, columns, columns_partial, columns_final;
 };
 struct ScanFunctions {
-  CUfunction lines, totals, chunks;
+  CUfunction init, tiles, columns;
 };
 
 std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
@@ -62,8 +67,9 @@ const ScanFunctions& scan_functions(ScanOp op, DType dt, int device) {
     bool multiply = op == ScanOp::cumulative_prod;
     std::string name = std::string("kiln_scan_") + (multiply ? "prod_" : "sum_") + std::string(kiln::name(dt));
     std::string source = scan_source(multiply, dt, name);
-    return new ScanFunctions{load_kernel(device, source, name + "_lines"), load_kernel(device, source, name + "_totals"),
-                             load_kernel(device, source, name + "_chunks")};
+    return new ScanFunctions{load_kernel(device, source, name + "_init", Includes::KilnAndCccl),
+                             load_kernel(device, source, name + "_tiles", Includes::KilnAndCccl),
+                             load_kernel(device, source, name + "_columns", Includes::KilnAndCccl)};
   });
 }
 
@@ -77,11 +83,15 @@ void check_dims(int n, const char* what) {
                      " dimensions after merging are not supported on CUDA yet");
 }
 
-void launch(CUfunction fn, int device, unsigned blocks, void* params, void* extra1 = nullptr, void* extra2 = nullptr) {
-  void* args[] = {params, extra1, extra2};
+void launch_args(CUfunction fn, int device, unsigned blocks, void** args) {
   CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
   check(driver().cuLaunchKernel(fn, std::max(blocks, 1u), 1, 1, kReduceThreads, 1, 1, 0, stream, args, nullptr),
         "cuLaunchKernel");
+}
+
+void launch(CUfunction fn, int device, unsigned blocks, void* params) {
+  void* args[] = {params};
+  launch_args(fn, device, blocks, args);
 }
 
 // Splits each output's reduced range into about `split` chunks (p.chunk, p.split)
@@ -172,17 +182,28 @@ void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
   p.out_axis = a.out_axis_stride;
   p.outer_size = a.outer_size;
   const int64_t sms = multiprocessors(a.device);
-  if (a.outer_size == 1 && a.length > kElementsPerBlock) {
-    // One long line: chunk totals, then each chunk from the totals before it.
-    int64_t blocks = std::min<int64_t>(sms * 4, (a.length + kElementsPerBlock - 1) / kElementsPerBlock);
-    long long chunk = (a.length + blocks - 1) / blocks;
-    BufferPtr totals = allocate_device(static_cast<size_t>(blocks) * itemsize(dt), Device::cuda(a.device));
-    void* totals_ptr = totals->data();
-    launch(f.totals, a.device, static_cast<unsigned>(blocks), &p, &chunk, &totals_ptr);
-    launch(f.chunks, a.device, static_cast<unsigned>(blocks), &p, &chunk, &totals_ptr);
+  auto mag = [](int64_t s) { return s < 0 ? -s : s; };
+  // Short lines, or many lines side by side in memory: a thread per line.
+  const bool side_by_side = a.outer_ndim > 0 && mag(a.in_outer_strides[a.outer_ndim - 1]) < mag(a.in_axis_stride);
+  if (a.length <= kShortScan || (side_by_side && a.outer_size >= int64_t{kScanThreads} * 8)) {
+    int64_t blocks = (a.outer_size + kScanThreads - 1) / kScanThreads;
+    launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, sms * 32)), &p);
     return;
   }
-  launch(f.lines, a.device, static_cast<unsigned>(std::min<int64_t>(a.outer_size, sms * 32)), &p);
+  const int64_t tile = int64_t{kScanThreads} * scan_tile_items(dt);
+  long long tiles_per_line = (a.length + tile - 1) / tile;
+  if (a.outer_size * tiles_per_line > std::numeric_limits<int>::max())
+    throw ValueError("cumulative scans of more than 2**31 tiles are not supported on CUDA");
+  int tiles = static_cast<int>(a.outer_size * tiles_per_line);
+  // An upper bound of CUB's ScanTileState::AllocationSize (a status word and
+  // two values per tile, a warp's padding, alignment); the init kernel checks it.
+  unsigned long long bytes = (static_cast<unsigned long long>(tiles) + 32) * (2 * itemsize(dt) + 16) + 1024;
+  BufferPtr state = allocate_device(bytes, Device::cuda(a.device));
+  void* storage = state->data();
+  void* init_args[] = {&storage, &bytes, &tiles};
+  launch_args(f.init, a.device, static_cast<unsigned>((tiles + kScanThreads - 1) / kScanThreads), init_args);
+  void* tile_args[] = {&p, &storage, &bytes, &tiles, &tiles_per_line};
+  launch_args(f.tiles, a.device, static_cast<unsigned>(tiles), tile_args);
 }
 
 template <int O, int D> void reduce_entry(const ReduceArgs& a) { run_reduce(ReduceOp(O), DType(D), a); }

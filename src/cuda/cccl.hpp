@@ -1,0 +1,17 @@
+#pragma once
+// CCCL (CUB, libcu++) headers for NVRTC: device-wide algorithms are built from
+// CUB's block primitives in generated kernels, so its headers are needed at
+// run time, not only at build time.
+#include <string>
+
+namespace kiln::cuda {
+
+// The directory that holds cub/ and cuda/std/; CudaError naming the places
+// searched when none has them. Searched: $KILN_CCCL_DIR; $CUDA_HOME and
+// $CUDA_PATH; beside the NVRTC library loaded (the toolkit's, or NVIDIA's
+// wheels' nvidia/cu13); the toolkit kiln was built with; /usr/local/cuda.
+const std::string& cccl_include_dir();
+// CUB's version line, part of the key of every cached kernel that uses it.
+const std::string& cccl_version();
+
+}  // namespace kiln::cuda
