@@ -2,8 +2,10 @@
 
 Writes bench/results/<section>.json and the table between that section's
 markers in docs/benchmarks.md. Each case reports the median of 15 timed batches
-after a warm-up; timings are wall-clock on the CPU backend (the GPU variant
-with device events comes with the CUDA backend).
+after a warm-up; timings are wall-clock, and on the GPU each timed call waits
+for the device (the pipelined row queues 100 calls per wait). The GPU run
+adds host<->device copies and, in fresh processes, the first call of a new
+op with an empty kernel cache and the first op with a warm one.
 
     python bench/run.py [--quick]
 """
@@ -79,8 +81,11 @@ def gpu_cases():
     huge = rng.random(256 << 20, dtype=np.float32)
     square = huge.reshape(16384, 16384)
     f32 = 4
+    pipelined = 100  # calls queued per wait: the host cost of a call, not the round trip
     return [
         ("a + b, 1000 float32 (per call)", (small, small), lambda xp, a, b: a + b, 3 * 1000 * f32),
+        (f"a + b, 1000 float32 (per call, {pipelined} queued per wait)", (small, small),
+         lambda xp, a, b: [a + b for _ in range(pipelined)], 3 * 1000 * f32, pipelined),
         ("a + b, 64M float32", (large, large), lambda xp, a, b: a + b, 3 * n * f32),
         ("sin(a)*2 + sqrt(abs(a)), 64M float32", (large,),
          lambda xp, a: xp.sin(a) * 2 + xp.sqrt(xp.abs(a)), 2 * n * f32),
@@ -91,6 +96,120 @@ def gpu_cases():
         ("cumulative_sum, 64M float32", (large,),
          lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0), 2 * n * f32),
     ]
+
+
+def transfer_rows(libs):
+    """Host<->device copies of 256 MiB, pageable and pinned, into existing arrays."""
+    n = 64 << 20
+    host = np.random.default_rng(1).random(n, dtype=np.float32)
+    rows = []
+    for direction in ("H2D", "D2H"):
+        for kind in ("pageable", "pinned"):
+            row = {"case": f"{direction} 256 MiB {kind}", "bytes": host.nbytes, "unit": "GB/s", "seconds": {}}
+            for lib, _, xp, sync in libs:
+                copy = _transfer(lib, xp, host, direction, kind)
+                if copy is None:
+                    continue
+
+                def timed():
+                    copy()
+                    sync()
+
+                row["seconds"][lib] = median_seconds(timed, min_time=1.0, repeats=5)
+            rows.append(row)
+            print(f"{row['case']:40s} " + "  ".join(f"{lib} {host.nbytes / t / 1e9:6.1f} GB/s"
+                                                   for lib, t in row["seconds"].items()))
+    return rows
+
+
+def _transfer(lib, xp, host, direction, kind):
+    n = host.size
+    if lib == "kiln":
+        dev = kiln.empty(n, dtype=kiln.float32, device="cuda")
+        pinned = np.frombuffer(kiln.cuda.alloc_pinned_memory(host.nbytes), np.float32, n)
+        to_dev, to_host = (lambda h: dev.set(h)), (lambda h: kiln.asnumpy(dev, out=h))
+    elif lib == "cupy":
+        import cupyx
+
+        dev = xp.empty(n, dtype=np.float32)
+        pinned = cupyx.empty_pinned(n, dtype=np.float32)
+        to_dev, to_host = (lambda h: dev.set(h)), (lambda h: dev.get(out=h))
+    elif lib == "torch":
+        dev = xp.empty(n, dtype=xp.float32, device="cuda")
+        pinned = xp.empty(n, dtype=xp.float32, pin_memory=True).numpy()
+        to_dev = lambda h: dev.copy_(xp.from_numpy(h))  # noqa: E731
+        to_host = lambda h: xp.from_numpy(h).copy_(dev)  # noqa: E731
+    else:
+        return None
+    buf = host.copy() if kind == "pageable" else pinned
+    buf[...] = host
+    return (lambda: to_dev(buf)) if direction == "H2D" else (lambda: to_host(buf))
+
+
+# Run in a fresh interpreter: the first call of an op kiln has not compiled yet
+# (an empty kernel cache), or the first op of a process whose cache is warm.
+FIRST_CALL_SCRIPT = """
+import sys, time
+import numpy as np
+lib, mode = sys.argv[1], sys.argv[2]
+x = np.arange(1000, dtype=np.float32)
+if lib == "kiln":
+    import kiln as xp
+    sync = xp.cuda.synchronize
+    xp.cuda.Device(0).synchronize()
+    put = lambda h: xp.asarray(h, device="cuda")
+elif lib == "cupy":
+    import cupy as xp
+    sync = xp.cuda.Device().synchronize
+    xp.cuda.Device(0).synchronize()
+    put = xp.asarray
+else:
+    import torch as xp
+    sync = xp.cuda.synchronize
+    xp.cuda.init()
+    sync()
+    put = lambda h: xp.from_numpy(h).cuda()
+if mode == "compile":  # context, pool and one kernel first; then a kernel never built
+    a = put(x)
+    b = a + a
+    sync()
+    t = time.perf_counter()
+    c = xp.hypot(a, b)
+    sync()
+else:  # the context exists; everything else is the first op's cost
+    t = time.perf_counter()
+    a = put(x)
+    b = a + a
+    sync()
+print(time.perf_counter() - t)
+"""
+
+
+def first_call_rows(libs):
+    import tempfile
+
+    rows = []
+    for case, mode in (("first call of a new op (hypot), empty kernel cache", "compile"),
+                       ("first op of a fresh process, warm cache (after the context)", "warm")):
+        row = {"case": case, "bytes": 0, "seconds": {}}
+        for lib, _, _, _ in libs:
+            samples = []
+            for _ in range(3):
+                with tempfile.TemporaryDirectory() as cache:
+                    env = dict(os.environ, KILN_CACHE_DIR=cache, CUPY_CACHE_DIR=cache)
+                    runs = 2 if mode == "warm" else 1  # the first run fills the cache
+                    for _ in range(runs):
+                        out = subprocess.run([sys.executable, "-c", FIRST_CALL_SCRIPT, lib, mode], env=env,
+                                             capture_output=True, text=True)
+                    if out.returncode != 0:
+                        print(f"  {lib}: {out.stderr.strip().splitlines()[-1:]}")
+                        break
+                    samples.append(float(out.stdout))
+            if samples:
+                row["seconds"][lib] = statistics.median(samples)
+        rows.append(row)
+        print(f"{case:40s} " + "  ".join(f"{lib} {t * 1e3:8.2f} ms" for lib, t in row["seconds"].items()))
+    return rows
 
 
 def cases(n_large):
@@ -180,7 +299,8 @@ def main():
     n_large = (1 << 20) if args.quick else (1 << 24)
     libs = anchors(args.device)
     rows = []
-    for name, inputs, call, nbytes in (cases(n_large) if args.device == "cpu" else gpu_cases()):
+    for name, inputs, call, nbytes, *per in (cases(n_large) if args.device == "cpu" else gpu_cases()):
+        calls = per[0] if per else 1
         row = {"case": name, "bytes": nbytes, "seconds": {}}
         for lib, convert, xp, sync in libs:
             converted = [convert(a) for a in inputs]
@@ -191,11 +311,13 @@ def main():
 
             try:
                 # GPU work is asynchronous: each timed call waits for the device.
-                row["seconds"][lib] = median_seconds(timed_call)
+                row["seconds"][lib] = median_seconds(timed_call) / calls
             except Exception as e:  # a library without this op is reported, not fatal
                 print(f"  {lib}: {type(e).__name__}: {e}")
         rows.append(row)
         print(f"{name:40s} " + "  ".join(f"{lib} {t * 1e6:10.1f} us" for lib, t in row["seconds"].items()))
+    if args.device == "cuda":
+        rows += transfer_rows(libs) + first_call_rows(libs)
     bandwidth = copy_bandwidth(n_large) if args.device == "cpu" else gpu_copy_bandwidth()
     result = {
         "date": datetime.date.today().isoformat(),
@@ -232,8 +354,12 @@ def write_table(result, libs, section):
         s = row["seconds"]
         # Inputs that fit in cache have no bandwidth floor; per-call overhead rules there.
         floor = row["bytes"] / (result["copy_bandwidth_GBps"] * 1e9)
-        floor_text = _fmt(floor) if row["bytes"] >= IN_CACHE_BYTES else "in cache"
-        cells = " | ".join(_fmt(s[lib]) if lib in s else "n/a" for lib in libs)
+        if row.get("unit") == "GB/s":  # over the host bus: no device-memory floor
+            cells = " | ".join(f"{row['bytes'] / s[lib] / 1e9:.1f} GB/s" if lib in s else "n/a" for lib in libs)
+            floor_text = "host bus"
+        else:
+            cells = " | ".join(_fmt(s[lib]) if lib in s else "n/a" for lib in libs)
+            floor_text = _fmt(floor) if row["bytes"] >= IN_CACHE_BYTES else "in cache" if row["bytes"] else "n/a"
         base = "numpy" if "numpy" in s else next((b for b in ("cupy", "torch") if b in s), None)
         speedup = f"{s[base] / s['kiln']:.2f}x over {base}" if base and "kiln" in s else "n/a"
         lines.append(f"| {row['case']} | {cells} | {speedup} | {floor_text} |")
