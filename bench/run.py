@@ -126,7 +126,7 @@ def _transfer(lib, xp, host, direction, kind):
     n = host.size
     if lib == "kiln":
         dev = kiln.empty(n, dtype=kiln.float32, device="cuda")
-        pinned = np.frombuffer(kiln.cuda.alloc_pinned_memory(host.nbytes), np.float32, n)
+        pinned = np.asarray(kiln.cuda.alloc_pinned_memory(host.nbytes)).view(np.float32)
         to_dev, to_host = (lambda h: dev.set(h)), (lambda h: kiln.asnumpy(dev, out=h))
     elif lib == "cupy":
         import cupyx

@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "kiln/error.hpp"
-#include "nvrtc.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -23,15 +22,14 @@ std::string parent(const std::string& path) {
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
-std::vector<std::string> candidates() {
+std::vector<std::string> candidates(const std::string& nvrtc_library) {
   std::vector<std::string> dirs;
   if (const char* v = std::getenv("KILN_CCCL_DIR")) dirs.push_back(v);
   std::vector<std::string> roots;
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* v = std::getenv(env)) roots.push_back(v);
   // <root>/lib64/libnvrtc.so or <site-packages>/nvidia/cu13/lib/libnvrtc.so.13.
-  std::string lib = nvrtc_library_path();
-  if (!lib.empty()) roots.push_back(parent(parent(lib)));
+  if (!nvrtc_library.empty()) roots.push_back(parent(parent(nvrtc_library)));
 #ifdef KILN_CUDA_INCLUDE_DIR
   roots.push_back(parent(KILN_CUDA_INCLUDE_DIR));
 #endif
@@ -45,24 +43,24 @@ std::vector<std::string> candidates() {
 
 }  // namespace
 
-const std::string& cccl_include_dir() {
-  static const std::string found = [] {
-    for (const std::string& dir : candidates())
+const std::string& cccl_include_dir(const std::string& nvrtc_library) {
+  static const std::string found = [&] {
+    for (const std::string& dir : candidates(nvrtc_library))
       if (has_cub(dir)) return dir;
     return std::string();
   }();
   if (found.empty()) {
     std::string searched;
-    for (const std::string& dir : candidates()) searched += "\n  " + dir;
+    for (const std::string& dir : candidates(nvrtc_library)) searched += "\n  " + dir;
     throw CudaError("this operation is built on CUB, whose headers (CCCL) were not found; install the CUDA toolkit "
                     "or the nvidia-cuda-cccl wheel, or set KILN_CCCL_DIR. Searched:" + searched);
   }
   return found;
 }
 
-const std::string& cccl_version() {
-  static const std::string version = [] {
-    std::ifstream in(cccl_include_dir() + "/cub/version.cuh");
+const std::string& cccl_version(const std::string& nvrtc_library) {
+  static const std::string version = [&] {
+    std::ifstream in(cccl_include_dir(nvrtc_library) + "/cub/version.cuh");
     for (std::string line; std::getline(in, line);)
       if (line.rfind("#define CUB_VERSION ", 0) == 0) return line;
     return std::string("unknown");

@@ -8,10 +8,10 @@ namespace kiln::cuda {
 
 // The directory that holds cub/ and cuda/std/; CudaError naming the places
 // searched when none has them. Searched: $KILN_CCCL_DIR; $CUDA_HOME and
-// $CUDA_PATH; beside the NVRTC library loaded (the toolkit's, or NVIDIA's
-// wheels' nvidia/cu13); the toolkit kiln was built with; /usr/local/cuda.
-const std::string& cccl_include_dir();
+// $CUDA_PATH; beside `nvrtc_library` (the toolkit's, or NVIDIA's wheels'
+// nvidia/cu13); the toolkit kiln was built with; /usr/local/cuda.
+const std::string& cccl_include_dir(const std::string& nvrtc_library);
 // CUB's version line, part of the key of every cached kernel that uses it.
-const std::string& cccl_version();
+const std::string& cccl_version(const std::string& nvrtc_library);
 
 }  // namespace kiln::cuda

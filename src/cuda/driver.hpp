@@ -16,7 +16,7 @@ namespace kiln::cuda {
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
   X(cuEventElapsedTime) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction)     \
-  X(cuLaunchKernel)
+  X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct Driver {
 #define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

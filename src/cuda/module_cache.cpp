@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
@@ -20,18 +21,80 @@
 #include "nvrtc.hpp"
 
 namespace kiln::cuda {
+
+std::string cache_directory() {
+  if (const char* dir = std::getenv("KILN_CACHE_DIR")) return dir;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "/tmp") + "/.cache/kiln";
+}
+
 namespace {
 
 constexpr const char* kKilnVersion = "0.1.0";
 const std::vector<std::string> kOptions = {"--std=c++17", "-DKILN_DEVICE_CODE=1"};
+
+std::string read_file(const std::string& path);
+void make_private_directory(const std::string& path);
+void write_atomically(const std::string& dir, const std::string& path, const std::string& contents);
+
+// What decides which NVRTC the dynamic loader would pick, and the file it
+// picked: while these are unchanged, so is the compiler.
+std::string loader_fingerprint(const std::string& library) {
+  std::string f;
+  for (const char* env : {"LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH"}) {
+    const char* v = std::getenv(env);
+    f += std::string(env) + "=" + (v ? v : "") + "\n";
+  }
+  for (const std::string& path : {std::string("/etc/ld.so.cache"), library}) {
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0) return {};
+    f += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_ino) + " " +
+         std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + "\n";
+  }
+  return f;
+}
+
+struct CompilerIdentity {
+  std::string library;  // the NVRTC file
+  std::string version;  // "13.0"
+};
+
+// The NVRTC a cache miss would load, known without loading it: loading takes
+// milliseconds, more than the first op of a process with a warm cache may.
+// The last process that loaded it left its answer in the cache directory,
+// with the loader's fingerprint; the answer holds while that is unchanged.
+const CompilerIdentity& compiler_identity() {
+  static const CompilerIdentity id = [] {
+    const std::string dir = cache_directory(), record = dir + "/nvrtc-identity";
+    std::istringstream saved(read_file(record));
+    CompilerIdentity known;
+    std::getline(saved, known.library);
+    std::getline(saved, known.version);
+    std::string fingerprint((std::istreambuf_iterator<char>(saved)), std::istreambuf_iterator<char>());
+    if (!known.library.empty() && !fingerprint.empty() && fingerprint == loader_fingerprint(known.library))
+      return known;
+    auto [major, minor] = nvrtc_version();
+    CompilerIdentity loaded{nvrtc_library_path(), std::to_string(major) + "." + std::to_string(minor)};
+    fingerprint = loader_fingerprint(loaded.library);
+    if (!fingerprint.empty()) {
+      try {
+        make_private_directory(dir);
+        write_atomically(dir, record, loaded.library + "\n" + loaded.version + "\n" + fingerprint);
+      } catch (const CudaError&) {
+        // No writable cache: the next process loads NVRTC again.
+      }
+    }
+    return loaded;
+  }();
+  return id;
+}
 
 // Everything besides the source that changes what NVRTC produces.
 const std::string& build_identity() {
   static const std::string id = [] {
     detail::Sha256 h;
     h.update(kKilnVersion);
-    auto [major, minor] = nvrtc_version();
-    h.update("nvrtc " + std::to_string(major) + "." + std::to_string(minor));
+    h.update("nvrtc " + compiler_identity().version);
     for (const std::string& o : kOptions) h.update(o + "\n");
     for (const auto& [name, text] : device_headers()) h.update(name + "\n" + text);
     return h.hex_digest();
@@ -68,17 +131,21 @@ std::string load_cached(const std::string& path) {
   return cubin;
 }
 
-void store_cached(const std::string& dir, const std::string& path, const std::string& cubin) {
-  // Written to a private temporary name, then renamed: readers in other
-  // processes see the whole file or none of it.
+// Written to a private temporary name, then renamed: readers in other
+// processes see the whole file or none of it. A read-only cache still works;
+// it only recompiles.
+void write_atomically(const std::string& dir, const std::string& path, const std::string& contents) {
   std::string tmp = dir + "/.tmp-XXXXXX";
   int fd = mkstemp(tmp.data());
-  if (fd < 0) return;  // a read-only cache still works, it only recompiles
-  auto digest = detail::Sha256().update(cubin).digest();
-  bool ok = write(fd, digest.data(), 32) == 32 &&
-            write(fd, cubin.data(), cubin.size()) == static_cast<ssize_t>(cubin.size());
+  if (fd < 0) return;
+  bool ok = write(fd, contents.data(), contents.size()) == static_cast<ssize_t>(contents.size());
   ok = close(fd) == 0 && ok;
   if (!ok || rename(tmp.c_str(), path.c_str()) != 0) unlink(tmp.c_str());
+}
+
+void store_cached(const std::string& dir, const std::string& path, const std::string& cubin) {
+  auto digest = detail::Sha256().update(cubin).digest();
+  write_atomically(dir, path, std::string(reinterpret_cast<const char*>(digest.data()), 32) + cubin);
 }
 
 int device_arch(int device) {
@@ -88,19 +155,13 @@ int device_arch(int device) {
 
 }  // namespace
 
-std::string cache_directory() {
-  if (const char* dir = std::getenv("KILN_CACHE_DIR")) return dir;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/tmp") + "/.cache/kiln";
-}
-
 std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {
   detail::Sha256 h;
   h.update(build_identity()).update("sm_" + std::to_string(arch) + "\n");
   std::vector<std::string> options = kOptions;
   if (includes == Includes::KilnAndCccl) {
-    options.push_back("-I" + cccl_include_dir());
-    h.update(cccl_version() + "\n");
+    options.push_back("-I" + cccl_include_dir(compiler_identity().library));
+    h.update(cccl_version(compiler_identity().library) + "\n");
   }
   std::string key = h.update(source).hex_digest();
   std::string dir = cache_directory();

@@ -25,7 +25,6 @@ namespace {
 constexpr unsigned kReduceThreads = 256;           // must match the kernels' shared arrays
 constexpr int64_t kElementsPerBlock = 256 * 64;     // two-pass chunk size to aim for
 constexpr size_t kMaxAccumulatorBytes = 32;         // the largest Acc (indexed<complex128>)
-constexpr int64_t kThreadsPerMultiprocessor = 2048;  // Hopper's resident-thread limit
 constexpr int64_t kMinRowsPerChunk = 64;             // rows a column-chunk thread walks at least
 constexpr int64_t kShortScan = 16;                   // lines up to this long get a thread each
 static_assert(kScanThreads == kReduceThreads, "scans launch through the same helper");
@@ -38,6 +37,9 @@ constexpr const char* kReduceNames[] = {
 
 struct ReduceFunctions {
   CUfunction direct, partial, final_pass, columns, columns_partial, columns_final;
+  // Blocks of the two-pass kernels resident on the whole device at once: the
+  // chunks are sized to fill it in one wave, leaving no straggling second one.
+  int64_t partial_resident, columns_partial_resident;
 };
 struct ScanFunctions {
   CUfunction init, tiles, columns;
@@ -46,18 +48,33 @@ struct ScanFunctions {
 std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
 std::atomic<ScanFunctions*> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
 
+unsigned multiprocessors(int device) {
+  return static_cast<unsigned>(cached_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
+}
+
+int64_t resident_blocks(CUfunction fn, int device) {
+  ContextScope scope(device);
+  int per_multiprocessor = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, fn, kReduceThreads, 0),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return int64_t{std::max(per_multiprocessor, 1)} * multiprocessors(device);
+}
+
 // Built once and kept for the life of the process, like the modules behind them.
 const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
   check_device_index(device);
   return *load_or_build(reduce_slots[int(op)][int(dt)][device], [&] {
     std::string name = std::string("kiln_reduce_") + kReduceNames[int(op)] + "_" + std::string(kiln::name(dt));
     std::string source = reduce_source(kReduceNames[int(op)], dt, name);
-    return new ReduceFunctions{load_kernel(device, source, name + "_direct"),
-                               load_kernel(device, source, name + "_partial"),
-                               load_kernel(device, source, name + "_final"),
-                               load_kernel(device, source, name + "_columns"),
-                               load_kernel(device, source, name + "_columns_partial"),
-                               load_kernel(device, source, name + "_columns_final")};
+    auto* f = new ReduceFunctions{load_kernel(device, source, name + "_direct"),
+                                  load_kernel(device, source, name + "_partial"),
+                                  load_kernel(device, source, name + "_final"),
+                                  load_kernel(device, source, name + "_columns"),
+                                  load_kernel(device, source, name + "_columns_partial"),
+                                  load_kernel(device, source, name + "_columns_final")};
+    f->partial_resident = resident_blocks(f->partial, device);
+    f->columns_partial_resident = resident_blocks(f->columns_partial, device);
+    return f;
   });
 }
 
@@ -71,10 +88,6 @@ const ScanFunctions& scan_functions(ScanOp op, DType dt, int device) {
                              load_kernel(device, source, name + "_tiles", Includes::KilnAndCccl),
                              load_kernel(device, source, name + "_columns", Includes::KilnAndCccl)};
   });
-}
-
-unsigned multiprocessors(int device) {
-  return static_cast<unsigned>(cached_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
 }
 
 void check_dims(int n, const char* what) {
@@ -136,7 +149,7 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
   if (a.kept_ndim > 0 && mag(a.in_strides[a.kept_ndim - 1]) < mag(a.in_strides[a.kept_ndim + a.reduce_ndim - 1]) &&
       a.kept_size >= int64_t{kReduceThreads} * 8) {
     // Enough threads to keep memory busy: split the rows when columns alone are too few.
-    const int64_t want_threads = int64_t{sms} * kThreadsPerMultiprocessor;
+    const int64_t want_threads = f.columns_partial_resident * kReduceThreads;
     int64_t split = std::min(want_threads / a.kept_size, a.reduce_size / kMinRowsPerChunk);
     if (split <= 1) {
       int64_t blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
@@ -152,8 +165,8 @@ void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
   }
   // Split each output's range when there are too few outputs to fill the GPU.
   int64_t split = 1;
-  if (a.kept_size < max_blocks && a.reduce_size > 2 * kElementsPerBlock)
-    split = std::min(max_blocks / a.kept_size + 1, (a.reduce_size + kElementsPerBlock - 1) / kElementsPerBlock);
+  if (a.kept_size < f.partial_resident && a.reduce_size > 2 * kElementsPerBlock)
+    split = std::min(f.partial_resident / a.kept_size, (a.reduce_size + kElementsPerBlock - 1) / kElementsPerBlock);
   if (split <= 1) {
     launch(f.direct, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
     return;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -119,6 +120,18 @@ TEST_F(CudaKernels, DiskCacheReturnsChecksAndRepairs) {
   std::string cmd = "for f in '" + dir + "'/*.cubin; do printf 'garbage' | dd of=\"$f\" bs=1 seek=40 conv=notrunc 2>/dev/null; done";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(cubin_for(source, "cache.cu", kHopper), first);
+}
+
+// The compiler's identity is kept beside the kernels, so that a process whose
+// kernels are all cached never loads NVRTC (tested across processes on the GPU).
+TEST_F(CudaKernels, DiskCacheRecordsTheCompilerItUsed) {
+  cubin_for(kernel_prelude() + "// identity test\n", "identity.cu", kHopper);
+  std::ifstream record(cache_directory() + "/nvrtc-identity");
+  std::string library, version, fingerprint;
+  ASSERT_TRUE(std::getline(record, library) && std::getline(record, version) && std::getline(record, fingerprint));
+  EXPECT_NE(library.find("libnvrtc"), std::string::npos) << library;
+  EXPECT_EQ(version.find('.'), version.find_first_not_of("0123456789")) << version;
+  EXPECT_EQ(fingerprint.rfind("LD_LIBRARY_PATH=", 0), 0u) << fingerprint;
 }
 
 TEST_F(CudaKernels, CompileErrorsCarryTheLogAndSource) {
