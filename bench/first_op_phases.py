@@ -1,17 +1,33 @@
-import time, ctypes, sys, os
-t0 = time.perf_counter()
-import numpy as np
-import kiln
-t1 = time.perf_counter()
+"""Where a fresh process's time goes before its first GPU result: import,
+context, the first transfer, the first op (kernel load from the disk cache or
+NVRTC) and a second new op. Run it twice: the second run shows a warm cache.
+
+    python bench/first_op_phases.py
+"""
+import time
+
+start = time.perf_counter()
+import numpy as np  # noqa: E402
+
+import kiln  # noqa: E402
+
+phases = {"import": time.perf_counter()}
 kiln.cuda.Device(0).synchronize()
-t2 = time.perf_counter()
-x = np.arange(1000, dtype=np.float32)
-a = kiln.asarray(x, device="cuda"); kiln.cuda.synchronize()
-t3 = time.perf_counter()
-b = a + a; kiln.cuda.synchronize()
-t4 = time.perf_counter()
-c = a * a; kiln.cuda.synchronize()
-t5 = time.perf_counter()
-d = a * a; kiln.cuda.synchronize()
-t6 = time.perf_counter()
-print(f"import {1e3*(t1-t0):.2f} ms, context {1e3*(t2-t1):.2f}, asarray {1e3*(t3-t2):.2f}, first add {1e3*(t4-t3):.2f}, first multiply {1e3*(t5-t4):.2f}, again {1e3*(t6-t5):.2f}")
+phases["context"] = time.perf_counter()
+a = kiln.asarray(np.arange(1000, dtype=np.float32), device="cuda")
+kiln.cuda.synchronize()
+phases["asarray"] = time.perf_counter()
+b = a + a
+kiln.cuda.synchronize()
+phases["first add"] = time.perf_counter()
+c = a * a
+kiln.cuda.synchronize()
+phases["first multiply"] = time.perf_counter()
+d = a * a
+kiln.cuda.synchronize()
+phases["multiply again"] = time.perf_counter()
+
+before = start
+for name, at in phases.items():
+    print(f"{name} {1e3 * (at - before):.2f} ms", end=", " if name != "multiply again" else "\n")
+    before = at

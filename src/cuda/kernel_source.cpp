@@ -376,7 +376,9 @@ std::string reduce_source(const char* op, DType dt, const std::string& name) {
          "}\n";
 }
 
-int scan_tile_items(DType dt) { return std::clamp(32 / static_cast<int>(itemsize(dt)), 1, 16); }
+// Tiles of up to 16 KiB, at most 16 items a thread: CUB tunes its own scans to about
+// as many items, enough work per tile that look-back waits stay short.
+int scan_tile_items(DType dt) { return std::clamp(64 / static_cast<int>(itemsize(dt)), 1, 16); }
 
 std::string scan_source(bool multiply, DType dt, const std::string& name) {
   const std::string t = device_type(dt), dims = std::to_string(kMaxKernelDims);
