@@ -15,7 +15,7 @@ namespace kiln::cuda {
   X(cuMemcpyDtoDAsync_v2) X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy_v2)             \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
-  X(cuEventElapsedTime) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction)     \
+  X(cuEventElapsedTime) X(cuPointerGetAttributes) X(cuModuleLoadData) X(cuModuleGetFunction)     \
   X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 struct Driver {

@@ -29,8 +29,12 @@ constexpr size_t kCopyThreadBytes = size_t{1} << 20;  // per thread at least
 CUdeviceptr dptr(const void* p) { return reinterpret_cast<CUdeviceptr>(p); }
 
 bool is_pinned(const void* p) {
-  unsigned type = 0;  // pageable memory is unknown to the driver: an error, not a type
-  CUresult r = driver().cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, dptr(p));
+  // The plural form answers 0 for memory the driver does not know (pageable)
+  // where the singular one fails, which tools such as compute-sanitizer report.
+  unsigned type = 0;
+  CUpointer_attribute attribute = CU_POINTER_ATTRIBUTE_MEMORY_TYPE;
+  void* values[] = {&type};
+  CUresult r = driver().cuPointerGetAttributes(1, &attribute, values, dptr(p));
   return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
 }
 
