@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "../core/disk_cache.hpp"
 #include "../core/sha256.hpp"
 #include "cccl.hpp"
 #include "context.hpp"
@@ -22,20 +23,13 @@
 
 namespace kiln::cuda {
 
-std::string cache_directory() {
-  if (const char* dir = std::getenv("KILN_CACHE_DIR")) return dir;
-  const char* home = std::getenv("HOME");
-  return std::string(home ? home : "/tmp") + "/.cache/kiln";
-}
+std::string cache_directory() { return detail::cache_directory(); }
 
 namespace {
 
-constexpr const char* kKilnVersion = "0.1.0";
-const std::vector<std::string> kOptions = {"--std=c++17", "-DKILN_DEVICE_CODE=1"};
+using detail::read_file;
 
-std::string read_file(const std::string& path);
-void make_private_directory(const std::string& path);
-void write_atomically(const std::string& dir, const std::string& path, const std::string& contents);
+const std::vector<std::string> kOptions = {"--std=c++17", "-DKILN_DEVICE_CODE=1"};
 
 // What decides which NVRTC the dynamic loader would pick, and the file it
 // picked: while these are unchanged, so is the compiler.
@@ -65,7 +59,7 @@ struct CompilerIdentity {
 // with the loader's fingerprint; the answer holds while that is unchanged.
 const CompilerIdentity& compiler_identity() {
   static const CompilerIdentity id = [] {
-    const std::string dir = cache_directory(), record = dir + "/nvrtc-identity";
+    const std::string record = cache_directory() + "/nvrtc-identity";
     std::istringstream saved(read_file(record));
     CompilerIdentity known;
     std::getline(saved, known.library);
@@ -76,14 +70,9 @@ const CompilerIdentity& compiler_identity() {
     auto [major, minor] = nvrtc_version();
     CompilerIdentity loaded{nvrtc_library_path(), std::to_string(major) + "." + std::to_string(minor)};
     fingerprint = loader_fingerprint(loaded.library);
-    if (!fingerprint.empty()) {
-      try {
-        make_private_directory(dir);
-        write_atomically(dir, record, loaded.library + "\n" + loaded.version + "\n" + fingerprint);
-      } catch (const CudaError&) {
-        // No writable cache: the next process loads NVRTC again.
-      }
-    }
+    const std::string dir = detail::ensure_cache_directory();
+    if (!fingerprint.empty() && !dir.empty())
+      detail::write_atomically(dir, record, loaded.library + "\n" + loaded.version + "\n" + fingerprint);
     return loaded;
   }();
   return id;
@@ -93,59 +82,13 @@ const CompilerIdentity& compiler_identity() {
 const std::string& build_identity() {
   static const std::string id = [] {
     detail::Sha256 h;
-    h.update(kKilnVersion);
+    h.update(detail::kKilnVersion);
     h.update("nvrtc " + compiler_identity().version);
     for (const std::string& o : kOptions) h.update(o + "\n");
     for (const auto& [name, text] : device_headers()) h.update(name + "\n" + text);
     return h.hex_digest();
   }();
   return id;
-}
-
-void make_private_directory(const std::string& path) {
-  // Each missing component is created 0700: the cache holds code kiln will run.
-  for (size_t pos = 1; pos != std::string::npos;) {
-    pos = path.find('/', pos + 1);
-    std::string part = path.substr(0, pos);
-    if (mkdir(part.c_str(), 0700) != 0 && errno != EEXIST)
-      throw CudaError("cannot create the kernel cache directory " + part);
-  }
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return {};
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// File layout: the SHA-256 of the CUBIN (32 bytes), then the CUBIN. A file
-// whose hash does not match is recompiled, never trusted.
-std::string load_cached(const std::string& path) {
-  std::string file = read_file(path);
-  if (file.size() <= 32) return {};
-  std::string cubin = file.substr(32);
-  auto digest = detail::Sha256().update(cubin).digest();
-  if (file.compare(0, 32, reinterpret_cast<const char*>(digest.data()), 32) != 0) return {};
-  return cubin;
-}
-
-// Written to a private temporary name, then renamed: readers in other
-// processes see the whole file or none of it. A read-only cache still works;
-// it only recompiles.
-void write_atomically(const std::string& dir, const std::string& path, const std::string& contents) {
-  std::string tmp = dir + "/.tmp-XXXXXX";
-  int fd = mkstemp(tmp.data());
-  if (fd < 0) return;
-  bool ok = write(fd, contents.data(), contents.size()) == static_cast<ssize_t>(contents.size());
-  ok = close(fd) == 0 && ok;
-  if (!ok || rename(tmp.c_str(), path.c_str()) != 0) unlink(tmp.c_str());
-}
-
-void store_cached(const std::string& dir, const std::string& path, const std::string& cubin) {
-  auto digest = detail::Sha256().update(cubin).digest();
-  write_atomically(dir, path, std::string(reinterpret_cast<const char*>(digest.data()), 32) + cubin);
 }
 
 int device_arch(int device) {
@@ -164,17 +107,11 @@ std::string cubin_for(const std::string& source, const std::string& program_name
     h.update(cccl_version(compiler_identity().library) + "\n");
   }
   std::string key = h.update(source).hex_digest();
-  std::string dir = cache_directory();
-  std::string path = dir + "/" + key + ".cubin";
-  std::string cubin = load_cached(path);
+  const std::string path = cache_directory() + "/" + key + ".cubin";
+  std::string cubin = detail::load_checked(path);
   if (!cubin.empty()) return cubin;
   cubin = compile_cubin(source, program_name, arch, options, device_headers());
-  try {
-    make_private_directory(dir);
-    store_cached(dir, path, cubin);
-  } catch (const CudaError&) {
-    // No writable cache: the kernel still runs, and is compiled again next time.
-  }
+  detail::store_checked(path, cubin);
   return cubin;
 }
 

@@ -5,8 +5,8 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <sstream>
 
+#include "../core/compile_failure.hpp"
 #include "kiln/error.hpp"
 
 namespace kiln::cuda {
@@ -65,23 +65,10 @@ void check(nvrtcResult r, const char* what) {
   if (r != NVRTC_SUCCESS) throw CudaError(std::string(what) + ": " + nvrtc().nvrtcGetErrorString(r));
 }
 
-// The compiler's log, then the source lines around the first line it names.
-std::string describe_failure(const std::string& log, const std::string& source, const std::string& name) {
-  std::ostringstream out;
-  out << "compiling " << name << " failed:\n" << log;
-  // NVRTC names positions as "<program>(<line>): error ..."; quote the source there.
-  size_t at = log.find(name + "(");
-  if (at != std::string::npos) {
-    at += name.size();
-    int line = std::atoi(log.c_str() + at + 1);
-    if (line > 0) {
-      std::istringstream lines(source);
-      std::string text;
-      for (int n = 1; std::getline(lines, text); ++n)
-        if (n >= line - 3 && n <= line + 3) out << (n == line ? ">" : " ") << n << ": " << text << "\n";
-    }
-  }
-  return out.str();
+// NVRTC names positions as "<program>(<line>): error ...".
+int first_error_line(const std::string& log, const std::string& program) {
+  size_t at = log.find(program + "(");
+  return at == std::string::npos ? 0 : std::atoi(log.c_str() + at + program.size() + 1);
 }
 
 }  // namespace
@@ -123,7 +110,7 @@ std::string compile_cubin(const std::string& source, const std::string& program_
     api.nvrtcGetProgramLog(program, log.data());
     log.resize(std::strlen(log.c_str()));  // the size counted the terminating NUL
     api.nvrtcDestroyProgram(&program);
-    throw CompileError(describe_failure(log, source, program_name));
+    throw CompileError(detail::describe_compile_failure(program_name, log, source, first_error_line(log, program_name)));
   }
   size_t size = 0;
   check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");

@@ -1,0 +1,23 @@
+// What kiln passes to the entry point of a CUDA C kernel compiled for the CPU
+// (see host_runtime.hpp): shared by libkiln and the kernel's library.
+#ifndef KILN_HOST_LAUNCH_HPP
+#define KILN_HOST_LAUNCH_HPP
+
+namespace kiln_host {
+
+struct Launch {
+  unsigned grid[3], block[3];
+  unsigned long shared_bytes;  // dynamic shared memory of each block
+  int use_fibers;              // the source has barriers
+  char error[256];             // set when the kernel misbehaves; the launch then fails
+};
+
+// kiln_entry_<i>(launch, args): runs the whole grid of kernel i; args point at
+// the argument values, as cuLaunchKernel's do. 0, or -1 with launch->error set.
+typedef int (*Entry)(Launch* launch, void** args);
+
+constexpr unsigned long kMaxDynamicShared = 228ul << 10;  // Hopper's per-block maximum
+
+}  // namespace kiln_host
+
+#endif

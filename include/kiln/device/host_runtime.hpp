@@ -1,0 +1,418 @@
+// CUDA C on the CPU: what a kernel source needs from the CUDA language when
+// it is compiled by the host C++ compiler instead of NVRTC. kiln prepends this
+// header to the kernel's source and adds an entry point per kernel that runs
+// a whole grid: blocks spread over the cores with OpenMP, the threads of a
+// block as fibers on one core, switched at barriers. A kernel without
+// barriers runs its threads as a plain loop.
+//
+// __shared__ variables become thread_local: one OS thread runs one block at a
+// time, and all of that block's fibers live on it.
+#pragma once
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <cfloat>
+#include <climits>
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#ifndef KILN_HOST_LAUNCH_HPP
+#include "kiln/device/host_launch.hpp"
+#endif
+
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __align__(n) alignas(n)
+#define __launch_bounds__(...)
+
+// Vector types and their make_ functions.
+#define KILN_VECTOR_TYPES(X)                                                                            \
+  X(char, char) X(uchar, unsigned char) X(short, short) X(ushort, unsigned short) X(int, int)         \
+  X(uint, unsigned int) X(long, long) X(ulong, unsigned long) X(longlong, long long)                  \
+  X(ulonglong, unsigned long long) X(float, float) X(double, double)
+#define KILN_DEFINE_VECTOR(name, T)                                                                     \
+  struct name##1 { T x; };                                                                             \
+  struct alignas(2 * sizeof(T)) name##2 { T x, y; };                                                   \
+  struct name##3 { T x, y, z; };                                                                       \
+  struct alignas(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) name##4 { T x, y, z, w; };                 \
+  inline name##1 make_##name##1(T x) { return {x}; }                                                   \
+  inline name##2 make_##name##2(T x, T y) { return {x, y}; }                                           \
+  inline name##3 make_##name##3(T x, T y, T z) { return {x, y, z}; }                                  \
+  inline name##4 make_##name##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+KILN_VECTOR_TYPES(KILN_DEFINE_VECTOR)
+#undef KILN_DEFINE_VECTOR
+#undef KILN_VECTOR_TYPES
+
+struct dim3 {
+  unsigned int x = 1, y = 1, z = 1;
+  dim3() = default;
+  constexpr dim3(unsigned int x_, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+inline thread_local uint3 threadIdx;
+inline thread_local uint3 blockIdx;
+inline thread_local dim3 blockDim;
+inline thread_local dim3 gridDim;
+constexpr int warpSize = 32;
+
+namespace kiln_host {
+
+constexpr size_t kFiberStack = size_t{256} << 10;
+
+inline thread_local Launch* current_launch;
+
+// extern __shared__ arrays all start here: one buffer per OS thread, stable
+// for the thread's life, as each thread runs one block at a time.
+inline char* dynamic_shared() {
+  static thread_local std::vector<char> buffer(kMaxDynamicShared + 16);
+  return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 15) & ~uintptr_t{15});
+}
+
+// ---- fibers ------------------------------------------------------------
+// A context switch saves the callee-saved registers on the old stack and
+// pops them from the new one (System V x86-64).
+#if !defined(__x86_64__)
+#error "kiln runs CUDA C on the CPU on x86-64 only so far (its fibers switch with x86-64 code)"
+#endif
+extern "C" void kiln_host_switch(void** save_sp, void* load_sp);
+asm(R"(
+  .text
+  .p2align 4
+  .hidden kiln_host_switch
+  .type kiln_host_switch, @function
+kiln_host_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size kiln_host_switch, .-kiln_host_switch
+)");
+
+struct Fiber {
+  void* sp = nullptr;
+  char* stack = nullptr;  // mmap'd, a guard page at the bottom
+  uint3 thread;
+  int state = 0;          // kRunnable, kAtBarrier, kDone
+};
+enum { kRunnable, kAtBarrier, kDone };
+
+struct Block {
+  void* scheduler_sp = nullptr;
+  std::vector<Fiber> fibers;
+  int current = 0;
+  void (*body)(void*) = nullptr;
+  void* body_context = nullptr;
+  int barrier_count = 0, last_count = 0;  // __syncthreads_count and friends
+};
+inline thread_local Block* current_block;
+
+[[noreturn]] inline void fiber_main() {
+  Block* b = current_block;
+  b->body(b->body_context);
+  b->fibers[b->current].state = kDone;
+  kiln_host_switch(&b->fibers[b->current].sp, b->scheduler_sp);
+  __builtin_unreachable();
+}
+
+inline char* new_stack() {
+  void* p = mmap(nullptr, kFiberStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  mprotect(p, 4096, PROT_NONE);  // an overflow faults instead of corrupting a neighbour
+  return static_cast<char*>(p);
+}
+
+// A fresh context whose first switch "returns" into fiber_main.
+inline void reset(Fiber& f) {
+  void** sp = reinterpret_cast<void**>(f.stack + kFiberStack);
+  *--sp = nullptr;                                   // keeps the entry stack 16-byte aligned
+  *--sp = reinterpret_cast<void*>(&fiber_main);      // ret target
+  for (int r = 0; r < 6; ++r) *--sp = nullptr;       // rbp rbx r12-r15
+  f.sp = sp;
+  f.state = kRunnable;
+}
+
+// Runs one block's threads as fibers until all are done; returns false when
+// a barrier cannot complete.
+inline bool run_fibers(Block& b, unsigned count) {
+  if (b.fibers.size() < count) b.fibers.resize(count);
+  unsigned i = 0;
+  for (unsigned z = 0; z < blockDim.z; ++z)
+    for (unsigned y = 0; y < blockDim.y; ++y)
+      for (unsigned x = 0; x < blockDim.x; ++x, ++i) {
+        Fiber& f = b.fibers[i];
+        if (!f.stack && !(f.stack = new_stack())) return false;
+        f.thread = uint3{x, y, z};
+        reset(f);
+      }
+  current_block = &b;
+  for (;;) {
+    for (unsigned k = 0; k < count; ++k) {
+      Fiber& f = b.fibers[k];
+      if (f.state != kRunnable) continue;
+      b.current = static_cast<int>(k);
+      threadIdx = f.thread;
+      kiln_host_switch(&b.scheduler_sp, f.sp);
+    }
+    bool waiting = false;
+    for (unsigned k = 0; k < count; ++k)
+      if (b.fibers[k].state == kAtBarrier) {
+        b.fibers[k].state = kRunnable;
+        waiting = true;
+      }
+    if (!waiting) break;
+    b.last_count = b.barrier_count;
+    b.barrier_count = 0;
+  }
+  current_block = nullptr;
+  return true;
+}
+
+inline void fail(const char* message) {
+  Launch* l = current_launch;
+  if (l && !l->error[0]) {
+    strncpy(l->error, message, sizeof l->error - 1);
+  }
+}
+
+inline int barrier(int predicate) {
+  Block* b = current_block;
+  if (!b) {
+    fail("__syncthreads was reached in a kernel run without fibers");
+    return 0;
+  }
+  b->barrier_count += predicate ? 1 : 0;
+  Fiber& f = b->fibers[b->current];
+  f.state = kAtBarrier;
+  kiln_host_switch(&f.sp, b->scheduler_sp);
+  return b->last_count;
+}
+
+template <class... P, size_t... I>
+void call(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
+  kernel(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...);
+}
+
+template <class... P>
+struct Call {
+  void (*kernel)(P...);
+  void** args;
+  static void run(void* self) {
+    Call* c = static_cast<Call*>(self);
+    call(c->kernel, c->args, std::index_sequence_for<P...>{});
+  }
+};
+
+// Runs the whole grid; returns 0, or -1 with launch->error set.
+template <class... P>
+int run_grid(Launch* launch, void (*kernel)(P...), void** args) {
+  const dim3 grid(launch->grid[0], launch->grid[1], launch->grid[2]);
+  const dim3 block(launch->block[0], launch->block[1], launch->block[2]);
+  const long long blocks = (long long)grid.x * grid.y * grid.z;
+  const unsigned threads = block.x * block.y * block.z;
+  Call<P...> body{kernel, args};
+#pragma omp parallel
+  {
+    current_launch = launch;
+    gridDim = grid;
+    blockDim = block;
+    static thread_local Block fibers;
+    fibers.body = &Call<P...>::run;
+    fibers.body_context = &body;
+#pragma omp for schedule(dynamic, 1)
+    for (long long lin = 0; lin < blocks; ++lin) {
+      if (launch->error[0]) continue;
+      blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
+                       static_cast<unsigned>(lin / ((long long)grid.x * grid.y))};
+      if (launch->use_fibers) {
+        if (!run_fibers(fibers, threads)) fail("could not allocate fiber stacks");
+      } else {
+        for (unsigned z = 0; z < block.z; ++z)
+          for (unsigned y = 0; y < block.y; ++y)
+            for (unsigned x = 0; x < block.x; ++x) {
+              threadIdx = uint3{x, y, z};
+              Call<P...>::run(&body);
+            }
+      }
+    }
+    current_launch = nullptr;
+  }
+  return launch->error[0] ? -1 : 0;
+}
+
+// ---- atomics -----------------------------------------------------------
+template <class T> T fetch_add(T* p, T v) {
+  if constexpr (std::is_integral_v<T>) {
+    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+  } else {
+    T old, next;
+    __atomic_load(p, &old, __ATOMIC_RELAXED);
+    do next = old + v;
+    while (!__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+    return old;
+  }
+}
+template <class T, class F> T update(T* p, F f) {
+  T old, next;
+  __atomic_load(p, &old, __ATOMIC_RELAXED);
+  do next = f(old);
+  while (!__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  return old;
+}
+template <class T> T cas(T* p, T compare, T value) {
+  __atomic_compare_exchange(p, &compare, &value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return compare;
+}
+
+template <class... T> constexpr bool unsupported = false;
+
+}  // namespace kiln_host
+
+inline void __syncthreads() { kiln_host::barrier(0); }
+inline int __syncthreads_count(int p) { return kiln_host::barrier(p); }
+inline int __syncthreads_and(int p) {
+  const unsigned n = blockDim.x * blockDim.y * blockDim.z;
+  return kiln_host::barrier(p) == static_cast<int>(n);
+}
+inline int __syncthreads_or(int p) { return kiln_host::barrier(p) != 0; }
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+// CUDA's atomics are overloads (so that atomicAdd(&u, 1) converts the 1).
+#define KILN_ATOMIC_ADD(T) \
+  inline T atomicAdd(T* p, T v) { return kiln_host::fetch_add(p, v); }
+KILN_ATOMIC_ADD(int) KILN_ATOMIC_ADD(unsigned int) KILN_ATOMIC_ADD(unsigned long long)
+KILN_ATOMIC_ADD(long long) KILN_ATOMIC_ADD(float) KILN_ATOMIC_ADD(double)
+#undef KILN_ATOMIC_ADD
+inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+inline unsigned atomicSub(unsigned* p, unsigned v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
+#define KILN_ATOMIC_BITS(T)                                                                        \
+  inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }          \
+  inline T atomicCAS(T* p, T c, T v) { return kiln_host::cas(p, c, v); }                          \
+  inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }            \
+  inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }              \
+  inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }            \
+  inline T atomicMin(T* p, T v) { return kiln_host::update(p, [v](T o) { return v < o ? v : o; }); } \
+  inline T atomicMax(T* p, T v) { return kiln_host::update(p, [v](T o) { return v > o ? v : o; }); }
+KILN_ATOMIC_BITS(int) KILN_ATOMIC_BITS(unsigned int) KILN_ATOMIC_BITS(unsigned long long)
+KILN_ATOMIC_BITS(long long)
+#undef KILN_ATOMIC_BITS
+inline unsigned short atomicCAS(unsigned short* p, unsigned short c, unsigned short v) { return kiln_host::cas(p, c, v); }
+inline float atomicExch(float* p, float v) {
+  float old;
+  __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
+  return old;
+}
+inline unsigned atomicInc(unsigned* p, unsigned limit) {
+  return kiln_host::update(p, [limit](unsigned o) { return o >= limit ? 0u : o + 1; });
+}
+inline unsigned atomicDec(unsigned* p, unsigned limit) {
+  return kiln_host::update(p, [limit](unsigned o) { return (o == 0 || o > limit) ? limit : o - 1; });
+}
+
+// Warp-level intrinsics need the threads of a warp to meet; the CPU backend
+// does not run warps in lockstep yet, so a kernel that uses them fails to
+// compile with this message.
+#define KILN_WARP_INTRINSIC(name)                                                                  \
+  template <class... A> int name(A...) {                                                           \
+    static_assert(kiln_host::unsupported<A...>, #name " (a warp intrinsic) is not supported on kiln's CPU backend"); \
+    return 0;                                                                                      \
+  }
+KILN_WARP_INTRINSIC(__shfl_sync) KILN_WARP_INTRINSIC(__shfl_up_sync) KILN_WARP_INTRINSIC(__shfl_down_sync)
+KILN_WARP_INTRINSIC(__shfl_xor_sync) KILN_WARP_INTRINSIC(__ballot_sync) KILN_WARP_INTRINSIC(__any_sync)
+KILN_WARP_INTRINSIC(__all_sync) KILN_WARP_INTRINSIC(__syncwarp) KILN_WARP_INTRINSIC(__activemask)
+KILN_WARP_INTRINSIC(__match_any_sync) KILN_WARP_INTRINSIC(__reduce_add_sync)
+#undef KILN_WARP_INTRINSIC
+
+// ---- CUDA's math and bit functions beyond <cmath> ----------------------
+#define KILN_MINMAX(T)                                             \
+  inline T min(T a, T b) { return a < b ? a : b; }                 \
+  inline T max(T a, T b) { return a > b ? a : b; }
+KILN_MINMAX(int) KILN_MINMAX(unsigned int) KILN_MINMAX(long long) KILN_MINMAX(unsigned long long)
+KILN_MINMAX(long) KILN_MINMAX(unsigned long)
+#undef KILN_MINMAX
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return powf(10.0f, x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline float __powf(float a, float b) { return powf(a, b); }
+inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x); }
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline double __dsqrt_rn(double x) { return sqrt(x); }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float exp10f(float x) { return powf(10.0f, x); }
+inline float sinpif(float x) { return sinf(static_cast<float>(M_PI) * x); }
+inline float cospif(float x) { return cosf(static_cast<float>(M_PI) * x); }
+inline double sinpi(double x) { return sin(M_PI * x); }
+inline double cospi(double x) { return cos(M_PI * x); }
+template <class To, class From> To kiln_bit_cast(From v) {
+  To t;
+  memcpy(&t, &v, sizeof t);
+  return t;
+}
+inline float __int_as_float(int v) { return kiln_bit_cast<float>(v); }
+inline int __float_as_int(float v) { return kiln_bit_cast<int>(v); }
+inline float __uint_as_float(unsigned v) { return kiln_bit_cast<float>(v); }
+inline unsigned __float_as_uint(float v) { return kiln_bit_cast<unsigned>(v); }
+inline double __longlong_as_double(long long v) { return kiln_bit_cast<double>(v); }
+inline long long __double_as_longlong(double v) { return kiln_bit_cast<long long>(v); }
+inline int __popc(unsigned v) { return __builtin_popcount(v); }
+inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
+inline int __clz(int v) { return v == 0 ? 32 : __builtin_clz(static_cast<unsigned>(v)); }
+inline int __clzll(long long v) { return v == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(v)); }
+inline int __ffs(int v) { return __builtin_ffs(v); }
+inline int __ffsll(long long v) { return __builtin_ffsll(v); }
+inline unsigned __brev(unsigned v) {
+  unsigned r = 0;
+  for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
+  return r;
+}
+inline int __mul24(int a, int b) { return a * b; }
+inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+inline unsigned __umulhi(unsigned a, unsigned b) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+inline int __float2int_rn(float x) { return static_cast<int>(nearbyintf(x)); }
+inline int __float2int_rz(float x) { return static_cast<int>(x); }
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+template <class T> inline T __ldg(const T* p) { return *p; }
+inline long long clock64() { return static_cast<long long>(__builtin_ia32_rdtsc()); }

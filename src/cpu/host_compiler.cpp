@@ -1,0 +1,238 @@
+#include "host_compiler.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+#include "../core/compile_failure.hpp"
+#include "../core/disk_cache.hpp"
+#include "../core/sha256.hpp"
+#include "kiln/error.hpp"
+
+extern char** environ;
+
+namespace kiln::cpu {
+
+// The text of host_launch.hpp and host_runtime.hpp, embedded by CMake.
+const std::string& host_runtime_text();
+
+namespace {
+
+constexpr const char* kSourceName = "kernel.cu";  // what compiler messages call the user's source
+const std::vector<std::string> kFlags = {"-std=c++17", "-O2",       "-fPIC",           "-shared",
+                                         "-fopenmp",   "-fwrapv",   "-fno-math-errno", "-w"};
+
+struct Compiler {
+  std::vector<std::string> command;  // e.g. {"ccache", "g++"} from $CXX
+  std::string identity;              // its path and file identity: part of the cache key
+};
+
+std::string find_in_path(const std::string& name) {
+  if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "/usr/bin:/bin");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+const Compiler& host_compiler() {
+  static const Compiler found = [] {
+    std::vector<std::vector<std::string>> choices;
+    if (const char* cxx = std::getenv("CXX")) {
+      std::istringstream words(cxx);
+      std::vector<std::string> command;
+      for (std::string w; words >> w;) command.push_back(w);
+      if (!command.empty()) choices.push_back(command);
+    }
+    for (const char* name : {"c++", "g++", "clang++"}) choices.push_back({name});
+    for (auto& command : choices) {
+      std::string path = find_in_path(command.back());
+      struct stat st;
+      if (path.empty() || stat(path.c_str(), &st) != 0) continue;
+      Compiler c{command, ""};
+      for (const std::string& word : command) c.identity += word + " ";
+      c.identity += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec);
+      return c;
+    }
+    return Compiler{};
+  }();
+  if (found.command.empty())
+    throw CompileError("running CUDA C on the CPU needs a host C++ compiler: none of $CXX, c++, g++, clang++ "
+                       "was found on PATH");
+  return found;
+}
+
+// `extern __shared__ T name[];` (the dynamic shared memory sized at launch)
+// becomes a pointer into the OS thread's shared buffer, on the same line.
+std::string with_dynamic_shared(const std::string& source) {
+  static const std::regex declaration(R"(extern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
+  static const std::regex alignment(R"(__align__\s*\(\s*\d+\s*\))");
+  std::string out;
+  auto begin = std::sregex_iterator(source.begin(), source.end(), declaration);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch& m = *it;
+    // The buffer is 16-byte aligned; an __align__ would apply to the pointer.
+    const std::string type = std::regex_replace(m[1].str(), alignment, "");
+    out += source.substr(last, m.position(0) - last);
+    out += "static thread_local " + type + "* const " + m[2].str() + " = reinterpret_cast<" + type +
+           "*>(kiln_host::dynamic_shared());";
+    last = m.position(0) + m.length(0);
+  }
+  return out + source.substr(last);
+}
+
+// The host runtime, the user's source with its own line numbers, then an
+// entry point per kernel.
+std::string translation_unit(const std::string& source, const std::vector<std::string>& kernels) {
+  std::string tu = host_runtime_text();
+  tu += "#line 1 \"" + std::string(kSourceName) + "\"\n" + with_dynamic_shared(source) + "\n";
+  tu += "#line 1 \"kiln-entries\"\n";
+  for (size_t i = 0; i < kernels.size(); ++i)
+    tu += "extern \"C\" int kiln_entry_" + std::to_string(i) +
+          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid(l, &(" + kernels[i] + "), args); }\n";
+  return tu;
+}
+
+// g++ and clang name positions as "kernel.cu:<line>:<column>: error".
+int first_error_line(const std::string& log) {
+  const std::string marker = std::string(kSourceName) + ":";
+  for (size_t at = log.find(marker); at != std::string::npos; at = log.find(marker, at + 1)) {
+    int line = std::atoi(log.c_str() + at + marker.size());
+    if (line > 0) return line;
+  }
+  return 0;
+}
+
+std::string run_compiler(const std::vector<std::string>& args, int* status) {
+  std::string log_path = args.back() + ".log";
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw CompileError("could not run the host compiler " + args[0]);
+  waitpid(pid, status, 0);
+  std::string log = detail::read_file(log_path);
+  unlink(log_path.c_str());
+  return log;
+}
+
+// Compiles to a shared library; returns its bytes.
+std::string compile(const std::string& tu, const std::string& source, const std::vector<std::string>& options) {
+  char dir[] = "/tmp/kiln-host-XXXXXX";
+  if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
+  const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
+  detail::write_atomically(dir, cpp, tu);
+  std::vector<std::string> args = host_compiler().command;
+  args.insert(args.end(), kFlags.begin(), kFlags.end());
+  for (const std::string& o : options)
+    if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
+  args.insert(args.end(), {"-x", "c++", cpp, "-o", so});
+  int status = 0;
+  std::string log = run_compiler(args, &status);
+  std::string library = detail::read_file(so);
+  unlink(cpp.c_str());
+  unlink(so.c_str());
+  rmdir(dir);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty())
+    throw CompileError(detail::describe_compile_failure(kSourceName, log, source, first_error_line(log)));
+  return library;
+}
+
+// dlopen needs a file: a private copy of the checked bytes, unlinked once open.
+void* open_library(const std::string& bytes) {
+  std::string dir = detail::ensure_cache_directory();
+  if (dir.empty()) dir = "/tmp";
+  std::string path = dir + "/.load-XXXXXX";
+  int fd = mkstemp(path.data());
+  if (fd < 0) throw CompileError("could not write a kernel library to " + dir);
+  bool ok = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+  ok = close(fd) == 0 && ok;
+  void* handle = ok ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
+  std::string error = handle ? "" : (ok ? dlerror() : "short write");
+  unlink(path.c_str());
+  if (!handle) throw CompileError("could not load the compiled kernel library: " + error);
+  return handle;
+}
+
+}  // namespace
+
+std::shared_ptr<const HostModule> load_host_module(const std::string& source, const std::vector<std::string>& options,
+                                                   const std::vector<std::string>& kernels) {
+  const std::string tu = translation_unit(source, kernels);
+  detail::Sha256 h;
+  h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
+  for (const std::string& o : options) h.update(o + "\n");
+  const std::string key = h.update(tu).hex_digest();
+
+  static std::mutex mutex;
+  static auto* loaded = new std::map<std::string, std::shared_ptr<const HostModule>>;  // modules stay loaded
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = loaded->find(key); it != loaded->end()) return it->second;
+
+  const std::string path = detail::cache_directory() + "/" + key + ".so";
+  std::string library = detail::load_checked(path);
+  if (library.empty()) {
+    library = compile(tu, source, options);
+    detail::store_checked(path, library);
+  }
+  auto module = std::make_shared<HostModule>();
+  module->library = open_library(library);
+  module->uses_barriers = source.find("__syncthreads") != std::string::npos;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());
+    if (!entry) throw CompileError("the compiled kernel library lacks the entry for " + kernels[i]);
+    module->entries.push_back(reinterpret_cast<kiln_host::Entry>(entry));
+  }
+  loaded->emplace(key, module);
+  return module;
+}
+
+void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3], const unsigned block[3],
+                 size_t shared_bytes, void** args) {
+  // CUDA's limits, so that a kernel that launches here launches on a GPU.
+  const unsigned max_block[3] = {1024, 1024, 64};
+  const unsigned long long threads = 1ull * block[0] * block[1] * block[2];
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] == 0 || block[d] == 0) throw ValueError("grid and block dimensions must be at least 1");
+    if (block[d] > max_block[d])
+      throw ValueError("block dimension " + std::to_string(d) + " is " + std::to_string(block[d]) +
+                       "; the limit is " + std::to_string(max_block[d]));
+  }
+  if (threads > 1024)
+    throw ValueError("a block of " + std::to_string(threads) + " threads is more than the limit of 1024");
+  if (grid[1] > 65535 || grid[2] > 65535) throw ValueError("grid dimensions y and z are limited to 65535");
+  if (shared_bytes > kiln_host::kMaxDynamicShared)
+    throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than the limit of " +
+                     std::to_string(kiln_host::kMaxDynamicShared));
+  kiln_host::Launch launch{};
+  for (int d = 0; d < 3; ++d) {
+    launch.grid[d] = grid[d];
+    launch.block[d] = block[d];
+  }
+  launch.shared_bytes = shared_bytes;
+  launch.use_fibers = module.uses_barriers && threads > 1;
+  if (module.entries.at(kernel)(&launch, args) != 0)
+    throw std::runtime_error(std::string("the kernel failed on the CPU: ") + launch.error);
+}
+
+}  // namespace kiln::cpu

@@ -1,0 +1,101 @@
+// CUDA C compiled for the CPU: barrier-free kernels, barriers through fibers,
+// dynamic shared memory, atomics, templates, and the errors.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "../../src/cpu/host_compiler.hpp"
+#include "kiln/error.hpp"
+
+using namespace kiln;
+
+namespace {
+
+class HostKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char dir[] = "/tmp/kiln-host-cache-test-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    setenv("KILN_CACHE_DIR", dir, 1);
+  }
+};
+
+void launch(const cpu::HostModule& m, size_t kernel, unsigned grid, unsigned block, size_t shared,
+            std::vector<void*> args) {
+  unsigned g[3] = {grid, 1, 1}, b[3] = {block, 1, 1};
+  cpu::launch_host(m, kernel, g, b, shared, args.data());
+}
+
+}  // namespace
+
+TEST_F(HostKernels, VectorAddRunsWithoutFibers) {
+  auto m = cpu::load_host_module(R"(
+extern "C" __global__ void add(const float* __restrict__ x, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] + y[i];
+})", {}, {"add"});
+  EXPECT_FALSE(m->uses_barriers);
+  std::vector<float> x(1000), y(1000), out(1000);
+  std::iota(x.begin(), x.end(), 0.0f);
+  std::iota(y.begin(), y.end(), 1.0f);
+  const float *px = x.data(), *py = y.data();
+  float* po = out.data();
+  int n = 1000;
+  launch(*m, 0, 4, 256, 0, {&px, &py, &po, &n});
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2.0f * i + 1.0f);
+}
+
+TEST_F(HostKernels, BlockReductionWithBarriersAndDynamicSharedMemory) {
+  auto m = cpu::load_host_module(R"(
+template <class T>
+__global__ void block_sum(const T* in, T* out, int n) {
+  extern __shared__ __align__(16) unsigned char raw[];
+  T* buf = reinterpret_cast<T*>(raw);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = i < n ? in[i] : T(0);
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, buf[0]);
+})", {"-DUNUSED=1", "--use_fast_math"}, {"block_sum<double>", "block_sum<int>"});
+  EXPECT_TRUE(m->uses_barriers);
+  std::vector<int> in(10000);
+  std::iota(in.begin(), in.end(), 0);
+  int total = 0, n = 10000;
+  const int* pin = in.data();
+  int* pout = &total;
+  launch(*m, 1, 40, 256, 256 * sizeof(int), {&pin, &pout, &n});
+  EXPECT_EQ(total, 10000 * 9999 / 2);
+}
+
+TEST_F(HostKernels, CompileErrorsQuoteTheUsersLines) {
+  try {
+    cpu::load_host_module("__global__ void k(int* p) {\n  *p = undefined_name;\n}\n", {}, {"k"});
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    std::string what = e.what();
+    EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+    EXPECT_NE(what.find(">2: "), std::string::npos) << what;
+  }
+}
+
+TEST_F(HostKernels, WarpIntrinsicsFailToCompileByName) {
+  try {
+    cpu::load_host_module("__global__ void k(int* p) { *p = __shfl_down_sync(0xffffffffu, *p, 1); }", {}, {"k"});
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    EXPECT_NE(std::string(e.what()).find("__shfl_down_sync (a warp intrinsic)"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(HostKernels, BadLaunchShapesNameTheLimit) {
+  auto m = cpu::load_host_module("__global__ void k(int* p) {}", {}, {"k"});
+  int* p = nullptr;
+  EXPECT_THROW(launch(*m, 0, 1, 2048, 0, {&p}), ValueError);
+  EXPECT_THROW(launch(*m, 0, 1, 32, size_t{1} << 30, {&p}), ValueError);
+}
