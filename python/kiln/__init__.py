@@ -5,7 +5,7 @@ device (``kiln.cpu`` today). Operations dispatch in C++ to the device's
 precompiled kernels.
 """
 from . import _core
-from ._core import Device, ndarray, can_cast, promote_types, result_type
+from ._core import CompileError, Device, ndarray, can_cast, promote_types, result_type
 from ._device import cpu, default_device
 from ._dtypes import (
     bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
@@ -21,6 +21,7 @@ from ._reductions import (
     all, amax, amin, any, argmax, argmin, cumprod, cumsum, cumulative_prod, cumulative_sum,
     max, mean, min, prod, std, sum, var,
 )
+from ._raw_kernel import RawKernel, RawModule  # noqa: F401
 from ._manipulation import (
     astype, broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose,
     moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,

@@ -16,7 +16,8 @@ namespace kiln::cuda {
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
   X(cuEventElapsedTime) X(cuPointerGetAttributes) X(cuModuleLoadData) X(cuModuleGetFunction)     \
-  X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncGetAttribute)          \
+  X(cuFuncSetAttribute)
 
 struct Driver {
 #define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

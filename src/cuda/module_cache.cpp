@@ -98,7 +98,14 @@ int device_arch(int device) {
 
 }  // namespace
 
-std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {
+namespace {
+
+// The CUBIN (and the lowered names of `name_expressions`) for `source`, from
+// the disk cache or NVRTC. Cached payload: the count of names, the names a
+// line each, then the CUBIN.
+std::string cached_compile(const std::string& source, const std::string& program_name, int arch, Includes includes,
+                           const std::vector<std::string>& user_options,
+                           const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered) {
   detail::Sha256 h;
   h.update(build_identity()).update("sm_" + std::to_string(arch) + "\n");
   std::vector<std::string> options = kOptions;
@@ -106,21 +113,56 @@ std::string cubin_for(const std::string& source, const std::string& program_name
     options.push_back("-I" + cccl_include_dir(compiler_identity().library));
     h.update(cccl_version(compiler_identity().library) + "\n");
   }
-  std::string key = h.update(source).hex_digest();
-  const std::string path = cache_directory() + "/" + key + ".cubin";
-  std::string cubin = detail::load_checked(path);
-  if (!cubin.empty()) return cubin;
-  cubin = compile_cubin(source, program_name, arch, options, device_headers());
-  detail::store_checked(path, cubin);
+  for (const std::string& o : user_options) {
+    options.push_back(o);
+    h.update("option " + o + "\n");
+  }
+  for (const std::string& e : name_expressions) h.update("name " + e + "\n");
+  const std::string path = cache_directory() + "/" + h.update(source).hex_digest() + ".cubin";
+  std::string payload = detail::load_checked(path);
+  std::istringstream in(payload);
+  size_t count = 0;
+  if (!payload.empty() && (in >> count) && count == name_expressions.size()) {
+    in.ignore(1);
+    std::vector<std::string> names(count);
+    for (std::string& n : names) std::getline(in, n);
+    if (in) {
+      if (lowered) *lowered = names;
+      return payload.substr(static_cast<size_t>(in.tellg()));
+    }
+  }
+  std::vector<std::string> names;
+  std::string cubin = compile_cubin(source, program_name, arch, options, device_headers(), name_expressions, &names);
+  std::string stored = std::to_string(names.size()) + "\n";
+  for (const std::string& n : names) stored += n + "\n";
+  detail::store_checked(path, stored + cubin);
+  if (lowered) *lowered = names;
   return cubin;
 }
 
-CUfunction load_kernel(int device, const std::string& source, const std::string& kernel_name, Includes includes) {
-  std::string cubin = cubin_for(source, kernel_name + ".cu", device_arch(device), includes);
+CUmodule load_module(int device, const std::string& cubin) {
   ContextScope scope(device);
   CUmodule module;
   // Modules stay loaded for the life of the process: their functions are cached.
   check(driver().cuModuleLoadData(&module, cubin.data()), "cuModuleLoadData");
+  return module;
+}
+
+}  // namespace
+
+std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {
+  return cached_compile(source, program_name, arch, includes, {}, {}, nullptr);
+}
+
+CUmodule load_program(int device, const std::string& source, const std::vector<std::string>& options,
+                      const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
+  return load_module(device, cached_compile(source, "kernel.cu", device_arch(device), Includes::Kiln, options,
+                                            name_expressions, lowered_names));
+}
+
+CUfunction load_kernel(int device, const std::string& source, const std::string& kernel_name, Includes includes) {
+  CUmodule module = load_module(device, cubin_for(source, kernel_name + ".cu", device_arch(device), includes));
+  ContextScope scope(device);
   CUfunction fn;
   check(driver().cuModuleGetFunction(&fn, module, kernel_name.c_str()), "cuModuleGetFunction");
   return fn;

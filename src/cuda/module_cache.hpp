@@ -4,6 +4,7 @@
 // and loaded once per device.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "driver.hpp"
 
@@ -22,5 +23,10 @@ std::string cubin_for(const std::string& source, const std::string& program_name
                       Includes includes = Includes::Kiln);
 
 std::string cache_directory();
+
+// A user's program (RawModule, SourceModule) compiled with its own options,
+// loaded on a device; (*lowered_names)[i] is the symbol of name_expressions[i].
+CUmodule load_program(int device, const std::string& source, const std::vector<std::string>& options,
+                      const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names);
 
 }  // namespace kiln::cuda

@@ -15,7 +15,7 @@ namespace {
 #define KILN_NVRTC_FUNCTIONS(X)                                                             \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
   X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)     \
-  X(nvrtcDestroyProgram)
+  X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
 
 struct Nvrtc {
 #define KILN_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;
@@ -87,7 +87,8 @@ std::string nvrtc_library_path() {
 
 std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
                           const std::vector<std::string>& options,
-                          const std::vector<std::pair<std::string, std::string>>& headers) {
+                          const std::vector<std::pair<std::string, std::string>>& headers,
+                          const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
   const Nvrtc& api = nvrtc();
   std::vector<const char*> header_sources, header_names;
   for (const auto& [name, text] : headers) {
@@ -98,6 +99,8 @@ std::string compile_cubin(const std::string& source, const std::string& program_
   check(api.nvrtcCreateProgram(&program, source.c_str(), program_name.c_str(), static_cast<int>(headers.size()),
                                header_sources.data(), header_names.data()),
         "nvrtcCreateProgram");
+  for (const std::string& e : name_expressions)
+    check(api.nvrtcAddNameExpression(program, e.c_str()), "nvrtcAddNameExpression");
   std::vector<std::string> all = options;
   all.push_back("--gpu-architecture=sm_" + std::to_string(arch));
   std::vector<const char*> argv;
@@ -116,6 +119,11 @@ std::string compile_cubin(const std::string& source, const std::string& program_
   check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
   std::string cubin(size, '\0');
   check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+  for (const std::string& e : name_expressions) {
+    const char* lowered = nullptr;
+    check(api.nvrtcGetLoweredName(program, e.c_str(), &lowered), "nvrtcGetLoweredName");
+    lowered_names->push_back(lowered);
+  }
   api.nvrtcDestroyProgram(&program);
   return cubin;
 }

@@ -12,10 +12,13 @@ std::pair<int, int> nvrtc_version();
 std::string nvrtc_library_path();
 
 // Compiles CUDA C++ for sm_<arch> to a CUBIN. `headers` are (include name,
-// contents) pairs the source may #include. CompileError carries the log and
-// the source lines around the first error.
+// contents) pairs the source may #include; each of `name_expressions` (e.g.
+// "f<float>") gets its mangled name in `lowered_names`. CompileError carries
+// the log and the source lines around the first error.
 std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
                           const std::vector<std::string>& options,
-                          const std::vector<std::pair<std::string, std::string>>& headers);
+                          const std::vector<std::pair<std::string, std::string>>& headers,
+                          const std::vector<std::string>& name_expressions = {},
+                          std::vector<std::string>* lowered_names = nullptr);
 
 }  // namespace kiln::cuda

@@ -1,7 +1,9 @@
 // kiln._core's CUDA part: devices, streams, events, memory pools.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
 
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -10,6 +12,8 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace kiln::python {
+
+std::vector<void*> argument_pointers(const std::vector<nb::bytes>& args);
 
 void bind_cuda(nb::module_& m) {
   using namespace kiln::cuda;
@@ -81,6 +85,16 @@ void bind_cuda(nb::module_& m) {
       .def_prop_ro("size", [](const PinnedBlock& b) { return b.size; });
   m.def("_alloc_pinned", [](size_t nbytes) { return PinnedBlock{alloc_pinned(nbytes), nbytes}; });
   m.def("_pinned_pool_bytes", &pinned_pool_bytes);
+  nb::class_<UserModule>(m, "_UserModule").def_ro("lowered_names", &UserModule::lowered_names);
+  m.def("_load_user_module", &load_user_module);
+  m.def("_user_function", &user_function);
+  m.def("_function_attribute", &function_attribute);
+  m.def("_set_function_attribute", &set_function_attribute);
+  m.def("_launch_cuda", [](uintptr_t function, int device, std::array<unsigned, 3> grid, std::array<unsigned, 3> block,
+                           size_t shared, uintptr_t stream, const std::vector<nb::bytes>& args) {
+    std::vector<void*> pointers = argument_pointers(args);
+    launch_user_kernel(function, device, grid.data(), block.data(), shared, stream, pointers.data());
+  });
 }
 
 }  // namespace kiln::python

@@ -13,6 +13,7 @@ using namespace nb::literals;
 namespace kiln::python {
 void bind_array(nb::module_& m);
 void bind_functions(nb::module_& m);
+void bind_kernels(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
 #endif
@@ -43,6 +44,7 @@ NB_MODULE(_core, m) {
   // Registered after the translator above, so tried before it.
   nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
+  nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
 
   nb::class_<Device>(m, "Device")
       .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)
@@ -78,6 +80,7 @@ NB_MODULE(_core, m) {
 
   bind_array(m);
   bind_functions(m);
+  bind_kernels(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);
 #endif

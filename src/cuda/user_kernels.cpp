@@ -1,0 +1,76 @@
+// Users' kernels on CUDA devices: looked up in their modules, checked against
+// the device's limits, launched.
+#include "context.hpp"
+#include "kernel_slots.hpp"
+#include "kiln/cuda.hpp"
+#include "kiln/error.hpp"
+#include "module_cache.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+CUfunction as_function(uintptr_t f) { return reinterpret_cast<CUfunction>(f); }
+
+}  // namespace
+
+UserModule load_user_module(int device, const std::string& source, const std::vector<std::string>& options,
+                            const std::vector<std::string>& name_expressions) {
+  check_device_index(device);
+  UserModule m;
+  m.module = reinterpret_cast<uintptr_t>(load_program(device, source, options, name_expressions, &m.lowered_names));
+  return m;
+}
+
+uintptr_t user_function(const UserModule& module, const std::string& symbol) {
+  CUfunction fn;
+  CUresult r = driver().cuModuleGetFunction(&fn, reinterpret_cast<CUmodule>(module.module), symbol.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no kernel named '" + symbol + "'");
+  check(r, "cuModuleGetFunction");
+  return reinterpret_cast<uintptr_t>(fn);
+}
+
+int function_attribute(uintptr_t fn, int attribute) {
+  int value = 0;
+  check(driver().cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(attribute), as_function(fn)),
+        "cuFuncGetAttribute");
+  return value;
+}
+
+void set_function_attribute(uintptr_t fn, int attribute, int value) {
+  check(driver().cuFuncSetAttribute(as_function(fn), static_cast<CUfunction_attribute>(attribute), value),
+        "cuFuncSetAttribute");
+}
+
+void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
+                        size_t shared_bytes, uintptr_t stream, void** args) {
+  ContextScope scope(device);
+  const CUdevice_attribute max_block[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
+                                           CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
+  const CUdevice_attribute max_grid[3] = {CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y,
+                                          CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z};
+  for (int d = 0; d < 3; ++d) {
+    if (grid[d] == 0 || block[d] == 0) throw ValueError("grid and block dimensions must be at least 1");
+    const unsigned block_limit = static_cast<unsigned>(cached_attribute(device, max_block[d]));
+    const unsigned grid_limit = static_cast<unsigned>(cached_attribute(device, max_grid[d]));
+    if (block[d] > block_limit)
+      throw ValueError("block dimension " + std::to_string(d) + " is " + std::to_string(block[d]) +
+                       "; the device's limit is " + std::to_string(block_limit));
+    if (grid[d] > grid_limit)
+      throw ValueError("grid dimension " + std::to_string(d) + " is " + std::to_string(grid[d]) +
+                       "; the device's limit is " + std::to_string(grid_limit));
+  }
+  const unsigned long long threads = 1ull * block[0] * block[1] * block[2];
+  const int max_threads = function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  if (threads > static_cast<unsigned long long>(max_threads))
+    throw ValueError("a block of " + std::to_string(threads) + " threads is more than this kernel's limit of " +
+                     std::to_string(max_threads));
+  const int max_shared = function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  if (shared_bytes > static_cast<size_t>(max_shared))
+    throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than this kernel's limit of " +
+                     std::to_string(max_shared) + " (raise it with max_dynamic_shared_size_bytes)");
+  check(driver().cuLaunchKernel(as_function(fn), grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream), args, nullptr),
+        "cuLaunchKernel");
+}
+
+}  // namespace kiln::cuda

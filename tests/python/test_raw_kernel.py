@@ -1,0 +1,180 @@
+"""CuPy's RawKernel and RawModule, on every device present: the same CUDA C
+source through NVRTC on a GPU and through the host compiler on the CPU."""
+import numpy as np
+import pytest
+
+import kiln
+
+VECTOR_ADD = r"""
+extern "C" __global__ void vector_add(const float* __restrict__ x, const float* y, float* out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] + y[i];
+}
+"""
+
+ADD_ONE_2D = r"""
+extern "C" __global__ void add_one(double* a, int rows, int cols) {
+  int r = blockIdx.y * blockDim.y + threadIdx.y, c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < rows && c < cols) a[r * cols + c] += 1.0;
+}
+"""
+
+MATMUL = r"""
+#define TILE 16
+extern "C" __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row < n && col < n) {
+    float acc = 0.0f;
+    for (int k = 0; k < n; ++k) acc += a[row * n + k] * b[k * n + col];
+    c[row * n + col] = acc;
+  }
+}
+extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
+  __shared__ float ta[TILE][TILE];
+  __shared__ float tb[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
+    int ka = t * TILE + threadIdx.x, kb = t * TILE + threadIdx.y;
+    ta[threadIdx.y][threadIdx.x] = (row < n && ka < n) ? a[row * n + ka] : 0.0f;
+    tb[threadIdx.y][threadIdx.x] = (kb < n && col < n) ? b[kb * n + col] : 0.0f;
+    __syncthreads();
+    for (int k = 0; k < TILE; ++k) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < n) c[row * n + col] = acc;
+}
+"""
+
+HISTOGRAM = r"""
+extern "C" __global__ void histogram(const int* values, unsigned int* bins, long long n, int nbins) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    atomicAdd(&bins[values[i] % nbins], 1);
+}
+"""
+
+BLOCK_SUM = r"""
+extern "C" __global__ void block_sum(const double* in, double* partial, int n) {
+  extern __shared__ double buf[];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  buf[threadIdx.x] = i < n ? in[i] : 0.0;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) partial[blockIdx.x] = buf[0];
+}
+"""
+
+TEMPLATED = r"""
+template <typename T, int Scale>
+__global__ void scale(const T* x, T* out, T offset, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = x[i] * Scale + offset;
+}
+"""
+
+
+def test_vector_add(device):
+    rng = np.random.default_rng(0)
+    x, y = rng.random(1000, dtype=np.float32), rng.random(1000, dtype=np.float32)
+    kx, ky = kiln.asarray(x, device=device), kiln.asarray(y, device=device)
+    out = kiln.empty(1000, dtype="float32", device=device)
+    kernel = kiln.RawKernel(VECTOR_ADD, "vector_add")
+    kernel((4,), (256,), (kx, ky, out, 1000))
+    np.testing.assert_array_equal(out.get(), x + y)
+    kernel(4, 256, (kx, ky, out, np.int32(1000)))  # ints as dims, a NumPy scalar of the exact type
+
+
+def test_seed_2d_add_one(device):
+    a = np.arange(37 * 53, dtype=np.float64).reshape(37, 53)
+    k = kiln.asarray(a, device=device, copy=True)
+    kiln.RawKernel(ADD_ONE_2D, "add_one")((4, 3), (16, 16), (k, 37, 53))
+    np.testing.assert_array_equal(k.get(), a + 1)
+
+
+@pytest.mark.parametrize("name", ["matmul_naive", "matmul_tiled"])
+def test_matrix_multiply(device, name):
+    n = 70  # not a multiple of the tile
+    rng = np.random.default_rng(1)
+    a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+    c = kiln.empty((n, n), dtype="float32", device=device)
+    module = kiln.RawModule(code=MATMUL)
+    blocks = (n + 15) // 16
+    module.get_function(name)((blocks, blocks), (16, 16),
+                              (kiln.asarray(a, device=device), kiln.asarray(b, device=device), c, n))
+    np.testing.assert_allclose(c.get(), a @ b, rtol=1e-5)
+
+
+def test_histogram_with_atomics(device):
+    values = np.random.default_rng(2).integers(0, 1000, 100_000, dtype=np.int32)
+    bins = kiln.zeros(16, dtype="uint32", device=device)
+    kiln.RawKernel(HISTOGRAM, "histogram")((64,), (128,), (kiln.asarray(values, device=device), bins,
+                                                          values.size, 16))
+    np.testing.assert_array_equal(bins.get(), np.bincount(values % 16, minlength=16))
+
+
+def test_block_reduction_with_dynamic_shared_memory(device):
+    x = np.random.default_rng(3).random(5000)
+    blocks = (x.size + 255) // 256
+    partial = kiln.empty(blocks, dtype="float64", device=device)
+    kiln.RawKernel(BLOCK_SUM, "block_sum")((blocks,), (256,), (kiln.asarray(x, device=device), partial, x.size),
+                                           shared_mem=256 * 8)
+    np.testing.assert_allclose(partial.get().sum(), x.sum(), rtol=1e-12)
+
+
+def test_templates_through_name_expressions(device):
+    module = kiln.RawModule(code=TEMPLATED, name_expressions=["scale<float, 3>", "scale<double, 2>"])
+    x = np.arange(10, dtype=np.float64)
+    out = kiln.empty(10, dtype="float64", device=device)
+    module.get_function("scale<double, 2>")((1,), (32,), (kiln.asarray(x, device=device), out, 0.5, 10))
+    np.testing.assert_array_equal(out.get(), x * 2 + 0.5)  # the Python float became the template's double
+    xf = np.arange(10, dtype=np.float32)
+    outf = kiln.empty(10, dtype="float32", device=device)
+    module.get_function("scale<float, 3>")((1,), (32,), (kiln.asarray(xf, device=device), outf, 1.0, 10))
+    np.testing.assert_array_equal(outf.get(), xf * 3 + 1)
+
+
+def test_compile_errors_carry_the_log_and_source(device):
+    kernel = kiln.RawKernel('extern "C" __global__ void broken(int* p) {\n  *p = not_declared;\n}\n', "broken")
+    with pytest.raises(kiln.CompileError, match="not_declared") as info:
+        kernel((1,), (1,), (kiln.zeros(1, dtype="int32", device=device),))
+    assert ">2:" in str(info.value)
+
+
+def test_bad_launches_raise_before_running(device):
+    kernel = kiln.RawKernel(VECTOR_ADD, "vector_add")
+    x = kiln.zeros(4, dtype="float32", device=device)
+    with pytest.raises(TypeError, match="takes 4 arguments, got 3"):
+        kernel((1,), (4,), (x, x, x))
+    with pytest.raises(ValueError, match="limit"):
+        kernel((1,), (2048,), (x, x, x, 4))
+    with pytest.raises(ValueError, match="shared_mem"):
+        kernel((1,), (4,), (x, x, x, 4), shared_mem=1 << 30)
+    with pytest.raises(ValueError, match="grid"):
+        kernel((1, 2, 3, 4), (4,), (x, x, x, 4))
+    with pytest.raises(TypeError, match="unsupported type"):
+        kernel((1,), (4,), (x, x, x, "4"))
+
+
+def test_python_scalars_need_a_known_parameter_type():
+    kernel = kiln.RawKernel('struct P { int a; };\nextern "C" __global__ void k(P p, int* out) { *out = p.a; }', "k")
+    with pytest.raises(TypeError, match="parameter 'P p'"):
+        kernel((1,), (1,), (3, kiln.zeros(1, dtype="int32", device="cpu")))
+
+
+def test_parameter_parsing():
+    from kiln._raw_kernel import kernel_parameters
+
+    assert kernel_parameters(VECTOR_ADD, "vector_add") == [
+        ("pointer", "const float* __restrict__ x"), ("pointer", "const float* y"), ("pointer", "float* out"),
+        ("i", "int n")]
+    assert [k for k, _ in kernel_parameters(TEMPLATED, "scale<double, 2>")] == ["pointer", "pointer", "d", "i"]
+    assert kernel_parameters(VECTOR_ADD, "missing") is None
+
+
+def test_warp_intrinsics_on_the_cpu_name_themselves():
+    kernel = kiln.RawKernel('extern "C" __global__ void k(int* p) { *p = __shfl_xor_sync(0xffffffffu, *p, 1); }', "k")
+    with pytest.raises(kiln.CompileError, match="__shfl_xor_sync"):
+        kernel((1,), (32,), (kiln.zeros(1, dtype="int32", device="cpu"),))
