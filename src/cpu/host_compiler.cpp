@@ -7,10 +7,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <sstream>
 #include <stdexcept>
 
@@ -75,22 +75,45 @@ const Compiler& host_compiler() {
   return found;
 }
 
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// `text` without its __align__(n) (the buffer is 16-byte aligned already, and
+// an __align__ would apply to the pointer that replaces the array).
+std::string without_align(std::string text) {
+  for (size_t at; (at = text.find("__align__")) != std::string::npos;) {
+    size_t close = text.find(')', at);
+    text.erase(at, close == std::string::npos ? std::string::npos : close - at + 1);
+  }
+  return text;
+}
+
 // `extern __shared__ T name[];` (the dynamic shared memory sized at launch)
 // becomes a pointer into the OS thread's shared buffer, on the same line.
+// Scanned by hand: std::regex breaks when libkiln and the process's
+// libstdc++ differ in version.
 std::string with_dynamic_shared(const std::string& source) {
-  static const std::regex declaration(R"(extern\s+__shared__\s+([^;\[\]]*?)\s*\b(\w+)\s*\[\s*\]\s*;)");
-  static const std::regex alignment(R"(__align__\s*\(\s*\d+\s*\))");
   std::string out;
-  auto begin = std::sregex_iterator(source.begin(), source.end(), declaration);
   size_t last = 0;
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    const std::smatch& m = *it;
-    // The buffer is 16-byte aligned; an __align__ would apply to the pointer.
-    const std::string type = std::regex_replace(m[1].str(), alignment, "");
-    out += source.substr(last, m.position(0) - last);
-    out += "static thread_local " + type + "* const " + m[2].str() + " = reinterpret_cast<" + type +
-           "*>(kiln_host::dynamic_shared());";
-    last = m.position(0) + m.length(0);
+  for (size_t at = source.find("extern"); at != std::string::npos; at = source.find("extern", at + 1)) {
+    if (at > 0 && is_word(source[at - 1])) continue;
+    size_t shared = source.find_first_not_of(" \t\r\n", at + 6);
+    if (shared == std::string::npos || source.compare(shared, 10, "__shared__") != 0) continue;
+    size_t end = source.find(';', shared);
+    if (end == std::string::npos) break;
+    std::string decl = source.substr(shared + 10, end - shared - 10);  // " T name[]"
+    size_t close = decl.find_last_not_of(" \t\r\n");
+    if (close == std::string::npos || decl[close] != ']') continue;
+    size_t open = decl.find_last_not_of(" \t\r\n", close - 1);
+    if (open == std::string::npos || decl[open] != '[') continue;
+    size_t name_end = decl.find_last_not_of(" \t\r\n", open - 1) + 1, name_begin = name_end;
+    while (name_begin > 0 && is_word(decl[name_begin - 1])) --name_begin;
+    const std::string name = decl.substr(name_begin, name_end - name_begin);
+    const std::string type = without_align(decl.substr(0, name_begin));
+    if (name.empty() || type.find_first_not_of(" \t\r\n") == std::string::npos) continue;
+    out += source.substr(last, at - last) + "static thread_local " + type + "* const " + name +
+           " = reinterpret_cast<" + type + "*>(kiln_host::dynamic_shared());";
+    last = end + 1;
+    at = end;
   }
   return out + source.substr(last);
 }
