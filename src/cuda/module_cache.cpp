@@ -119,16 +119,22 @@ std::string cached_compile(const std::string& source, const std::string& program
   }
   for (const std::string& e : name_expressions) h.update("name " + e + "\n");
   const std::string path = cache_directory() + "/" + h.update(source).hex_digest() + ".cubin";
-  std::string payload = detail::load_checked(path);
-  std::istringstream in(payload);
-  size_t count = 0;
-  if (!payload.empty() && (in >> count) && count == name_expressions.size()) {
-    in.ignore(1);
-    std::vector<std::string> names(count);
-    for (std::string& n : names) std::getline(in, n);
-    if (in) {
+  if (std::string payload = detail::load_checked(path); !payload.empty()) {
+    // Parsed with plain string operations: the header is ours and small.
+    size_t at = payload.find('\n');
+    std::vector<std::string> names;
+    bool ok = at != std::string::npos && at > 0 &&
+              payload.find_first_not_of("0123456789") == at &&
+              std::stoul(payload.substr(0, at)) == name_expressions.size();
+    for (size_t i = 0; ok && i < name_expressions.size(); ++i) {
+      size_t end = payload.find('\n', at + 1);
+      ok = end != std::string::npos;
+      if (ok) names.push_back(payload.substr(at + 1, end - at - 1));
+      at = end;
+    }
+    if (ok) {
       if (lowered) *lowered = names;
-      return payload.substr(static_cast<size_t>(in.tellg()));
+      return payload.substr(at + 1);
     }
   }
   std::vector<std::string> names;
