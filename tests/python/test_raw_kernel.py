@@ -5,12 +5,6 @@ import pytest
 
 import kiln
 
-# Work in progress (issue 4): on the GPU machine the CUDA path fails with
-# CUDA_ERROR_INVALID_IMAGE at cuModuleLoadData and a later CPU test crashed
-# there; both are open. Until fixed these tests run only where no GPU is.
-pytestmark = pytest.mark.skipif(kiln.cuda.is_available(),
-                                reason="RawKernel on a GPU machine is under repair (issue 4)")
-
 VECTOR_ADD = r"""
 extern "C" __global__ void vector_add(const float* __restrict__ x, const float* y, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
