@@ -23,6 +23,9 @@ _SCALAR_TYPES = {
     "complex<float>": "F", "complex<double>": "D", "thrust::complex<float>": "F",
     "thrust::complex<double>": "D", "cuComplex": "F", "cuFloatComplex": "F", "cuDoubleComplex": "D",
 }
+# "__global__ void name(" with what may stand between (extern "C", static,
+# attributes, __launch_bounds__(...)); `name` is filled in.
+_KERNEL_HEAD = (r"__global__\s+(?:[\w:]+\s+)*?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(")
 _QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict|restrict|struct)\b")
 _POINTER = "pointer"
 
@@ -61,8 +64,7 @@ def kernel_parameters(source, expression):
     name, _, targs = expression.partition("<")
     name = name.strip()
     pattern = re.compile(r"(template\s*<(?P<tparams>[^{;]*?)>\s*)?(?:extern\s*\"C\"\s*)?(?:static\s+)?"
-                         r"__global__\s+(?:[\w:]+\s+)*?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?"
-                         + re.escape(name) + r"\s*\(")
+                         + _KERNEL_HEAD.format(name=re.escape(name)))
     match = pattern.search(source)
     if match is None:
         return None
@@ -167,7 +169,7 @@ class _Program:
 def _global_names(code):
     """The non-template __global__ functions of `code` (each gets a CPU entry point)."""
     names = []
-    for m in re.finditer(r"__global__\s+(?:[\w:]+\s+)*?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(", code):
+    for m in re.finditer(_KERNEL_HEAD.format(name=r"(\w+)"), code):
         before = code[:m.start()].rstrip()
         if not before.endswith(">"):  # a template's kernels need name_expressions
             names.append(m.group(1))

@@ -23,8 +23,8 @@ extern char** environ;
 
 namespace kiln::cpu {
 
-// The text of host_launch.hpp and host_runtime.hpp, embedded by CMake.
-const std::string& host_runtime_text();
+// host_launch.hpp and host_runtime.hpp, embedded by CMake (kiln_embed_headers).
+const std::vector<std::pair<std::string, std::string>>& host_runtime_headers();
 
 namespace {
 
@@ -121,7 +121,8 @@ std::string with_dynamic_shared(const std::string& source) {
 // The host runtime, the user's source with its own line numbers, then an
 // entry point per kernel.
 std::string translation_unit(const std::string& source, const std::vector<std::string>& kernels) {
-  std::string tu = host_runtime_text();
+  std::string tu;
+  for (const auto& [name, text] : host_runtime_headers()) tu += text;
   tu += "#line 1 \"" + std::string(kSourceName) + "\"\n" + with_dynamic_shared(source) + "\n";
   tu += "#line 1 \"kiln-entries\"\n";
   for (size_t i = 0; i < kernels.size(); ++i)

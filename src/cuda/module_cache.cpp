@@ -1,12 +1,8 @@
 #include "module_cache.hpp"
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <iterator>
 #include <sstream>
 #include <vector>
