@@ -9,8 +9,6 @@ the host C++ compiler (see include/kiln/device/host_runtime.hpp).
 import re
 
 from . import _core
-from ._core import ndarray
-from ._device import cpu, default_device, to_device
 
 # C parameter types and the NumPy type a Python scalar becomes for them.
 _SCALAR_TYPES = {
@@ -28,6 +26,8 @@ _SCALAR_TYPES = {
 _KERNEL_HEAD = (r"__global__\s+(?:[\w:]+\s+)*?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(")
 _QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict|restrict|struct)\b")
 _POINTER = "pointer"
+# A parameter kind as the launcher's one-character code.
+_KIND_CODES = {_POINTER: "p", **{code: code for code in set(_SCALAR_TYPES.values())}}
 
 
 def _split_top_level(text, sep=","):
@@ -84,55 +84,6 @@ def kernel_parameters(source, expression):
     return [(_parameter_kind(p, bindings), p) for p in params]
 
 
-def _argument_bytes(arg, kind, declaration, position, kernel_name):
-    import numpy as np
-
-    if isinstance(arg, ndarray):
-        return arg._data_ptr.to_bytes(8, "little")
-    if isinstance(arg, np.ndarray):
-        return arg.__array_interface__["data"][0].to_bytes(8, "little")
-    interface = getattr(arg, "__cuda_array_interface__", None)
-    if interface is not None:
-        return interface["data"][0].to_bytes(8, "little")
-    if isinstance(arg, np.generic):
-        return arg.tobytes()  # NumPy scalars pass as their exact type
-    if isinstance(arg, (bool, int, float, complex)):
-        if kind is None or kind == _POINTER:
-            raise TypeError(f"argument {position} of {kernel_name}: cannot pass a Python {type(arg).__name__} "
-                            f"to the parameter '{declaration}'; pass a NumPy scalar of its exact type")
-        return np.array(arg, dtype=kind).tobytes()
-    raise TypeError(f"argument {position} of {kernel_name}: unsupported type {type(arg).__name__} "
-                    "(expected a kiln array, an array with __cuda_array_interface__, or a scalar)")
-
-
-def _device_of(args):
-    import numpy as np
-
-    found = None
-    for a in args:
-        if isinstance(a, ndarray):
-            d = a.device
-        elif isinstance(a, np.ndarray):
-            d = cpu
-        elif hasattr(a, "__cuda_array_interface__"):
-            from .cuda.device import get_device_id
-
-            d = to_device(f"cuda:{get_device_id()}")
-        else:
-            continue
-        if found is not None and d != found:
-            raise TypeError(f"kernel arguments are on different devices ({found} and {d})")
-        found = d
-    return found if found is not None else default_device()
-
-
-def _dims(value, what):
-    dims = tuple(value) if isinstance(value, (tuple, list)) else (value,)
-    if not 1 <= len(dims) <= 3 or not all(isinstance(d, int) for d in dims):
-        raise ValueError(f"{what}: expected an int or a tuple of 1 to 3 ints, got {value!r}")
-    return dims + (1,) * (3 - len(dims))
-
-
 class _Program:
     """One source and its options, compiled lazily for each device it runs on."""
 
@@ -147,13 +98,14 @@ class _Program:
         self._cuda = {}
 
     def host_entry(self, expression):
+        """(host module, entry index) of the kernel `expression` compiled for the CPU."""
         if self._host is None:
             names = self.name_expressions + [n for n in _global_names(self.code) if n not in self.name_expressions]
             self._host = _core._load_host_module(self.code, self.options, names)
             self._host_kernels = names
         if expression not in self._host_kernels:
             raise ValueError(f"the module has no kernel named '{expression}'")
-        return self._host_kernels.index(expression)
+        return self._host, self._host_kernels.index(expression)
 
     def cuda_function(self, expression, device_index):
         module = self._cuda.get(device_index)
@@ -184,43 +136,36 @@ _ATTRIBUTES = {
 }
 
 
-class RawKernel:
-    """CuPy's ``RawKernel(code, name, options=(), backend="nvrtc")``."""
+class RawKernel(_core._KernelLauncher):
+    """CuPy's ``RawKernel(code, name, options=(), backend="nvrtc")``, called as
+    ``kernel(grid, block, args, shared_mem=0, stream=None)``.
+
+    The call itself is C++ (src/python/kernel_launcher.cpp): arguments are
+    converted to the parameter types parsed from the source here, the device
+    is the arrays' device, and the kernel is compiled for it on first use.
+    """
 
     def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
                  enable_cooperative_groups=False, jitify=False, *, _program=None):
+        super().__init__()
         if backend not in ("nvrtc", "nvcc"):
             raise ValueError(f"backend: expected 'nvrtc' or 'nvcc', got {backend!r}")
         self.code = code
         self.name = name
         self.options = tuple(options)
         self._program = _program or _Program(code, options, ())
-        self._params = kernel_parameters(code, name)
-        self._functions = {}
+        params = kernel_parameters(code, name)
+        kinds = None if params is None else "".join(_KIND_CODES.get(kind, "\0") for kind, _ in params)
+        self._configure(name, kinds, [decl for _, decl in params or ()], self._resolve)
+
+    def _resolve(self, device_index):
+        """The compiled kernel: (host module, entry) for -1, else its CUfunction on that GPU."""
+        if device_index < 0:
+            return self._program.host_entry(self.name)
+        return self._cuda(device_index)
 
     def _cuda(self, device_index):
-        fn = self._functions.get(device_index)
-        if fn is None:
-            fn = self._functions[device_index] = self._program.cuda_function(self.name, device_index)
-        return fn
-
-    def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        grid, block = _dims(grid, "grid"), _dims(block, "block")
-        if not isinstance(args, (tuple, list)):
-            raise TypeError(f"args: expected a tuple of kernel arguments, got {type(args).__name__}")
-        if self._params is not None and len(args) != len(self._params):
-            raise TypeError(f"{self.name} takes {len(self._params)} arguments, got {len(args)}")
-        params = self._params or [(None, "?")] * len(args)
-        packed = [_argument_bytes(a, kind, decl, i, self.name) for i, (a, (kind, decl)) in enumerate(zip(args, params))]
-        device = _device_of(args)
-        if device == cpu:
-            entry = self._program.host_entry(self.name)
-            _core._launch_host(self._program._host, entry, grid, block, int(shared_mem), packed)
-            return
-        from .cuda.stream import get_current_stream
-
-        handle = (stream or get_current_stream(device.index)).ptr
-        _core._launch_cuda(self._cuda(device.index), device.index, grid, block, int(shared_mem), handle, packed)
+        return self._program.cuda_function(self.name, device_index)
 
     def _attribute(self, name):
         from .cuda.device import get_device_id

@@ -1,5 +1,8 @@
 // Users' kernels on CUDA devices: looked up in their modules, checked against
 // the device's limits, launched.
+#include <mutex>
+#include <unordered_map>
+
 #include "context.hpp"
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
@@ -10,6 +13,28 @@ namespace kiln::cuda {
 namespace {
 
 CUfunction as_function(uintptr_t f) { return reinterpret_cast<CUfunction>(f); }
+
+// A kernel's block and dynamic shared memory limits, read from the driver
+// once (they are checked on every launch) and forgotten when the user
+// changes an attribute.
+struct KernelLimits {
+  int max_threads = 0, max_dynamic_shared = 0;
+};
+std::mutex limits_mutex;
+std::unordered_map<uintptr_t, KernelLimits> limits_by_function;
+
+KernelLimits kernel_limits(uintptr_t fn) {
+  {
+    std::lock_guard<std::mutex> lock(limits_mutex);
+    auto it = limits_by_function.find(fn);
+    if (it != limits_by_function.end()) return it->second;
+  }
+  KernelLimits limits{function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK),
+                      function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)};
+  std::lock_guard<std::mutex> lock(limits_mutex);
+  limits_by_function[fn] = limits;
+  return limits;
+}
 
 }  // namespace
 
@@ -39,6 +64,8 @@ int function_attribute(uintptr_t fn, int attribute) {
 void set_function_attribute(uintptr_t fn, int attribute, int value) {
   check(driver().cuFuncSetAttribute(as_function(fn), static_cast<CUfunction_attribute>(attribute), value),
         "cuFuncSetAttribute");
+  std::lock_guard<std::mutex> lock(limits_mutex);
+  limits_by_function.erase(fn);
 }
 
 void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
@@ -60,11 +87,12 @@ void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const 
                        "; the device's limit is " + std::to_string(grid_limit));
   }
   const unsigned long long threads = 1ull * block[0] * block[1] * block[2];
-  const int max_threads = function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  const KernelLimits limits = kernel_limits(fn);
+  const int max_threads = limits.max_threads;
   if (threads > static_cast<unsigned long long>(max_threads))
     throw ValueError("a block of " + std::to_string(threads) + " threads is more than this kernel's limit of " +
                      std::to_string(max_threads));
-  const int max_shared = function_attribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES);
+  const int max_shared = limits.max_dynamic_shared;
   if (shared_bytes > static_cast<size_t>(max_shared))
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than this kernel's limit of " +
                      std::to_string(max_shared) + " (raise it with max_dynamic_shared_size_bytes)");

@@ -1,7 +1,6 @@
 // kiln._core's CUDA part: devices, streams, events, memory pools.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/pair.h>
-#include <nanobind/stl/array.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -12,8 +11,6 @@ namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace kiln::python {
-
-std::vector<void*> argument_pointers(const std::vector<nb::bytes>& args);
 
 void bind_cuda(nb::module_& m) {
   using namespace kiln::cuda;
@@ -90,11 +87,6 @@ void bind_cuda(nb::module_& m) {
   m.def("_user_function", &user_function);
   m.def("_function_attribute", &function_attribute);
   m.def("_set_function_attribute", &set_function_attribute);
-  m.def("_launch_cuda", [](uintptr_t function, int device, std::array<unsigned, 3> grid, std::array<unsigned, 3> block,
-                           size_t shared, uintptr_t stream, const std::vector<nb::bytes>& args) {
-    std::vector<void*> pointers = argument_pointers(args);
-    launch_user_kernel(function, device, grid.data(), block.data(), shared, stream, pointers.data());
-  });
 }
 
 }  // namespace kiln::python

@@ -1,38 +1,37 @@
-// kiln._core's part for users' CUDA C kernels run on the CPU: compile (or
-// load from the cache) and launch. Arguments arrive as bytes, one object per
-// parameter, already converted by kiln/_raw_kernel.py.
+// kiln._core's part for users' kernels: CUDA C compiled for the CPU, and the
+// launcher every user kernel is called through (kernel_launcher.cpp).
 #include <nanobind/nanobind.h>
-#include <nanobind/stl/array.h>
 #include <nanobind/stl/shared_ptr.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
-#include <array>
-
-#include "../cpu/host_compiler.hpp"
+#include "kernel_launcher.hpp"
 
 namespace nb = nanobind;
+using namespace nb::literals;
 
 namespace kiln::python {
-
-// Pointers to each argument's bytes, as a launch wants them.
-std::vector<void*> argument_pointers(const std::vector<nb::bytes>& args) {
-  std::vector<void*> pointers;
-  pointers.reserve(args.size());
-  for (const nb::bytes& b : args) pointers.push_back(const_cast<char*>(b.c_str()));
-  return pointers;
-}
 
 void bind_kernels(nb::module_& m) {
   using cpu::HostModule;
   nb::class_<HostModule>(m, "_HostModule").def_ro("uses_barriers", &HostModule::uses_barriers);
   m.def("_load_host_module", &cpu::load_host_module);
-  m.def("_launch_host", [](const HostModule& module, size_t kernel, std::array<unsigned, 3> grid,
-                           std::array<unsigned, 3> block, size_t shared, const std::vector<nb::bytes>& args) {
-    std::vector<void*> pointers = argument_pointers(args);
-    nb::gil_scoped_release release;
-    cpu::launch_host(module, kernel, grid.data(), block.data(), shared, pointers.data());
-  });
+  // Subclassed in Python (kiln.RawKernel and the kernels built on it), which
+  // keeps a launch free of Python frames.
+  nb::class_<KernelLauncher>(m, "_KernelLauncher")
+      .def(nb::init<>())
+      .def("_configure",
+           [](KernelLauncher& k, std::string name, std::optional<std::string> kinds,
+              std::vector<std::string> declarations, nb::object resolve) {
+             k.name = std::move(name);
+             k.known_signature = kinds.has_value();
+             k.kinds = kinds.value_or("");
+             k.declarations = std::move(declarations);
+             k.resolve = std::move(resolve);
+           })
+      .def("__call__", &KernelLauncher::launch, "grid"_a, "block"_a, "args"_a, nb::kw_only(), "shared_mem"_a = 0,
+           "stream"_a = nb::none());
 }
 
 }  // namespace kiln::python

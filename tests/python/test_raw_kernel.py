@@ -160,7 +160,7 @@ def test_bad_launches_raise_before_running(device):
 
 def test_python_scalars_need_a_known_parameter_type():
     kernel = kiln.RawKernel('struct P { int a; };\nextern "C" __global__ void k(P p, int* out) { *out = p.a; }', "k")
-    with pytest.raises(TypeError, match="parameter 'P p'"):
+    with pytest.raises(TypeError, match=r"argument 0 of k \('P p'\): cannot pass a Python int"):
         kernel((1,), (1,), (3, kiln.zeros(1, dtype="int32", device="cpu")))
 
 
@@ -178,3 +178,43 @@ def test_warp_intrinsics_on_the_cpu_name_themselves():
     kernel = kiln.RawKernel('extern "C" __global__ void k(int* p) { *p = __shfl_xor_sync(0xffffffffu, *p, 1); }', "k")
     with pytest.raises(kiln.CompileError, match="__shfl_xor_sync"):
         kernel((1,), (32,), (kiln.zeros(1, dtype="int32", device="cpu"),))
+
+
+SCALARS = r"""
+struct Pair { long long a; double b; };
+extern "C" __global__ void scalars(double* out, signed char i8, unsigned short u16, unsigned int u32,
+                                   long long i64, float f32, bool flag, Pair pair) {
+  out[0] = i8; out[1] = u16; out[2] = u32; out[3] = (double)i64; out[4] = f32; out[5] = flag;
+  out[6] = (double)pair.a + pair.b;
+}
+"""
+
+
+def test_scalar_arguments_become_the_declared_types(device):
+    kernel = kiln.RawKernel(SCALARS, "scalars")
+    out = kiln.zeros(7, dtype="float64", device=device)
+    pair = np.array([(5, 0.25)], dtype=[("a", "<i8"), ("b", "<f8")]).tobytes()
+    kernel(1, 1, (out, -3, 65535, np.uint32(4000000000), -(2**40), 1.5, True, pair))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [-3, 65535, 4e9, -(2**40), 1.5, 1, 5.25])
+    with pytest.raises(OverflowError, match=r"argument 1 of scalars \('signed char i8'\)"):
+        kernel(1, 1, (out, 200, 0, 0, 0, 0.0, False, pair))
+    with pytest.raises(TypeError, match="float to an integer"):
+        kernel(1, 1, (out, 1.5, 0, 0, 0, 0.0, False, pair))
+    with pytest.raises(TypeError, match="takes 8 arguments, got 2"):
+        kernel(1, 1, (out, 1))
+
+
+def test_numpy_arrays_run_on_the_cpu():
+    kernel = kiln.RawKernel(VECTOR_ADD, "vector_add")
+    x, y = np.arange(5, dtype=np.float32), np.ones(5, dtype=np.float32)
+    out = np.zeros(5, dtype=np.float32)
+    kernel((1,), (8,), (x, y, out, 5))
+    np.testing.assert_array_equal(out, x + 1)
+
+
+@pytest.mark.skipif(not kiln.cuda.is_available(), reason="needs a GPU")
+def test_arrays_on_two_devices_are_refused():
+    kernel = kiln.RawKernel(VECTOR_ADD, "vector_add")
+    x = np.zeros(5, dtype=np.float32)
+    with pytest.raises(TypeError, match="is on cuda:0 but an earlier array argument is on cpu"):
+        kernel((1,), (8,), (x, x, kiln.zeros(5, dtype="float32", device="cuda"), 5))

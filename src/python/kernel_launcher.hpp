@@ -1,0 +1,35 @@
+#pragma once
+// kiln._KernelLauncher: the C++ side of every call of a user's kernel from
+// Python (see kernel_launcher.cpp).
+#include <nanobind/nanobind.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../cpu/host_compiler.hpp"
+
+namespace nb = nanobind;
+
+namespace kiln::python {
+
+struct KernelLauncher {
+  std::string name;
+  // Per parameter: 'p' for a pointer, a NumPy type character for a scalar a
+  // Python number can be converted to, 0 where kiln cannot tell.
+  std::string kinds;
+  std::vector<std::string> declarations;  // for error messages
+  bool known_signature = false;           // false: any argument count, no Python numbers
+  // resolve(device_index) -> the CUfunction handle on that CUDA device;
+  // resolve(-1) -> (_HostModule, entry) for the CPU. Called once per device.
+  nb::object resolve;
+  std::vector<uintptr_t> cuda_functions;  // by device index, 0 until resolved
+  std::shared_ptr<const cpu::HostModule> host_module;
+  size_t host_entry = 0;
+
+  // grid/block: an int or 1 to 3 ints; stream: None (the device's current
+  // stream), a handle or an object with .ptr.
+  void launch(nb::handle grid, nb::handle block, nb::handle args, size_t shared_bytes, nb::handle stream);
+};
+
+}  // namespace kiln::python
