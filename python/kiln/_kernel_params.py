@@ -1,0 +1,251 @@
+"""What ElementwiseKernel and ReductionKernel share: CuPy's parameter lists
+("float32 x, T y, raw T z"), the binding of type placeholders to dtypes, the
+operands' broadcast layout folded to as few dimensions as possible, and the C
+helpers the generated kernels index with.
+
+The generated source is CUDA C that compiles both with NVRTC and with the host
+compiler (include/kiln/device/host_runtime.hpp), so one kernel text serves the
+GPU and the CPU; ``__CUDA_ARCH__`` tells them apart where the best loop shape
+differs.
+"""
+import re
+import struct
+
+import numpy as np
+
+from . import _core
+from ._core import ndarray
+from ._dtypes import normalize
+
+# The C type of each dtype a generated kernel can hold.
+C_TYPES = {
+    "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
+    "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
+    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+}
+_NAME = re.compile(r"^[A-Za-z_]\w*$")
+
+# Indexing helpers, prepended to every generated kernel. Offsets are in bytes.
+SUPPORT_SOURCE = r"""
+// Offsets of NOPS operands at flat index i of an ND-dimensional C-order loop.
+template <int ND, int NOPS> struct kiln_indexer {
+  long long size_;
+  long long shape[ND];
+  long long strides[NOPS][ND];
+  __device__ __forceinline__ long long size() const { return size_; }
+  __device__ __forceinline__ void offsets(long long i, long long* off) const {
+    for (int k = 0; k < NOPS; ++k) off[k] = 0;
+    for (int d = ND - 1; d >= 0; --d) {
+      const long long c = d == 0 ? i : i % shape[d];
+      i = d == 0 ? 0 : i / shape[d];
+      for (int k = 0; k < NOPS; ++k) off[k] += c * strides[k][d];
+    }
+  }
+};
+// A raw parameter: the whole array, indexed by a flat C-order index or by
+// an index per dimension.
+template <int ND> struct kiln_raw_layout {
+  long long size, contiguous, shape[ND], strides[ND];
+};
+template <class T, int ND> struct kiln_raw {
+  T* data_;
+  kiln_raw_layout<ND> l_;
+  __device__ __forceinline__ kiln_raw(T* data, const kiln_raw_layout<ND>& l) : data_(data), l_(l) {}
+  __device__ __forceinline__ long long size() const { return l_.size; }
+  __device__ __forceinline__ const long long* shape() const { return l_.shape; }
+  __device__ __forceinline__ const long long* strides() const { return l_.strides; }
+  __device__ __forceinline__ T* data() const { return data_; }
+  __device__ __forceinline__ T& operator[](long long i) const {
+    if (l_.contiguous) return data_[i];
+    long long off = 0;
+    for (int d = ND - 1; d >= 0; --d) {
+      off += (d == 0 ? i : i % l_.shape[d]) * l_.strides[d];
+      i = d == 0 ? 0 : i / l_.shape[d];
+    }
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(data_) + off);
+  }
+  __device__ __forceinline__ T& operator[](const long long (&idx)[ND]) const {
+    long long off = 0;
+    for (int d = 0; d < ND; ++d) off += idx[d] * l_.strides[d];
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(data_) + off);
+  }
+};
+// Each thread's share of a flat loop of n: a grid-stride loop on the GPU
+// (neighbouring threads touch neighbouring elements); on the CPU, where a
+// block is one thread, a contiguous run per block.
+#ifdef __CUDA_ARCH__
+#define KILN_LOOP(i, n) \
+  for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (long long)blockDim.x * gridDim.x)
+#else
+#define KILN_LOOP(i, n)                                                                           \
+  for (long long kiln_per_ = ((n) + gridDim.x - 1) / gridDim.x, i = (long long)blockIdx.x * kiln_per_, \
+                 kiln_end_ = i + kiln_per_ < (n) ? i + kiln_per_ : (n);                            \
+       i < kiln_end_; ++i)
+#endif
+"""
+
+
+class Param:
+    """One entry of a parameter list: ``[raw] type name``."""
+
+    __slots__ = ("name", "type", "raw", "is_output")
+
+    def __init__(self, text, is_output, where):
+        words = text.split()
+        raw = len(words) == 3 and words[0] == "raw"
+        if len(words) != 2 + raw or not _NAME.match(words[-1]):
+            raise ValueError(f"{where}: cannot read the parameter '{text}' (expected '[raw] type name')")
+        self.name, self.raw, self.is_output = words[-1], raw, is_output
+        if self.name in ("i", "n") or self.name.startswith("_"):
+            raise ValueError(f"{where}: the name '{self.name}' is reserved (i, n and names starting with _)")
+        spec = words[-2]
+        if len(spec) == 1:
+            self.type = spec  # a placeholder, bound at the call
+        else:
+            try:
+                self.type = normalize(spec)
+            except TypeError:
+                raise ValueError(f"{where}: unknown type '{spec}' in '{text}'") from None
+            check_supported(self.type, self.name)
+
+    @property
+    def is_placeholder(self):
+        return isinstance(self.type, str)
+
+
+def parse_params(text, is_output, where):
+    params = [Param(p.strip(), is_output, where) for p in text.split(",") if p.strip()]
+    names = [p.name for p in params]
+    if len(set(names)) != len(names):
+        raise ValueError(f"{where}: a parameter name appears twice in '{text}'")
+    return params
+
+
+def check_supported(dtype, name):
+    if dtype.name not in C_TYPES:
+        raise TypeError(f"parameter '{name}': {dtype.name} is not supported in generated kernels yet "
+                        "(bool, integer, float32 and float64 are)")
+
+
+def scalar_dtype(value):
+    """The dtype a scalar argument binds a placeholder to (NumPy's for its type)."""
+    if isinstance(value, np.generic):
+        return normalize(value.dtype)
+    return normalize(np.dtype(type(value)))
+
+
+def bind_placeholders(params, args, where):
+    """{placeholder: dtype} from array arguments first, then from scalars."""
+    types = {}
+    for pass_arrays in (True, False):
+        for p, a in zip(params, args):
+            if a is None or not p.is_placeholder or isinstance(a, ndarray) != pass_arrays:
+                continue
+            d = a.dtype if pass_arrays else scalar_dtype(a)
+            if p.type not in types:
+                types[p.type] = normalize(d)
+            elif pass_arrays and types[p.type] != d:
+                raise TypeError(f"{where}: type placeholder {p.type} is {types[p.type]} from an earlier argument "
+                                f"but '{p.name}' is {d}")
+    return types
+
+
+def resolved_type(param, types, where):
+    if not param.is_placeholder:
+        return param.type
+    if param.type not in types:
+        raise TypeError(f"{where}: cannot determine the type placeholder {param.type} of '{param.name}' "
+                        "(pass an array for it or an output array)")
+    dtype = types[param.type]
+    check_supported(dtype, param.name)
+    return dtype
+
+
+def typedefs(types):
+    return "".join(f"typedef {C_TYPES[d.name]} {name};\n" for name, d in sorted(types.items()))
+
+
+def broadcast_strides(array, shape):
+    """The byte strides of `array` viewed as `shape` (0 along broadcast dimensions)."""
+    lead = len(shape) - array.ndim
+    return tuple(0 if i < lead or array.shape[i - lead] == 1 and shape[i] != 1 else array.strides[i - lead]
+                 for i in range(len(shape)))
+
+
+def fold(shape, strides_per_operand):
+    """Drops length-1 dimensions and merges neighbours every operand walks
+    as one: (shape, strides per operand), at least one dimension."""
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    out_shape, out_strides = [], [[] for _ in strides_per_operand]
+    for d in dims:
+        if out_shape and all(s[-1] == st[d] * shape[d] for s, st in zip(out_strides, strides_per_operand)):
+            out_shape[-1] *= shape[d]
+            for s, st in zip(out_strides, strides_per_operand):
+                s[-1] = st[d]
+            continue
+        out_shape.append(shape[d])
+        for s, st in zip(out_strides, strides_per_operand):
+            s.append(st[d])
+    if not out_shape:
+        return [1], [[0] for _ in strides_per_operand]
+    return out_shape, out_strides
+
+
+def indexer_bytes(size, shape, strides_per_operand):
+    """A kiln_indexer<len(shape), max(1, operands)> as its bytes."""
+    rows = strides_per_operand or [[0] * len(shape)]
+    values = [size, *shape] + [s for row in rows for s in row]
+    return struct.pack(f"<{len(values)}q", *values)
+
+
+def raw_layout(array):
+    """(ndim for the template, kiln_raw_layout bytes) of a raw parameter's array."""
+    nd = max(array.ndim, 1)
+    shape = list(array.shape) or [1]
+    strides = list(array.strides) or [array.itemsize]
+    values = [array.size, int(array._c_contiguous), *shape, *strides]
+    return nd, struct.pack(f"<{len(values)}q", *values)
+
+
+def device_of(arrays, where):
+    from ._device import default_device
+
+    found = None
+    for a in arrays:
+        if found is not None and a.device != found:
+            raise TypeError(f"{where}: arguments are on different devices ({found} and {a.device})")
+        found = a.device
+    return found if found is not None else default_device()
+
+
+def as_operand(value, device, where):
+    """A kiln array for an array argument (NumPy and __cuda_array_interface__
+    arrays are brought to `device`), the value itself for a scalar."""
+    if isinstance(value, ndarray):
+        return value
+    if isinstance(value, (bool, int, float, np.generic)):
+        return value
+    if isinstance(value, np.ndarray) or hasattr(value, "__cuda_array_interface__"):
+        from ._creation import asarray
+
+        return asarray(value, device=device)
+    raise TypeError(f"{where}: unsupported argument of type {type(value).__name__}")
+
+
+_multiprocessors = {}
+
+
+def launch_shape(device, n, per_block=256):
+    """(grid, block) for a flat loop of n: one thread per element on the GPU
+    (capped; the loop strides), a few contiguous runs per core on the CPU."""
+    if device.type == "cpu":
+        runs = max(1, min(_core._cpu_threads() * 4, -(-n // 4096)))
+        return runs, 1
+    return max(1, min(-(-n // per_block), 1 << 20)), per_block
+
+
+def multiprocessors(device):
+    count = _multiprocessors.get(device.index)
+    if count is None:
+        count = _multiprocessors[device.index] = _core._cuda_device_attribute(device.index, 16)
+    return count

@@ -1,0 +1,263 @@
+"""CuPy's ``ReductionKernel``: map each element of the broadcast inputs with
+``map_expr``, combine the mapped values with ``reduce_expr`` (over ``a`` and
+``b``) starting from ``identity``, and turn each result ``a`` into the output
+with ``post_map_expr``, over ``axis`` (all axes by default).
+
+The loop is split into tasks of (output element, run of the reduced
+elements). With enough output elements a task is a whole output and one
+kernel finishes it; otherwise the reduced elements are cut into runs so every
+multiprocessor (or core) has work, each run's value goes to a scratch array,
+and a second kernel combines the runs. On the GPU a task is a block of
+threads that combine through shared memory; on the CPU it is one thread.
+"""
+import numpy as np
+
+from . import _core
+from ._core import ndarray
+from ._creation import empty
+from ._kernel_params import (
+    C_TYPES, SUPPORT_SOURCE, as_operand, bind_placeholders, broadcast_strides, device_of, fold, indexer_bytes,
+    multiprocessors, parse_params, resolved_type, typedefs,
+)
+from ._raw_kernel import _SCALAR_TYPES, RawKernel
+
+_THREADS = 256  # a GPU task's block
+_MIN_RUN = {"cpu": 16384, "cuda": _THREADS * 16}  # elements a run is worth
+
+
+def _normalize_axes(axis, ndim, name):
+    if axis is None:
+        return tuple(range(ndim))
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    out = []
+    for a in axes:
+        if not isinstance(a, (int, np.integer)) or not -ndim <= a < ndim:
+            raise ValueError(f"{name}: axis {a!r} is out of bounds for the inputs' {ndim} dimensions")
+        a = int(a) % ndim if ndim else 0
+        if a in out:
+            raise ValueError(f"{name}: axis {a} appears twice")
+        out.append(a)
+    return tuple(sorted(out))
+
+
+class ReductionKernel:
+    """``ReductionKernel(in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+    name='reduce_kernel', reduce_type=None, reduce_dims=True, preamble='', options=())``."""
+
+    def __init__(self, in_params, out_params, map_expr, reduce_expr, post_map_expr, identity,
+                 name="reduce_kernel", reduce_type=None, reduce_dims=True, preamble="", options=()):
+        self.name = name
+        self.in_params = parse_params(in_params, False, name)
+        self.out_params = parse_params(out_params, True, name)
+        self.params = self.in_params + self.out_params
+        for p in self.params:
+            if p.raw:
+                raise ValueError(f"{name}: raw parameters are not supported in a ReductionKernel ('{p.name}')")
+        if not self.out_params:
+            raise ValueError(f"{name}: a ReductionKernel needs an output parameter")
+        self.map_expr, self.reduce_expr, self.post_map_expr = map_expr, reduce_expr, post_map_expr
+        self.identity = "" if identity is None else str(identity)
+        self.reduce_type = reduce_type or self.out_params[0].type
+        if not isinstance(self.reduce_type, str):
+            self.reduce_type = C_TYPES[self.reduce_type.name]
+        self.reduce_dims = reduce_dims
+        self.preamble = preamble
+        self.options = tuple(options)
+        self._kernels = {}
+
+    def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
+        n_in, n_all = len(self.in_params), len(self.params)
+        if out is not None:
+            if len(args) != n_in:
+                raise TypeError(f"{self.name}: out= is given, so pass the {n_in} inputs only")
+            args = args + (tuple(out) if isinstance(out, (tuple, list)) else (out,))
+        if len(args) not in (n_in, n_all):
+            raise TypeError(f"{self.name} takes {n_in} or {n_all} arguments, got {len(args)}")
+        device = device_of([a for a in args if isinstance(a, ndarray)], self.name)
+        args = [as_operand(a, device, self.name) for a in args] + [None] * (n_all - len(args))
+        for p, a in zip(self.out_params, args[n_in:]):
+            if a is not None and not isinstance(a, ndarray):
+                raise TypeError(f"{self.name}: output '{p.name}' must be an array, got {type(a).__name__}")
+        inputs = [a for a in args[:n_in] if isinstance(a, ndarray)]
+        if not inputs:
+            raise ValueError(f"{self.name}: a ReductionKernel needs at least one array input")
+        try:
+            shape = np.broadcast_shapes(*(a.shape for a in inputs))
+        except ValueError:
+            raise ValueError(f"{self.name}: inputs could not be broadcast together with shapes "
+                             f"{' '.join(str(a.shape) for a in inputs)}") from None
+        axes = _normalize_axes(axis, len(shape), self.name)
+        kept = [d for d in range(len(shape)) if d not in axes]
+        out_shape = tuple(1 if d in axes else shape[d] for d in range(len(shape))) if keepdims \
+            else tuple(shape[d] for d in kept)
+        types = bind_placeholders(self.params, args, self.name)
+        for k, p in enumerate(self.out_params, n_in):
+            dtype = resolved_type(p, types, self.name)
+            if args[k] is None:
+                args[k] = empty(out_shape, dtype=dtype, device=device)
+            elif args[k].dtype != dtype:
+                raise TypeError(f"{self.name}: output '{p.name}' is {args[k].dtype}; the kernel declares {dtype}")
+            elif args[k].shape != out_shape:
+                raise ValueError(f"{self.name}: output '{p.name}' has shape {args[k].shape}; expected {out_shape}")
+        self._launch(args, types, shape, axes, kept, device, stream)
+        outs = args[n_in:]
+        return outs[0] if len(outs) == 1 else tuple(outs)
+
+    def _launch(self, args, types, shape, axes, kept, device, stream):
+        n_in = len(self.in_params)
+        out_count = int(np.prod([shape[d] for d in kept], dtype=np.int64))
+        red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+        if out_count == 0:
+            return
+        in_arrays = [k for k in range(n_in) if isinstance(args[k], ndarray)]
+        in_strides = [broadcast_strides(args[k], shape) for k in in_arrays]
+        out_strides = [list(args[k].strides) for k in range(n_in, len(args))]
+        if len(args[n_in].shape) != len(kept):  # keepdims: drop the reduced axes' strides
+            out_strides = [[s[d] for d in kept] for s in out_strides]
+        kept_shape = [shape[d] for d in kept]
+        outer = self._fold(kept_shape, [[s[d] for d in kept] for s in in_strides] + out_strides)
+        inner = self._fold([shape[d] for d in axes], [[s[d] for d in axes] for s in in_strides])
+        reduce_size = self._reduce_itemsize(types)
+        runs = 1
+        if reduce_size:
+            target = (_core._cpu_threads() * 4 if device.type == "cpu" else multiprocessors(device) * 8)
+            runs = max(1, min(-(-target // out_count), red_size // _MIN_RUN[device.type]))
+        key = (device.type, tuple(sorted((k, d.name) for k, d in types.items())),
+               tuple(a.dtype.name if isinstance(a, ndarray) else None for a in args), len(outer[0]), len(inner[0]))
+        kernels = self._kernels.get(key)
+        if kernels is None:
+            source = self._source(args, types, len(outer[0]), len(inner[0]), len(in_arrays))
+            kernels = self._kernels[key] = [RawKernel(source, self.name + suffix, self.options)
+                                            for suffix in ("", "_runs", "_combine")]
+        values = [a if isinstance(a, ndarray) else resolved_type(p, types, self.name).type(a)
+                  for p, a in zip(self.params, args)]
+        inputs, outputs = values[:n_in], values[n_in:]
+        scalars = [v for v in inputs if not isinstance(v, ndarray)]
+        outer_bytes = indexer_bytes(out_count, *outer)
+        inner_bytes = indexer_bytes(red_size, *inner)
+        threads = 1 if device.type == "cpu" else _THREADS
+        tasks = out_count * runs
+        grid = min(tasks, 1 << 20)
+        if runs == 1:
+            kernels[0](grid, threads, (*inputs, *outputs, outer_bytes, inner_bytes), stream=stream)
+            return
+        scratch = empty(tasks * reduce_size, dtype="uint8", device=device)
+        kernels[1](grid, threads, (*inputs, outer_bytes, inner_bytes, scratch, np.int64(runs)), stream=stream)
+        combine_threads = 1 if device.type == "cpu" else 128
+        kernels[2](max(1, min(-(-out_count // combine_threads), 1 << 20)), combine_threads,
+                   (*scalars, *outputs, outer_bytes, scratch, np.int64(runs)), stream=stream)
+
+    def _fold(self, shape, strides):
+        if self.reduce_dims:
+            return fold(shape, strides)
+        return list(shape) or [1], [list(s) or [0] for s in strides]
+
+    def _reduce_itemsize(self, types):
+        """sizeof the reduce type, or 0 where Python cannot tell (then no runs)."""
+        if self.reduce_type in types:
+            return types[self.reduce_type].itemsize
+        code = _SCALAR_TYPES.get(self.reduce_type)
+        return np.dtype(code).itemsize if code else 0
+
+    def _source(self, args, types, outer_nd, inner_nd, n_arrays):
+        n_in = len(self.in_params)
+        n_out = len(self.out_params)
+        in_params, scalar_params, reads, writes = [], [], [], []
+        slot = 0
+        for p, a in zip(self.in_params, args):
+            ctype = C_TYPES[resolved_type(p, types, self.name).name]
+            if isinstance(a, ndarray):
+                in_params.append(f"const char* _p_{p.name}")
+                reads.append(f"const {ctype} {p.name} = ({ctype})(*reinterpret_cast<const {C_TYPES[a.dtype.name]}*>"
+                             f"(_p_{p.name} + _o[{slot}] + _r[{slot}]));")
+                slot += 1
+            else:
+                in_params.append(f"{ctype} {p.name}")
+                scalar_params.append(f"{ctype} {p.name}")
+        out_params = [f"char* _p_{p.name}" for p in self.out_params]
+        for j, p in enumerate(self.out_params):
+            ctype = C_TYPES[resolved_type(p, types, self.name).name]
+            writes.append(f"{ctype}& {p.name} = *reinterpret_cast<{ctype}*>(_p_{p.name} + _o[{n_arrays + j}]);")
+        n_outer_ops = n_arrays + n_out
+        outer = f"kiln_indexer<{outer_nd}, {n_outer_ops}> _outer"
+        inner = f"kiln_indexer<{inner_nd}, {max(n_arrays, 1)}> _inner"
+        post_map = f"{{ {' '.join(writes)} {self.post_map_expr}; }}"
+        return f"""{SUPPORT_SOURCE}
+{self.preamble}
+{typedefs(types)}typedef {self.reduce_type} _type_reduce;
+#define _KILN_REDUCE(a, b) ({self.reduce_expr})
+
+// The value of reduced elements [lo, hi) of output element o, combined over
+// the block's threads (thread 0 holds the result).
+__device__ __forceinline__ _type_reduce _kiln_task({", ".join(in_params + [outer, inner])}, long long o,
+                                                   long long lo, long long hi) {{
+  long long _o[{n_outer_ops}];
+  _outer.offsets(o, _o);
+  _type_reduce _acc = _type_reduce({self.identity});
+  for (long long _j = lo + threadIdx.x; _j < hi; _j += blockDim.x) {{
+    long long _r[{max(n_arrays, 1)}];
+    _inner.offsets(_j, _r);
+    {" ".join(reads)}
+    const _type_reduce _b = (_type_reduce)({self.map_expr});
+    _acc = _KILN_REDUCE(_acc, _b);
+  }}
+#ifdef __CUDA_ARCH__
+  __shared__ __align__(16) char _shared_bytes[{_THREADS} * sizeof(_type_reduce)];
+  _type_reduce* _shared = reinterpret_cast<_type_reduce*>(_shared_bytes);
+  _shared[threadIdx.x] = _acc;
+  __syncthreads();
+  for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
+    if (threadIdx.x < _s) {{
+      const _type_reduce _b = _shared[threadIdx.x + _s];
+      _acc = _KILN_REDUCE(_acc, _b);
+      _shared[threadIdx.x] = _acc;
+    }}
+    __syncthreads();
+  }}
+  _acc = _shared[0];
+  __syncthreads();
+#endif
+  return _acc;
+}}
+
+// One task per output element: the whole reduction, then post_map_expr.
+extern "C" __global__ void {self.name}({", ".join(in_params + out_params + [outer, inner])}) {{
+  const long long _n = _inner.size();
+  for (long long _t = blockIdx.x; _t < _outer.size(); _t += gridDim.x) {{
+    _type_reduce a = _kiln_task({", ".join(p.name if not isinstance(x, ndarray) else "_p_" + p.name
+                                         for p, x in zip(self.in_params, args))}, _outer, _inner, _t, 0, _n);
+    if (threadIdx.x == 0) {{
+      long long _o[{n_outer_ops}];
+      _outer.offsets(_t, _o);
+      {post_map}
+    }}
+  }}
+}}
+
+// `runs` tasks per output element, each a run of the reduced elements.
+extern "C" __global__ void {self.name}_runs({", ".join(in_params + [outer, inner])}, _type_reduce* _scratch,
+                                           long long _runs) {{
+  const long long _n = _inner.size(), _per = (_n + _runs - 1) / _runs;
+  for (long long _t = blockIdx.x; _t < _outer.size() * _runs; _t += gridDim.x) {{
+    const long long _lo = _t % _runs * _per, _hi = _lo + _per < _n ? _lo + _per : _n;
+    _type_reduce _v = _kiln_task({", ".join(p.name if not isinstance(x, ndarray) else "_p_" + p.name
+                                         for p, x in zip(self.in_params, args))}, _outer, _inner, _t / _runs, _lo, _hi);
+    if (threadIdx.x == 0) _scratch[_t] = _v;
+  }}
+}}
+
+// Combines each output element's runs, then post_map_expr.
+extern "C" __global__ void {self.name}_combine({", ".join(scalar_params + out_params + [outer])},
+                                               const _type_reduce* _scratch, long long _runs) {{
+  KILN_LOOP(_t, _outer.size()) {{
+    _type_reduce a = _scratch[_t * _runs];
+    for (long long _k = 1; _k < _runs; ++_k) {{
+      const _type_reduce _b = _scratch[_t * _runs + _k];
+      a = _KILN_REDUCE(a, _b);
+    }}
+    long long _o[{n_outer_ops}];
+    _outer.offsets(_t, _o);
+    {post_map}
+  }}
+}}
+"""
