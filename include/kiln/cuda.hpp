@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace kiln::cuda {
@@ -103,6 +104,8 @@ struct UserModule {
 UserModule load_user_module(int device, const std::string& source, const std::vector<std::string>& options,
                             const std::vector<std::string>& name_expressions);
 uintptr_t user_function(const UserModule& module, const std::string& symbol);  // ValueError if missing
+// The device address and size of a __device__ or __constant__ variable.
+std::pair<uintptr_t, size_t> module_global(const UserModule& module, const std::string& name);
 int function_attribute(uintptr_t function, int attribute);                      // a CUfunction_attribute
 void set_function_attribute(uintptr_t function, int attribute, int value);
 // Checks the launch against the device's and the kernel's limits (ValueError

@@ -22,8 +22,7 @@ def _host_from_numpy(arr):
             or builtins.any(s % itemsize for s in arr.strides)):
         arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C")
     ptr, readonly = arr.__array_interface__["data"]
-    return _core._wrap_host(ptr, _SUPPORTED[arr.dtype.name], arr.shape, arr.strides, arr,
-                            not readonly)
+    return _core._wrap_memory(ptr, _SUPPORTED[arr.dtype.name], arr.shape, arr.strides, arr, not readonly, "cpu")
 
 
 def asarray(obj, /, dtype=None, *, device=None, copy=None):

@@ -97,25 +97,39 @@ class _Program:
         self._host = None
         self._cuda = {}
 
-    def host_entry(self, expression):
-        """(host module, entry index) of the kernel `expression` compiled for the CPU."""
+    def _host_module(self):
         if self._host is None:
             names = self.name_expressions + [n for n in _global_names(self.code) if n not in self.name_expressions]
             self._host = _core._load_host_module(self.code, self.options, names)
             self._host_kernels = names
-        if expression not in self._host_kernels:
-            raise ValueError(f"the module has no kernel named '{expression}'")
-        return self._host, self._host_kernels.index(expression)
+        return self._host
 
-    def cuda_function(self, expression, device_index):
+    def _cuda_module(self, device_index):
         module = self._cuda.get(device_index)
         if module is None:
             module = self._cuda[device_index] = _core._load_user_module(
                 device_index, self.code, self.options, self.name_expressions)
+        return module
+
+    def host_entry(self, expression):
+        """(host module, entry index) of the kernel `expression` compiled for the CPU."""
+        module = self._host_module()
+        if expression not in self._host_kernels:
+            raise ValueError(f"the module has no kernel named '{expression}'")
+        return module, self._host_kernels.index(expression)
+
+    def cuda_function(self, expression, device_index):
+        module = self._cuda_module(device_index)
         symbol = expression
         if expression in self.name_expressions:
             symbol = module.lowered_names[self.name_expressions.index(expression)]
         return _core._user_function(module, symbol)
+
+    def global_variable(self, name, device):
+        """(address, size in bytes) of the __device__/__constant__ variable `name` on `device`."""
+        if device.type == "cpu":
+            return _core._host_global(self._host_module(), name)
+        return _core._module_global(self._cuda_module(device.index), name)
 
 
 def _global_names(code):

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -229,6 +230,17 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   }
   loaded->emplace(key, module);
   return module;
+}
+
+std::pair<void*, size_t> host_global(const HostModule& module, const std::string& name) {
+  void* address = dlsym(module.library, name.c_str());
+  Dl_info info;
+  void* entry = nullptr;  // the symbol's ElfW(Sym), which holds its size
+  if (address) dladdr1(address, &info, &entry, RTLD_DL_SYMENT);
+  const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
+  if (!symbol || ELF64_ST_TYPE(symbol->st_info) != STT_OBJECT)
+    throw ValueError("the module has no global variable named '" + name + "'");
+  return {address, static_cast<size_t>(symbol->st_size)};
 }
 
 void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3], const unsigned block[3],

@@ -4,6 +4,7 @@
 // on disk like the GPU's CUBINs and loaded once per process.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kiln/device/host_launch.hpp"
@@ -23,6 +24,10 @@ struct HostModule {
 // g++, clang++).
 std::shared_ptr<const HostModule> load_host_module(const std::string& source, const std::vector<std::string>& options,
                                                    const std::vector<std::string>& kernels);
+
+// The address and size of the global variable `name` (a __device__ or
+// __constant__ variable of the source); ValueError if there is none.
+std::pair<void*, size_t> host_global(const HostModule& module, const std::string& name);
 
 // Runs `entry` over the grid; ValueError naming the limit for a bad launch
 // shape, RuntimeError when the kernel misbehaves (e.g. a barrier reached in

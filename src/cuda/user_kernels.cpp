@@ -54,6 +54,15 @@ uintptr_t user_function(const UserModule& module, const std::string& symbol) {
   return reinterpret_cast<uintptr_t>(fn);
 }
 
+std::pair<uintptr_t, size_t> module_global(const UserModule& module, const std::string& name) {
+  CUdeviceptr address = 0;
+  size_t size = 0;
+  CUresult r = driver().cuModuleGetGlobal_v2(&address, &size, reinterpret_cast<CUmodule>(module.module), name.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no global variable named '" + name + "'");
+  check(r, "cuModuleGetGlobal");
+  return {static_cast<uintptr_t>(address), size};
+}
+
 int function_attribute(uintptr_t fn, int attribute) {
   int value = 0;
   check(driver().cuFuncGetAttribute(&value, static_cast<CUfunction_attribute>(attribute), as_function(fn)),

@@ -85,6 +85,7 @@ void bind_cuda(nb::module_& m) {
   nb::class_<UserModule>(m, "_UserModule").def_ro("lowered_names", &UserModule::lowered_names);
   m.def("_load_user_module", &load_user_module);
   m.def("_user_function", &user_function);
+  m.def("_module_global", &module_global);
   m.def("_function_attribute", &function_attribute);
   m.def("_set_function_attribute", &set_function_attribute);
 }

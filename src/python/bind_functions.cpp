@@ -146,9 +146,10 @@ void bind_creation(nb::module_& m) {
   m.def("_eye", [](int64_t n_rows, std::optional<int64_t> n_cols, int64_t k, nb::handle dtype, nb::handle device) {
     return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
   }, "n_rows"_a, "n_cols"_a.none(), "k"_a, "dtype"_a.none(), "device"_a.none());
-  // Host memory owned by a Python object (a NumPy array), viewed without a copy.
-  m.def("_wrap_host", [](uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides, nb::object owner,
-                         bool writeable) {
+  // Memory owned by a Python object (a NumPy array, a PyCUDA-style
+  // allocation), viewed without a copy.
+  m.def("_wrap_memory", [](uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides, nb::object owner,
+                           bool writeable, nb::handle device) {
     DType dt = to_dtype(dtype);
     Shape sh = to_shape(shape);
     Strides st = strides.is_none() ? contiguous_strides(sh, itemsize(dt)) : to_shape(strides, "strides");
@@ -159,9 +160,9 @@ void bind_creation(nb::module_& m) {
       Py_DECREF(keep);
     };
     auto buffer = wrap_memory(reinterpret_cast<void*>(ptr), static_cast<size_t>(shape_size(sh)) * itemsize(dt),
-                              Device::cpu(), release, writeable);
+                              to_device(device), release, writeable);
     return Array(std::move(buffer), dt, sh, st);
-  }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a);
+  }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a, "device"_a);
   m.def("_broadcast_shapes", [](nb::handle a, nb::handle b) {
     Shape s = broadcast_shapes(to_shape(a), to_shape(b));
     nb::list l;

@@ -3,6 +3,7 @@
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
@@ -17,6 +18,10 @@ void bind_kernels(nb::module_& m) {
   using cpu::HostModule;
   nb::class_<HostModule>(m, "_HostModule").def_ro("uses_barriers", &HostModule::uses_barriers);
   m.def("_load_host_module", &cpu::load_host_module);
+  m.def("_host_global", [](const HostModule& module, const std::string& name) {
+    auto [address, size] = cpu::host_global(module, name);
+    return std::make_pair(reinterpret_cast<uintptr_t>(address), size);
+  });
   // Subclassed in Python (kiln.RawKernel and the kernels built on it), which
   // keeps a launch free of Python frames.
   nb::class_<KernelLauncher>(m, "_KernelLauncher")

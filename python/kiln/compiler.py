@@ -1,0 +1,139 @@
+"""PyCUDA's compiler module: ``from kiln.compiler import SourceModule``.
+
+The source is compiled by NVRTC for the current GPU, or by the host compiler
+when there is none (the same CUDA C runs on the CPU), and cached on disk.
+"""
+import time
+
+import numpy as np
+
+from ._core import ndarray
+from ._device import cpu, default_device
+from ._raw_kernel import RawKernel, _Program
+from .driver import ArgumentHandler, DeviceAllocation, DevicePointer
+
+
+class SourceModule:
+    """``SourceModule(source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None,
+    code=None, cache_dir=None, include_dirs=[])``. Like PyCUDA, the source is wrapped in
+    ``extern "C" {}`` unless ``no_extern_c``, so kernels are found by their plain names."""
+
+    def __init__(self, source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None, code=None,
+                 cache_dir=None, include_dirs=()):
+        if not isinstance(source, str):
+            raise TypeError(f"source: expected CUDA C source as a str, got {type(source).__name__}")
+        if arch is not None and not str(arch).startswith(("sm_", "compute_")):
+            raise ValueError(f"arch: expected e.g. 'sm_90', got {arch!r}")
+        # kiln compiles for the device it runs on; `arch`, `code`, `nvcc`, `keep`
+        # and `cache_dir` are accepted for PyCUDA code and otherwise unused.
+        text = source if no_extern_c else 'extern "C" {\n#line 1\n' + source + "\n}\n"
+        self._program = _Program(text, list(options or ()) + [f"-I{d}" for d in include_dirs], ())
+
+    def get_function(self, name):
+        return Function(self._program, name)
+
+    def get_global(self, name):
+        """(pointer, size in bytes) of the __device__ or __constant__ variable `name`."""
+        device = default_device()
+        address, size = self._program.global_variable(name, device)
+        return DevicePointer(address, device, owner=self), size
+
+
+class Function:
+    """A kernel of a SourceModule, called as
+    ``f(*args, block=(x, y, z), grid=(x, y), shared=0, stream=None, time_kernel=False)``."""
+
+    def __init__(self, program, name):
+        self._kernel = RawKernel(program.code, name, program.options, _program=program)
+        self._arg_types = None
+
+    def __call__(self, *args, block=None, grid=(1, 1), shared=0, stream=None, time_kernel=False, texrefs=()):
+        if block is None:
+            raise TypeError(f"{self._kernel.name}: pass the block shape as block=(x, y, z)")
+        if texrefs:
+            raise NotImplementedError("texture references are not supported; pass arrays instead")
+        device = _device_of(args)
+        handled = [(a, a.device_array(device)) for a in args if isinstance(a, ArgumentHandler)]
+        as_device = dict((id(a), d) for a, d in handled)
+        values = tuple(_kernel_value(as_device.get(id(a), a)) for a in args)
+        elapsed = self._launch(grid, block, values, shared, stream, time_kernel, device)
+        for a, d in handled:
+            a.finish(d)
+        return elapsed
+
+    def _launch(self, grid, block, values, shared, stream, time_kernel, device):
+        if not time_kernel:
+            self._kernel(grid, block, values, shared_mem=shared, stream=stream)
+            return None
+        if device == cpu:
+            start = time.perf_counter()
+            self._kernel(grid, block, values, shared_mem=shared, stream=stream)
+            return time.perf_counter() - start
+        from .driver import Event
+
+        start, end = Event(), Event()
+        start.record(stream)
+        self._kernel(grid, block, values, shared_mem=shared, stream=stream)
+        end.record(stream)
+        end.synchronize()
+        return start.elapsed_time(end) / 1000.0
+
+    # Prepared invocation: argument types given once, as a struct-module
+    # string ("PiiP") or a list of NumPy dtypes.
+    def prepare(self, arg_types):
+        codes = list(arg_types) if isinstance(arg_types, str) else [np.dtype(t).char for t in arg_types]
+        self._arg_types = codes
+        return self
+
+    def _prepared_values(self, args):
+        if self._arg_types is None:
+            raise RuntimeError(f"{self._kernel.name}: call prepare(arg_types) first")
+        if len(args) != len(self._arg_types):
+            raise TypeError(f"{self._kernel.name}: prepared for {len(self._arg_types)} arguments, got {len(args)}")
+        return tuple(_kernel_value(a) if code == "P" and not isinstance(a, (int, np.integer))
+                     else np.uintp(int(a)) if code == "P" else np.dtype(code).type(a)
+                     for code, a in zip(self._arg_types, args))
+
+    def prepared_call(self, grid, block, *args, shared_size=0):
+        self._kernel(grid, block, self._prepared_values(args), shared_mem=shared_size)
+
+    def prepared_async_call(self, grid, block, stream, *args, shared_size=0):
+        self._kernel(grid, block, self._prepared_values(args), shared_mem=shared_size, stream=stream)
+
+    def prepared_timed_call(self, grid, block, *args, shared_size=0):
+        elapsed = self._launch(grid, block, self._prepared_values(args), shared_size, None, True,
+                               _device_of(args))
+        return lambda: elapsed
+
+    @property
+    def num_regs(self):
+        return self._kernel.num_regs
+
+    @property
+    def shared_size_bytes(self):
+        return self._kernel.shared_size_bytes
+
+    @property
+    def local_size_bytes(self):
+        return self._kernel.local_size_bytes
+
+    @property
+    def max_threads_per_block(self):
+        return self._kernel.max_threads_per_block
+
+
+def _device_of(args):
+    """The device of the call: that of its kiln arrays and allocations, else the current one."""
+    for a in args:
+        if isinstance(a, (ndarray, DeviceAllocation, DevicePointer)):
+            return a.device
+    return default_device()
+
+
+def _kernel_value(a):
+    """What the launcher takes for a PyCUDA argument."""
+    if isinstance(a, DeviceAllocation):
+        return a._live()  # the launcher takes its address and device from the array
+    if isinstance(a, DevicePointer):
+        return np.uintp(a)
+    return a
