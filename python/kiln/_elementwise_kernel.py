@@ -13,6 +13,7 @@ from ._kernel_params import (
     C_TYPES, SUPPORT_SOURCE, as_operand, bind_placeholders, broadcast_strides, device_of, fold, indexer_bytes,
     launch_shape, parse_params, raw_layout, resolved_type, typedefs,
 )
+from ._manipulation import broadcast_shapes
 from ._raw_kernel import RawKernel
 
 
@@ -77,10 +78,8 @@ class ElementwiseKernel:
             return (int(size),)
         if not shapes:
             raise ValueError(f"{self.name}: the loop size is undecided (pass a non-raw array or size=)")
-        import numpy as np
-
         try:
-            shape = np.broadcast_shapes(*shapes)
+            shape = broadcast_shapes(*shapes)
         except ValueError:
             raise ValueError(f"{self.name}: operands could not be broadcast together with shapes "
                              f"{' '.join(str(s) for s in shapes)}") from None

@@ -11,8 +11,6 @@ differs.
 import re
 import struct
 
-import numpy as np
-
 from . import _core
 from ._core import ndarray
 from ._dtypes import normalize
@@ -129,6 +127,8 @@ def check_supported(dtype, name):
 
 def scalar_dtype(value):
     """The dtype a scalar argument binds a placeholder to (NumPy's for its type)."""
+    import numpy as np
+
     if isinstance(value, np.generic):
         return normalize(value.dtype)
     return normalize(np.dtype(type(value)))
@@ -221,6 +221,8 @@ def device_of(arrays, where):
 def as_operand(value, device, where):
     """A kiln array for an array argument (NumPy and __cuda_array_interface__
     arrays are brought to `device`), the value itself for a scalar."""
+    import numpy as np
+
     if isinstance(value, ndarray):
         return value
     if isinstance(value, (bool, int, float, np.generic)):

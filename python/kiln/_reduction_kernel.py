@@ -10,11 +10,14 @@ multiprocessor (or core) has work, each run's value goes to a scratch array,
 and a second kernel combines the runs. On the GPU a task is a block of
 threads that combine through shared memory; on the CPU it is one thread.
 """
-import numpy as np
+import math
+import operator
+import struct
 
 from . import _core
 from ._core import ndarray
 from ._creation import empty
+from ._manipulation import broadcast_shapes
 from ._kernel_params import (
     C_TYPES, SUPPORT_SOURCE, as_operand, bind_placeholders, broadcast_strides, device_of, fold, indexer_bytes,
     multiprocessors, parse_params, resolved_type, typedefs,
@@ -31,9 +34,13 @@ def _normalize_axes(axis, ndim, name):
     axes = axis if isinstance(axis, (tuple, list)) else (axis,)
     out = []
     for a in axes:
-        if not isinstance(a, (int, np.integer)) or not -ndim <= a < ndim:
-            raise ValueError(f"{name}: axis {a!r} is out of bounds for the inputs' {ndim} dimensions")
-        a = int(a) % ndim if ndim else 0
+        try:
+            a = operator.index(a)
+        except TypeError:
+            raise TypeError(f"{name}: axis must be an int or a tuple of ints, got {a!r}") from None
+        if not -ndim <= a < ndim:
+            raise ValueError(f"{name}: axis {a} is out of bounds for the inputs' {ndim} dimensions")
+        a %= ndim
         if a in out:
             raise ValueError(f"{name}: axis {a} appears twice")
         out.append(a)
@@ -82,7 +89,7 @@ class ReductionKernel:
         if not inputs:
             raise ValueError(f"{self.name}: a ReductionKernel needs at least one array input")
         try:
-            shape = np.broadcast_shapes(*(a.shape for a in inputs))
+            shape = broadcast_shapes(*(a.shape for a in inputs))
         except ValueError:
             raise ValueError(f"{self.name}: inputs could not be broadcast together with shapes "
                              f"{' '.join(str(a.shape) for a in inputs)}") from None
@@ -105,8 +112,8 @@ class ReductionKernel:
 
     def _launch(self, args, types, shape, axes, kept, device, stream):
         n_in = len(self.in_params)
-        out_count = int(np.prod([shape[d] for d in kept], dtype=np.int64))
-        red_size = int(np.prod([shape[d] for d in axes], dtype=np.int64))
+        out_count = math.prod(shape[d] for d in kept)
+        red_size = math.prod(shape[d] for d in axes)
         if out_count == 0:
             return
         in_arrays = [k for k in range(n_in) if isinstance(args[k], ndarray)]
@@ -142,10 +149,10 @@ class ReductionKernel:
             kernels[0](grid, threads, (*inputs, *outputs, outer_bytes, inner_bytes), stream=stream)
             return
         scratch = empty(tasks * reduce_size, dtype="uint8", device=device)
-        kernels[1](grid, threads, (*inputs, outer_bytes, inner_bytes, scratch, np.int64(runs)), stream=stream)
+        kernels[1](grid, threads, (*inputs, outer_bytes, inner_bytes, scratch, runs), stream=stream)
         combine_threads = 1 if device.type == "cpu" else 128
         kernels[2](max(1, min(-(-out_count // combine_threads), 1 << 20)), combine_threads,
-                   (*scalars, *outputs, outer_bytes, scratch, np.int64(runs)), stream=stream)
+                   (*scalars, *outputs, outer_bytes, scratch, runs), stream=stream)
 
     def _fold(self, shape, strides):
         if self.reduce_dims:
@@ -156,8 +163,8 @@ class ReductionKernel:
         """sizeof the reduce type, or 0 where Python cannot tell (then no runs)."""
         if self.reduce_type in types:
             return types[self.reduce_type].itemsize
-        code = _SCALAR_TYPES.get(self.reduce_type)
-        return np.dtype(code).itemsize if code else 0
+        code = _SCALAR_TYPES.get(self.reduce_type, "")
+        return struct.calcsize(code) if code and code in "?bBhHiIlLqQefd" else 0
 
     def _source(self, args, types, outer_nd, inner_nd, n_arrays):
         n_in = len(self.in_params)
