@@ -363,7 +363,11 @@ def write_table(result, libs, section):
         base = "numpy" if "numpy" in s else next((b for b in ("cupy", "torch") if b in s), None)
         speedup = f"{s[base] / s['kiln']:.2f}x over {base}" if base and "kiln" in s else "n/a"
         lines.append(f"| {row['case']} | {cells} | {speedup} | {floor_text} |")
-    table = "\n".join(lines)
+    replace_doc_section(section, "\n".join(lines))
+
+
+def replace_doc_section(section, table):
+    """Puts `table` between the section's markers in docs/benchmarks.md."""
     begin, end = f"<!-- bench:{section}:begin -->", f"<!-- bench:{section}:end -->"
     with open(DOC) as f:
         text = f.read()

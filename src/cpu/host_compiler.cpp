@@ -30,8 +30,14 @@ const std::vector<std::pair<std::string, std::string>>& host_runtime_headers();
 namespace {
 
 constexpr const char* kSourceName = "kernel.cu";  // what compiler messages call the user's source
-const std::vector<std::string> kFlags = {"-std=c++17", "-O2",       "-fPIC",           "-shared",
-                                         "-fopenmp",   "-fwrapv",   "-fno-math-errno", "-w"};
+// -fno-semantic-interposition lets the kernel be inlined into the loop over
+// a block's threads (an exported function could otherwise be replaced at
+// load time); -mtls-dialect=gnu2 makes the thread-local builtins (threadIdx
+// and friends) cost a register-preserving call instead of __tls_get_addr.
+const std::vector<std::string> kFlags = {"-std=c++17",      "-O2",     "-fPIC",
+                                         "-shared",         "-fopenmp", "-fwrapv",
+                                         "-fno-math-errno", "-fno-semantic-interposition",
+                                         "-mtls-dialect=gnu2", "-w"};
 
 struct Compiler {
   std::vector<std::string> command;  // e.g. {"ccache", "g++"} from $CXX
@@ -128,7 +134,7 @@ std::string translation_unit(const std::string& source, const std::vector<std::s
   tu += "#line 1 \"kiln-entries\"\n";
   for (size_t i = 0; i < kernels.size(); ++i)
     tu += "extern \"C\" int kiln_entry_" + std::to_string(i) +
-          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid(l, &(" + kernels[i] + "), args); }\n";
+          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" + kernels[i] + ")>(l, args); }\n";
   return tu;
 }
 
@@ -206,6 +212,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   const std::string tu = translation_unit(source, kernels);
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
+  for (const std::string& f : kFlags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
   const std::string key = h.update(tu).hex_digest();
 

@@ -8,6 +8,7 @@
 // __shared__ variables become thread_local: one OS thread runs one block at a
 // time, and all of that block's fibers live on it.
 #pragma once
+#include <omp.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -16,6 +17,7 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -208,38 +210,46 @@ inline int barrier(int predicate) {
   return b->last_count;
 }
 
+// The kernel's arguments, copied once from the launch's argument pointers.
 template <class... P, size_t... I>
-void call(void (*kernel)(P...), void** args, std::index_sequence<I...>) {
-  kernel(*static_cast<std::remove_cv_t<std::remove_reference_t<P>>*>(args[I])...);
+std::tuple<std::decay_t<P>...> load_arguments(void (*)(P...), void** args, std::index_sequence<I...>) {
+  return {*static_cast<std::decay_t<P>*>(args[I])...};
+}
+template <class... P>
+std::tuple<std::decay_t<P>...> load_arguments(void (*kernel)(P...), void** args) {
+  return load_arguments(kernel, args, std::index_sequence_for<P...>{});
 }
 
-template <class... P>
-struct Call {
-  void (*kernel)(P...);
-  void** args;
-  static void run(void* self) {
-    Call* c = static_cast<Call*>(self);
-    call(c->kernel, c->args, std::index_sequence_for<P...>{});
-  }
+// One thread's run of the kernel. The kernel is a template argument, so a
+// block's loop over its threads has it inlined (and the thread-local
+// builtins' addresses hoisted out of the loop).
+template <auto Kernel>
+struct Body {
+  decltype(load_arguments(Kernel, nullptr)) args;
+  void operator()() { std::apply(Kernel, args); }  // by-value parameters: each run gets copies
+  static void run(void* self) { (*static_cast<Body*>(self))(); }
 };
 
 // Runs the whole grid; returns 0, or -1 with launch->error set.
-template <class... P>
-int run_grid(Launch* launch, void (*kernel)(P...), void** args) {
+template <auto Kernel>
+int run_grid(Launch* launch, void** args) {
   const dim3 grid(launch->grid[0], launch->grid[1], launch->grid[2]);
   const dim3 block(launch->block[0], launch->block[1], launch->block[2]);
   const long long blocks = (long long)grid.x * grid.y * grid.z;
   const unsigned threads = block.x * block.y * block.z;
-  Call<P...> body{kernel, args};
+  Body<Kernel> body{load_arguments(Kernel, args)};
 #pragma omp parallel
   {
     current_launch = launch;
     gridDim = grid;
     blockDim = block;
     static thread_local Block fibers;
-    fibers.body = &Call<P...>::run;
+    fibers.body = &Body<Kernel>::run;
     fibers.body_context = &body;
-#pragma omp for schedule(dynamic, 1)
+    // Blocks are handed out a few at a time: one at a time costs more than a
+    // short block's work, too many at a time leaves cores idle at the end.
+    const long long chunk = blocks / (8LL * omp_get_num_threads()) + 1;
+#pragma omp for schedule(dynamic, chunk)
     for (long long lin = 0; lin < blocks; ++lin) {
       if (launch->error[0]) continue;
       blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
@@ -247,12 +257,18 @@ int run_grid(Launch* launch, void (*kernel)(P...), void** args) {
       if (launch->use_fibers) {
         if (!run_fibers(fibers, threads)) fail("could not allocate fiber stacks");
       } else {
-        for (unsigned z = 0; z < block.z; ++z)
-          for (unsigned y = 0; y < block.y; ++y)
+        // Only the component that changes is written: the inner loop stays
+        // a store, the inlined kernel body and a compare.
+        for (unsigned z = 0; z < block.z; ++z) {
+          threadIdx.z = z;
+          for (unsigned y = 0; y < block.y; ++y) {
+            threadIdx.y = y;
             for (unsigned x = 0; x < block.x; ++x) {
-              threadIdx = uint3{x, y, z};
-              Call<P...>::run(&body);
+              threadIdx.x = x;
+              body();
             }
+          }
+        }
       }
     }
     current_launch = nullptr;
