@@ -213,7 +213,14 @@ def main():
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
     parser.add_argument("--section", help="results file and docs section (default: kernels-<device>)")
+    parser.add_argument("--from-json", metavar="PATH",
+                        help="write the docs table from a saved result (e.g. one taken on another machine)")
     args = parser.parse_args()
+    section = args.section or f"kernels-{args.device}"
+    if args.from_json:
+        with open(args.from_json) as f:
+            write_table(json.load(f), section)
+        return
     rows, device, versions = gpu_rows() if args.device == "cuda" else cpu_rows()
     result = {
         "date": datetime.date.today().isoformat(), "machine": machine(), "device": device,
@@ -221,7 +228,6 @@ def main():
                                                           "python": platform.python_version()},
         "rows": rows,
     }
-    section = args.section or f"kernels-{args.device}"
     os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
     with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
         json.dump(result, f, indent=1)
