@@ -25,6 +25,7 @@ import kiln
 from run import ROOT, _fmt, machine, median_seconds, replace_doc_section
 
 NOOP = r'extern "C" __global__ void noop(float* x, int n) {}'
+NOOP_NO_ARGUMENTS = r'extern "C" __global__ void noop0() {}'
 VECTOR_ADD = r"""
 extern "C" __global__ void vector_add(const float* x, const float* y, float* out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -129,6 +130,15 @@ def gpu_rows():
         x = xp.zeros(1024, dtype="float32") if name == "cupy" else kiln.zeros(1024, dtype="float32", device="cuda")
         sync = xp.cuda.Device().synchronize if name == "cupy" else kiln.cuda.synchronize
         launch[name] = per_launch(xp.RawKernel(NOOP, "noop"), (x, np.int32(1024)), sync)
+    if "cupy" in libs:  # the driver's own cost, called from Python with nothing to convert
+        cupy = libs["cupy"]
+        function = cupy.RawKernel(NOOP_NO_ARGUMENTS, "noop0").kernel.ptr
+        stream = cupy.cuda.get_current_stream().ptr
+
+        def driver_only(grid, block, args):
+            cupy.cuda.driver.launchKernel(function, 1, 1, 1, 32, 1, 1, 0, stream, 0, 0)
+
+        launch["cuLaunchKernel alone (floor)"] = per_launch(driver_only, (), cupy.cuda.Device().synchronize)
     row(f"RawKernel launch, host time per call ({QUEUED} queued per wait)", "<= 3 us", launch)
     row("first launch of a new RawKernel, empty cache (fresh process)", "<= 0.2 s",
         {name: first_launch(name, warm=False) for name in libs})

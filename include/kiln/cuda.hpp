@@ -65,6 +65,7 @@ class Stream {
 // The stream this thread's operations on `device` run on (the null stream
 // unless changed).
 Stream current_stream(int device);
+uintptr_t current_stream_handle(int device);  // the same, without making a Stream (0 for the null stream)
 void set_current_stream(const Stream& stream);
 
 class Event {

@@ -16,6 +16,8 @@ from ._kernel_params import (
 from ._manipulation import broadcast_shapes
 from ._raw_kernel import RawKernel
 
+UNROLL = 4  # elements a GPU thread takes at once when every operand is dense
+
 
 class ElementwiseKernel:
     """``ElementwiseKernel(in_params, out_params, operation, name='kernel', reduce_dims=True,
@@ -120,42 +122,64 @@ class ElementwiseKernel:
         if kernel is None:
             source = self._source(types, layout, len(folded_shape), len(indexed), contiguous)
             kernel = self._kernels[key] = RawKernel(source, self.name, self.options)
-        grid, block = launch_shape(device, n, block_size or 256)
+        grid, block = launch_shape(device, n, block_size or 256, UNROLL if contiguous else 1)
         kernel(grid, block, tuple(kernel_args), stream=stream)
 
     def _source(self, types, layout, nd, n_indexed, contiguous):
-        params, body = [], []
-        slot = 0
+        params, raws, arrays = [], [], []  # arrays: (param, C type, storage C type, offset slot)
         for p, how in zip(self.params, layout):
             ctype = C_TYPES[resolved_type(p, types, self.name).name]
             if how[0] == "raw":
                 storage = C_TYPES[how[1]]
                 params += [f"{storage}* _rawp_{p.name}", f"kiln_raw_layout<{how[2]}> _rawl_{p.name}"]
-                body.append(f"  const kiln_raw<{storage}, {how[2]}> {p.name}(_rawp_{p.name}, _rawl_{p.name});")
+                raws.append(f"  const kiln_raw<{storage}, {how[2]}> {p.name}(_rawp_{p.name}, _rawl_{p.name});")
             elif how[0] == "array":
-                storage = C_TYPES[how[1]]
                 params.append(f"char* _p_{p.name}")
-                where = (f"reinterpret_cast<{storage}*>(_p_{p.name})[i]" if contiguous
-                         else f"*reinterpret_cast<{storage}*>(_p_{p.name} + _off[{slot}])")
-                slot += 1
-                body.append(f"    {ctype}& {p.name} = {where};" if p.is_output
-                            else f"    const {ctype} {p.name} = ({ctype})({where});")
+                arrays.append((p, ctype, C_TYPES[how[1]], len(arrays)))
             else:
                 params.append(f"{ctype} {p.name}")
         params.append(f"kiln_indexer<{nd}, {max(n_indexed, 1)}> _ind")
-        raws = [line for line in body if "kiln_raw<" in line]
-        per_element = [line for line in body if "kiln_raw<" not in line]
-        offsets = [] if contiguous or not n_indexed else [f"    long long _off[{n_indexed}];", "    _ind.offsets(i, _off);"]
+
+        def element(p, storage, slot):
+            if contiguous:
+                return f"reinterpret_cast<{storage}*>(_p_{p.name})[i]"
+            return f"*reinterpret_cast<{storage}*>(_p_{p.name} + _off[{slot}])"
+
+        def bind(p, ctype, value):
+            return f"{ctype}& {p.name} = {value};" if p.is_output else f"const {ctype} {p.name} = ({ctype})({value});"
+
+        offsets = "" if contiguous or not n_indexed else f"long long _off[{n_indexed}]; _ind.offsets(i, _off); "
+        one = (f"{offsets}{' '.join(bind(p, c, element(p, s, k)) for p, c, s, k in arrays)} "
+               f"{self.operation};")
+        loop = [f"  KILN_LOOP(i, n) {{ {one} }}"]
+        if contiguous:
+            loop = ["#ifdef __CUDA_ARCH__", *self._unrolled_loop(arrays, one), "#else", *loop, "#endif"]
         return "\n".join([
             SUPPORT_SOURCE, self.preamble, typedefs(types),
             f'extern "C" __global__ void {self.name}({", ".join(params)}) {{',
             *raws,
             "  const long long n = _ind.size();",
             f"  {self.loop_prep};",
-            "  KILN_LOOP(i, n) {",
-            *offsets, *per_element,
-            f"    {self.operation};",
-            "  }",
+            *loop,
             f"  {self.after_loop};",
             "}",
         ])
+
+    def _unrolled_loop(self, arrays, one):
+        """The GPU's loop over dense operands: UNROLL elements a thread, every
+        input loaded before any operation runs. Stores through the outputs
+        could otherwise alias the next loads, which would then wait for them."""
+        inputs = [(p, c, s) for p, c, s, _ in arrays if not p.is_output]
+        outputs = [(p, c, s) for p, c, s, _ in arrays if p.is_output]
+        lines = ["  const long long _stride = (long long)blockDim.x * gridDim.x;",
+                 "  long long _i = (long long)blockIdx.x * blockDim.x + threadIdx.x;",
+                 f"  for (; _i + {UNROLL - 1} * _stride < n; _i += {UNROLL} * _stride) {{"]
+        for k in range(UNROLL):
+            lines += [f"    const {s} _v{k}_{p.name} = reinterpret_cast<const {s}*>(_p_{p.name})[_i + {k} * _stride];"
+                      for p, c, s in inputs]
+        for k in range(UNROLL):
+            binds = [f"const {c} {p.name} = ({c})(_v{k}_{p.name});" for p, c, s in inputs]
+            binds += [f"{c}& {p.name} = reinterpret_cast<{s}*>(_p_{p.name})[i];" for p, c, s in outputs]
+            lines.append(f"    {{ const long long i = _i + {k} * _stride; {' '.join(binds)} {self.operation}; }}")
+        lines += ["  }", f"  for (long long i = _i; i < n; i += _stride) {{ {one} }}"]
+        return lines

@@ -237,13 +237,14 @@ def as_operand(value, device, where):
 _multiprocessors = {}
 
 
-def launch_shape(device, n, per_block=256):
-    """(grid, block) for a flat loop of n: one thread per element on the GPU
-    (capped; the loop strides), a few contiguous runs per core on the CPU."""
+def launch_shape(device, n, per_block=256, per_thread=1):
+    """(grid, block) for a flat loop of n: `per_thread` elements a thread on
+    the GPU (the grid capped; the loop strides), a few contiguous runs per
+    core on the CPU."""
     if device.type == "cpu":
         runs = max(1, min(_core._cpu_threads() * 4, -(-n // 4096)))
         return runs, 1
-    return max(1, min(-(-n // per_block), 1 << 20)), per_block
+    return max(1, min(-(-n // (per_block * per_thread)), 1 << 20)), per_block
 
 
 def multiprocessors(device):

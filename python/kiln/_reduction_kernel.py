@@ -25,6 +25,7 @@ from ._kernel_params import (
 from ._raw_kernel import _SCALAR_TYPES, RawKernel
 
 _THREADS = 256  # a GPU task's block
+UNROLL = 4  # reduced elements a thread reads at once
 _MIN_RUN = {"cpu": 16384, "cuda": _THREADS * 16}  # elements a run is worth
 
 
@@ -45,6 +46,19 @@ def _normalize_axes(axis, ndim, name):
             raise ValueError(f"{name}: axis {a} appears twice")
         out.append(a)
     return tuple(sorted(out))
+
+
+def _element_loads(reads, n_arrays, suffix, index):
+    """Reads the inputs at reduced element `index` into _v<suffix>_<name>."""
+    lines = [f"    long long _r{suffix}[{max(n_arrays, 1)}];", f"    _inner.offsets({index}, _r{suffix});"]
+    return lines + [f"    const {storage} _v{suffix}_{name} = *reinterpret_cast<const {storage}*>"
+                    f"(_p_{name} + _o[{slot}] + _r{suffix}[{slot}]);" for name, _, storage, slot in reads]
+
+
+def _element_map(reads, suffix, map_expr):
+    """Maps the values _element_loads read to _b<suffix>."""
+    binds = " ".join(f"const {ctype} {name} = ({ctype})(_v{suffix}_{name});" for name, ctype, _, _ in reads)
+    return f"    _type_reduce _b{suffix}; {{ {binds} _b{suffix} = (_type_reduce)({map_expr}); }}"
 
 
 class ReductionKernel:
@@ -175,8 +189,7 @@ class ReductionKernel:
             ctype = C_TYPES[resolved_type(p, types, self.name).name]
             if isinstance(a, ndarray):
                 in_params.append(f"const char* _p_{p.name}")
-                reads.append(f"const {ctype} {p.name} = ({ctype})(*reinterpret_cast<const {C_TYPES[a.dtype.name]}*>"
-                             f"(_p_{p.name} + _o[{slot}] + _r[{slot}]));")
+                reads.append((p.name, ctype, C_TYPES[a.dtype.name], slot))
                 slot += 1
             else:
                 in_params.append(f"{ctype} {p.name}")
@@ -189,6 +202,13 @@ class ReductionKernel:
         outer = f"kiln_indexer<{outer_nd}, {n_outer_ops}> _outer"
         inner = f"kiln_indexer<{inner_nd}, {max(n_arrays, 1)}> _inner"
         post_map = f"{{ {' '.join(writes)} {self.post_map_expr}; }}"
+        unrolled = "\n".join([line for k in range(UNROLL) for line in
+                               _element_loads(reads, n_arrays, str(k), f"_j + {k} * (long long)blockDim.x")]
+                              + [_element_map(reads, str(k), self.map_expr) for k in range(UNROLL)])
+        combined = "_b0"
+        for k in range(1, UNROLL):
+            combined = f"_KILN_REDUCE({combined}, _b{k})"
+        unrolled += f"\n    _acc = _KILN_REDUCE(_acc, {combined});"
         return f"""{SUPPORT_SOURCE}
 {self.preamble}
 {typedefs(types)}typedef {self.reduce_type} _type_reduce;
@@ -201,11 +221,14 @@ __device__ __forceinline__ _type_reduce _kiln_task({", ".join(in_params + [outer
   long long _o[{n_outer_ops}];
   _outer.offsets(o, _o);
   _type_reduce _acc = _type_reduce({self.identity});
-  for (long long _j = lo + threadIdx.x; _j < hi; _j += blockDim.x) {{
-    long long _r[{max(n_arrays, 1)}];
-    _inner.offsets(_j, _r);
-    {" ".join(reads)}
-    const _type_reduce _b = (_type_reduce)({self.map_expr});
+  long long _j = lo + threadIdx.x;
+  // UNROLL elements at a time, all read before any is mapped: their loads overlap.
+  for (; _j + {UNROLL - 1} * (long long)blockDim.x < hi; _j += {UNROLL} * (long long)blockDim.x) {{
+{unrolled}
+  }}
+  for (; _j < hi; _j += blockDim.x) {{
+{chr(10).join(_element_loads(reads, n_arrays, "", "_j"))}
+{_element_map(reads, "", self.map_expr)}
     _acc = _KILN_REDUCE(_acc, _b);
   }}
 #ifdef __CUDA_ARCH__

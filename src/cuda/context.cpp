@@ -1,9 +1,10 @@
 #include "context.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <string>
-#include <vector>
 
+#include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
 
@@ -18,19 +19,23 @@ void check_device(int device) {
 }
 
 CUcontext primary_context(int device) {
+  // Looked up on every launch: a lock-free read once the context exists.
+  static std::atomic<CUcontext> contexts[kMaxDevices] = {};
+  if (device >= 0 && device < kMaxDevices)
+    if (CUcontext known = contexts[device].load(std::memory_order_acquire)) return known;
   static std::mutex mutex;
-  static std::vector<CUcontext> contexts;
   std::lock_guard<std::mutex> lock(mutex);
   check_device(device);
-  if (contexts.empty()) contexts.resize(device_count(), nullptr);
-  if (!contexts[device]) {
-    const Driver& d = driver();
-    CUdevice dev;
-    check(d.cuDeviceGet(&dev, device), "cuDeviceGet");
-    // Retained for the life of the process: arrays may outlive any scope.
-    check(d.cuDevicePrimaryCtxRetain(&contexts[device], dev), "cuDevicePrimaryCtxRetain");
-  }
-  return contexts[device];
+  check_device_index(device);
+  if (CUcontext known = contexts[device].load(std::memory_order_acquire)) return known;
+  const Driver& d = driver();
+  CUdevice dev;
+  check(d.cuDeviceGet(&dev, device), "cuDeviceGet");
+  // Retained for the life of the process: arrays may outlive any scope.
+  CUcontext context;
+  check(d.cuDevicePrimaryCtxRetain(&context, dev), "cuDevicePrimaryCtxRetain");
+  contexts[device].store(context, std::memory_order_release);
+  return context;
 }
 
 ContextScope::ContextScope(int device) {

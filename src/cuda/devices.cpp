@@ -32,10 +32,13 @@ thread_local int tls_current_device = 0;
 bool is_available() { return device_count() > 0; }
 
 int device_count() {
-  if (!driver_available()) return 0;
-  int n = 0;
-  if (driver().cuDeviceGetCount(&n) != CUDA_SUCCESS) return 0;
-  return n;
+  // Fixed once the driver is initialised (it reads CUDA_VISIBLE_DEVICES then),
+  // and asked on every launch: counted once.
+  static const int count = [] {
+    int n = 0;
+    return driver_available() && driver().cuDeviceGetCount(&n) == CUDA_SUCCESS ? n : 0;
+  }();
+  return count;
 }
 
 std::string unavailable_reason() {

@@ -90,6 +90,11 @@ Stream current_stream(int device) {
   return Stream::null(device);
 }
 
+uintptr_t current_stream_handle(int device) {
+  auto it = tls_current_streams.find(device);
+  return it != tls_current_streams.end() ? it->second.handle() : 0;
+}
+
 void set_current_stream(const Stream& stream) { tls_current_streams.insert_or_assign(stream.device(), stream); }
 
 Event Event::create(int device, bool timing, bool blocking) {

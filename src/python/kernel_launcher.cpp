@@ -203,7 +203,7 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
   if (!fn) fn = nb::cast<uintptr_t>(resolve(device.index));
   uintptr_t stream_handle;
   if (stream.is_none())
-    stream_handle = cuda::current_stream(device.index).handle();
+    stream_handle = cuda::current_stream_handle(device.index);
   else if (PyLong_Check(stream.ptr()))
     stream_handle = nb::cast<uintptr_t>(stream);
   else

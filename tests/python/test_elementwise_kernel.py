@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import kiln
-from conftest import random_array
+from conftest import random_array, tolerance
 
 SUPPORTED = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64", "float32",
              "float64"]
@@ -39,7 +39,8 @@ def test_type_placeholders_over_every_dtype(device, dtype):
     got = kernel(kiln.asarray(x, device=device), kiln.asarray(y, device=device))
     assert got.dtype == dtype
     expected = (x * y + x).astype(dtype) if dtype != "bool" else (x & y) | x
-    np.testing.assert_array_equal(kiln.asnumpy(got), expected)
+    # NVRTC contracts x * y + x into one fused multiply-add, as CuPy's kernels do.
+    np.testing.assert_allclose(kiln.asnumpy(got), expected, rtol=tolerance(dtype))
 
 
 @pytest.mark.parametrize("reduce_dims", [True, False])
@@ -111,5 +112,5 @@ def test_bad_calls_raise_clear_errors(device):
     with pytest.raises(ValueError, match="reserved"):
         kiln.ElementwiseKernel("T i", "T z", "z = i", "reserved")
     broken = kiln.ElementwiseKernel("T x", "T y", "y = x +* ;", "broken")
-    with pytest.raises(kiln.CompileError, match="broken"):
+    with pytest.raises(kiln.CompileError, match=r"y = x \+\* ;"):
         broken(x)

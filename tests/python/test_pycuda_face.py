@@ -83,8 +83,13 @@ def test_globals_to_device_and_scalars(current):
     np.testing.assert_array_equal(drv.from_device(x, (4,), np.float32), [1, 2, 3, 1])
     calls, _ = mod.get_global("calls")
     assert drv.from_device(calls, (1,), np.int32)[0] == 4
+
+
+# compute-sanitizer reports the driver's "not found" for the missing name as
+# an API error, so `make gpu-check` runs this one without it.
+def test_missing_global_names_itself(current):
     with pytest.raises(ValueError, match="no global variable named 'missing'"):
-        mod.get_global("missing")
+        SourceModule("__device__ int present;").get_global("missing")
 
 
 def test_bad_calls(current):
