@@ -32,24 +32,6 @@ extern "C" __global__ void vector_add(const float* x, const float* y, float* out
   if (i < n) out[i] = x[i] + y[i];
 }
 """
-TILED_MATMUL = r"""
-#define TILE 16
-extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
-  __shared__ float ta[TILE][TILE];
-  __shared__ float tb[TILE][TILE];
-  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-  float acc = 0.0f;
-  for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
-    int ka = t * TILE + threadIdx.x, kb = t * TILE + threadIdx.y;
-    ta[threadIdx.y][threadIdx.x] = (row < n && ka < n) ? a[row * n + ka] : 0.0f;
-    tb[threadIdx.y][threadIdx.x] = (kb < n && col < n) ? b[kb * n + col] : 0.0f;
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
-    __syncthreads();
-  }
-  if (row < n && col < n) c[row * n + col] = acc;
-}
-"""
 SIN_SQRT = ("float32 x", "float32 y", "y = sinf(x) * 2 + sqrtf(fabsf(x))", "sin_sqrt")
 L2 = ("float32 x", "float32 y", "x * x", "a + b", "y = sqrtf(a)", "0", "l2norm")
 QUEUED = 100  # launches timed per wait in the overhead rows
@@ -175,7 +157,7 @@ def cpu_rows():
     a, b = rng.random((side, side), dtype=np.float32), rng.random((side, side), dtype=np.float32)
     ka, kb = kiln.asarray(a, device="cpu"), kiln.asarray(b, device="cpu")
     kc = kiln.empty((side, side), dtype="float32", device="cpu")
-    tiled = kiln.RawKernel(TILED_MATMUL, "matmul_tiled")
+    tiled = kiln.RawModule(path=os.path.join(ROOT, "examples", "kernels", "matmul.cu")).get_function("matmul_tiled")
     grid = (side // 16, side // 16)
     tiled(grid, (16, 16), (ka, kb, kc, side))
     np.testing.assert_allclose(kc.get(), a @ b, rtol=1e-4)

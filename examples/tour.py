@@ -4,6 +4,8 @@ import time
 import numpy as np
 
 import kiln as cp
+import kiln.driver as drv
+from kiln.compiler import SourceModule
 
 
 def timed(fn, sync=lambda: None, repeat=5):
@@ -65,6 +67,31 @@ def main():
     small_a, small_b = cp.asarray(a[:1000]), cp.asarray(b[:1000])
     per_call = timed(lambda: [small_a + small_b for _ in range(1000)], sync) / 1000
     print(f"a + b on 1000 elements: {per_call * 1e6:.2f} us a call")
+
+    print("\n5. Kernels from strings: CuPy's and PyCUDA's, the same CUDA C on "
+          + ("the GPU" if on_gpu else "the CPU (compiled by the host C++ compiler)"))
+    add = cp.RawKernel(r"""
+    extern "C" __global__ void vector_add(const float* x, const float* y, float* out, int n) {
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      if (i < n) out[i] = x[i] + y[i];
+    }""", "vector_add")
+    x, y = cp.arange(5, dtype=cp.float32), cp.ones(5, dtype=cp.float32)
+    out = cp.empty(5, dtype=cp.float32)
+    add((1,), (32,), (x, y, out, 5))  # the int becomes the `int n` the kernel declares
+    print("RawKernel vector_add        ->", out)
+    squared_diff = cp.ElementwiseKernel("T x, T y", "T z", "z = (x - y) * (x - y)", "squared_diff")
+    print("ElementwiseKernel (x - 2)^2 ->", squared_diff(x, 2))
+    l2norm = cp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = sqrt(a)", "0", "l2norm")
+    print("ReductionKernel |rows|      ->", l2norm(cp.arange(6, dtype=cp.float32).reshape(2, 3), axis=1))
+    multiply_them = SourceModule("""
+    __global__ void multiply_them(float *dest, float *a, float *b) {
+      const int i = threadIdx.x;
+      dest[i] = a[i] * b[i];
+    }""").get_function("multiply_them")
+    a4, b4 = np.arange(4, dtype=np.float32), np.full(4, 3, dtype=np.float32)
+    dest = np.zeros_like(a4)
+    multiply_them(drv.Out(dest), drv.In(a4), drv.In(b4), block=(4, 1, 1), grid=(1, 1))
+    print("PyCUDA multiply_them        ->", dest)
 
     print("\nThe same arrays and ops are available from C++: #include <kiln/kiln.hpp>.")
 

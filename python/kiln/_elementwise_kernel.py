@@ -10,7 +10,7 @@ array (``x[j]`` by flat C-order index, ``x.size()``), ``i`` the flat index and
 from ._core import ndarray
 from ._creation import empty
 from ._kernel_params import (
-    C_TYPES, SUPPORT_SOURCE, as_operand, bind_placeholders, broadcast_strides, device_of, fold, indexer_bytes,
+    C_TYPES, SUPPORT_SOURCE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
     launch_shape, parse_params, raw_layout, resolved_type, typedefs,
 )
 from ._manipulation import broadcast_shapes
@@ -41,21 +41,7 @@ class ElementwiseKernel:
         self._kernels = {}
 
     def __call__(self, *args, out=None, size=None, stream=None, block_size=None):
-        n_in, n_all = len(self.in_params), len(self.params)
-        if out is not None:
-            if len(args) != n_in:
-                raise TypeError(f"{self.name}: out= is given, so pass the {n_in} inputs only")
-            args = args + (tuple(out) if isinstance(out, (tuple, list)) else (out,))
-        if len(args) not in (n_in, n_all):
-            raise TypeError(f"{self.name} takes {n_in} or {n_all} arguments, got {len(args)}")
-        arrays = [a for a in args if isinstance(a, ndarray)]
-        device = device_of(arrays, self.name)
-        args = [as_operand(a, device, self.name) for a in args] + [None] * (n_all - len(args))
-        for p, a in zip(self.params, args):
-            if a is not None and p.is_output and not isinstance(a, ndarray):
-                raise TypeError(f"{self.name}: output '{p.name}' must be an array, got {type(a).__name__}")
-            if a is not None and p.raw and not isinstance(a, ndarray):
-                raise TypeError(f"{self.name}: raw parameter '{p.name}' must be an array")
+        args, device = call_arguments(self.name, self.in_params, self.out_params, args, out)
         types = bind_placeholders(self.params, args, self.name)
         shape = self._loop_shape(args, size)
         for k, p in enumerate(self.params):
@@ -67,7 +53,7 @@ class ElementwiseKernel:
             elif p.raw and args[k].dtype != dtype:
                 raise TypeError(f"{self.name}: raw parameter '{p.name}' is {args[k].dtype}; the kernel declares {dtype}")
         self._launch(args, types, shape, device, stream, block_size)
-        outs = args[n_in:]
+        outs = args[len(self.in_params):]
         if self.no_return:
             return None
         return tuple(outs) if self.return_tuple or len(outs) > 1 else outs[0]

@@ -218,6 +218,26 @@ def device_of(arrays, where):
     return found if found is not None else default_device()
 
 
+def call_arguments(name, in_params, out_params, args, out):
+    """A generated kernel's call: (operands, device). Operands follow the
+    parameters, arrays as kiln arrays on the device, None for each output to
+    allocate; outputs come positionally after the inputs or as `out=`."""
+    n_in, n_all = len(in_params), len(in_params) + len(out_params)
+    if out is not None:
+        if len(args) != n_in:
+            raise TypeError(f"{name}: out= is given, so pass the {n_in} inputs only")
+        args = args + (tuple(out) if isinstance(out, (tuple, list)) else (out,))
+    if len(args) not in (n_in, n_all):
+        raise TypeError(f"{name} takes {n_in} or {n_all} arguments, got {len(args)}")
+    device = device_of([a for a in args if isinstance(a, ndarray)], name)
+    operands = [as_operand(a, device, name) for a in args] + [None] * (n_all - len(args))
+    for p, a in zip(in_params + out_params, operands):
+        if a is not None and (p.is_output or p.raw) and not isinstance(a, ndarray):
+            what = "output" if p.is_output else "raw parameter"
+            raise TypeError(f"{name}: {what} '{p.name}' must be an array, got {type(a).__name__}")
+    return operands, device
+
+
 def as_operand(value, device, where):
     """A kiln array for an array argument (NumPy and __cuda_array_interface__
     arrays are brought to `device`), the value itself for a scalar."""

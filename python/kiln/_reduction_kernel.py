@@ -19,7 +19,7 @@ from ._core import ndarray
 from ._creation import empty
 from ._manipulation import broadcast_shapes
 from ._kernel_params import (
-    C_TYPES, SUPPORT_SOURCE, as_operand, bind_placeholders, broadcast_strides, device_of, fold, indexer_bytes,
+    C_TYPES, SUPPORT_SOURCE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
     multiprocessors, parse_params, resolved_type, typedefs,
 )
 from ._raw_kernel import _SCALAR_TYPES, RawKernel
@@ -87,18 +87,8 @@ class ReductionKernel:
         self._kernels = {}
 
     def __call__(self, *args, out=None, axis=None, keepdims=False, stream=None):
-        n_in, n_all = len(self.in_params), len(self.params)
-        if out is not None:
-            if len(args) != n_in:
-                raise TypeError(f"{self.name}: out= is given, so pass the {n_in} inputs only")
-            args = args + (tuple(out) if isinstance(out, (tuple, list)) else (out,))
-        if len(args) not in (n_in, n_all):
-            raise TypeError(f"{self.name} takes {n_in} or {n_all} arguments, got {len(args)}")
-        device = device_of([a for a in args if isinstance(a, ndarray)], self.name)
-        args = [as_operand(a, device, self.name) for a in args] + [None] * (n_all - len(args))
-        for p, a in zip(self.out_params, args[n_in:]):
-            if a is not None and not isinstance(a, ndarray):
-                raise TypeError(f"{self.name}: output '{p.name}' must be an array, got {type(a).__name__}")
+        n_in = len(self.in_params)
+        args, device = call_arguments(self.name, self.in_params, self.out_params, args, out)
         inputs = [a for a in args[:n_in] if isinstance(a, ndarray)]
         if not inputs:
             raise ValueError(f"{self.name}: a ReductionKernel needs at least one array input")

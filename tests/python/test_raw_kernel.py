@@ -1,5 +1,7 @@
 """CuPy's RawKernel and RawModule, on every device present: the same CUDA C
 source through NVRTC on a GPU and through the host compiler on the CPU."""
+import os
+
 import numpy as np
 import pytest
 
@@ -19,32 +21,8 @@ extern "C" __global__ void add_one(double* a, int rows, int cols) {
 }
 """
 
-MATMUL = r"""
-#define TILE 16
-extern "C" __global__ void matmul_naive(const float* a, const float* b, float* c, int n) {
-  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
-  if (row < n && col < n) {
-    float acc = 0.0f;
-    for (int k = 0; k < n; ++k) acc += a[row * n + k] * b[k * n + col];
-    c[row * n + col] = acc;
-  }
-}
-extern "C" __global__ void matmul_tiled(const float* a, const float* b, float* c, int n) {
-  __shared__ float ta[TILE][TILE];
-  __shared__ float tb[TILE][TILE];
-  int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
-  float acc = 0.0f;
-  for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
-    int ka = t * TILE + threadIdx.x, kb = t * TILE + threadIdx.y;
-    ta[threadIdx.y][threadIdx.x] = (row < n && ka < n) ? a[row * n + ka] : 0.0f;
-    tb[threadIdx.y][threadIdx.x] = (kb < n && col < n) ? b[kb * n + col] : 0.0f;
-    __syncthreads();
-    for (int k = 0; k < TILE; ++k) acc += ta[threadIdx.y][k] * tb[k][threadIdx.x];
-    __syncthreads();
-  }
-  if (row < n && col < n) c[row * n + col] = acc;
-}
-"""
+# The naive and the 16x16-tiled matrix multiply, shared with bench/kernels.py.
+MATMUL_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "examples", "kernels", "matmul.cu")
 
 HISTOGRAM = r"""
 extern "C" __global__ void histogram(const int* values, unsigned int* bins, long long n, int nbins) {
@@ -100,7 +78,7 @@ def test_matrix_multiply(device, name):
     rng = np.random.default_rng(1)
     a, b = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
     c = kiln.empty((n, n), dtype="float32", device=device)
-    module = kiln.RawModule(code=MATMUL)
+    module = kiln.RawModule(path=MATMUL_PATH)
     blocks = (n + 15) // 16
     module.get_function(name)((blocks, blocks), (16, 16),
                               (kiln.asarray(a, device=device), kiln.asarray(b, device=device), c, n))
