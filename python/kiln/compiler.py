@@ -105,21 +105,10 @@ class Function:
                                _device_of(args))
         return lambda: elapsed
 
-    @property
-    def num_regs(self):
-        return self._kernel.num_regs
 
-    @property
-    def shared_size_bytes(self):
-        return self._kernel.shared_size_bytes
-
-    @property
-    def local_size_bytes(self):
-        return self._kernel.local_size_bytes
-
-    @property
-    def max_threads_per_block(self):
-        return self._kernel.max_threads_per_block
+# The kernel's attributes, as PyCUDA names them.
+for _name in ("num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block"):
+    setattr(Function, _name, property(lambda self, _n=_name: getattr(self._kernel, _n)))
 
 
 def _device_of(args):
