@@ -236,6 +236,9 @@ _METHODS = {
     "to_device": _to_device,
     "get": _get,
     "set": _set,
+    # Numba's device-array spellings (kiln.cuda.to_device returns kiln arrays).
+    "copy_to_host": lambda self, ary=None, stream=0: _get(self, stream=stream or None, out=ary),
+    "copy_to_device": lambda self, ary, stream=0: _set(self, ary, stream=stream or None),
     "tolist": _tolist,
     "flags": property(_Flags),
     "reshape": _reshape,

@@ -34,10 +34,21 @@ const NumpyTypes& numpy_types() {
   return *types;
 }
 
-// Room for one argument passed by value (complex128 is the largest scalar).
+// Room for one argument passed by value: complex128 is the largest scalar,
+// an array view ({data, shape[3], strides[3]}, see kArrayView) the largest struct.
+constexpr int kMaxViewDims = 3;
+constexpr size_t kMaxScalarBytes = 16;
 struct alignas(16) ArgumentSlot {
-  unsigned char bytes[16];
+  unsigned char bytes[8 + 2 * 8 * kMaxViewDims];
 };
+
+// An array passed by value as {data, shape[ndim], strides[ndim]} (int64 shape
+// and byte strides), the layout kiln.cuda.jit's kernels take arrays in.
+void store_view(ArgumentSlot& slot, void* data, int ndim, const int64_t* shape, const int64_t* strides) {
+  std::memcpy(slot.bytes, &data, sizeof data);
+  std::memcpy(slot.bytes + 8, shape, 8 * ndim);
+  std::memcpy(slot.bytes + 8 + 8 * ndim, strides, 8 * ndim);
+}
 
 template <class T> void store(ArgumentSlot& slot, T value) { std::memcpy(slot.bytes, &value, sizeof(T)); }
 
@@ -155,10 +166,16 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
     nb::handle a = seq[i];
     PyObject* o = a.ptr();
     pointers[i] = slots[i].bytes;
+    const bool as_view = known_signature && kinds[i] == kArrayView;
     if (nb::isinstance<Array>(a)) {
       const Array& array = nb::cast<const Array&>(a);
       void* p = array.buffer() ? static_cast<char*>(array.buffer()->data()) + array.offset() : nullptr;
-      store(slots[i], p);
+      if (as_view) {
+        if (array.ndim() > kMaxViewDims) argument_error(*this, i, "arrays of more than 3 dimensions are not supported");
+        store_view(slots[i], p, array.ndim(), array.shape().data(), array.strides().data());
+      } else {
+        store(slots[i], p);
+      }
       merge_device(*this, i, array.device(), have_device, device);
     } else if (PyBytes_Check(o)) {
       pointers[i] = PyBytes_AS_STRING(o);  // a struct passed by value, packed by the caller
@@ -168,13 +185,19 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       Py_buffer view;  // a NumPy scalar passes as its exact type
       if (PyObject_GetBuffer(o, &view, PyBUF_SIMPLE) != 0) throw nb::python_error();
       const size_t size = static_cast<size_t>(view.len);
-      if (size <= sizeof(ArgumentSlot)) std::memcpy(slots[i].bytes, view.buf, size);
+      if (size <= kMaxScalarBytes) std::memcpy(slots[i].bytes, view.buf, size);
       PyBuffer_Release(&view);
-      if (size > sizeof(ArgumentSlot)) argument_error(*this, i, "a NumPy scalar larger than 16 bytes");
+      if (size > kMaxScalarBytes) argument_error(*this, i, "a NumPy scalar larger than 16 bytes");
     } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1) {
       Py_buffer view;
       if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) != 0) throw nb::python_error();
-      store(slots[i], view.buf);
+      if (as_view && view.ndim <= kMaxViewDims) {
+        int64_t shape[kMaxViewDims], strides[kMaxViewDims];
+        for (int d = 0; d < view.ndim; ++d) shape[d] = view.shape[d], strides[d] = view.strides[d];
+        store_view(slots[i], view.buf, view.ndim, shape, strides);
+      } else {
+        store(slots[i], view.buf);
+      }
       PyBuffer_Release(&view);
       merge_device(*this, i, Device::cpu(), have_device, device);
     } else if (nb::hasattr(a, "__cuda_array_interface__")) {

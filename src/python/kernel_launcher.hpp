@@ -13,10 +13,14 @@ namespace nb = nanobind;
 
 namespace kiln::python {
 
+// The kind of a parameter that takes an array by value as {data, shape,
+// strides} (kiln.cuda.jit's kernels), not as a pointer.
+constexpr char kArrayView = 'v';
+
 struct KernelLauncher {
   std::string name;
-  // Per parameter: 'p' for a pointer, a NumPy type character for a scalar a
-  // Python number can be converted to, 0 where kiln cannot tell.
+  // Per parameter: 'p' for a pointer, kArrayView, a NumPy type character for
+  // a scalar a Python number can be converted to, 0 where kiln cannot tell.
   std::string kinds;
   std::vector<std::string> declarations;  // for error messages
   bool known_signature = false;           // false: any argument count, no Python numbers

@@ -9,3 +9,16 @@ from .device import Device, detect, device_count, get_device_id, is_available, s
 from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
                      get_default_memory_pool, get_default_pinned_memory_pool)
 from .stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
+from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
+    all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
+    shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
+    syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,
+    warpsize,
+)
+from .numba_arrays import (  # noqa: F401
+    default_stream, device_array, device_array_like, event, get_current_device, gpus, pinned_array, select_device,
+    stream, to_device,
+)
+from .._jit.dispatcher import PerformanceWarning, jit  # noqa: F401
+from .._jit.translate import TypingError, UnsupportedError  # noqa: F401
+

@@ -104,8 +104,10 @@ class Device:
 
 
 def synchronize():
-    """Wait for all work on the current device."""
-    core()._cuda_synchronize(get_device_id())
+    """Wait for all work on the current device (nothing to wait for without a GPU:
+    work on the CPU is done when its call returns)."""
+    if is_available():
+        core()._cuda_synchronize(get_device_id())
 
 
 def detect():

@@ -1,0 +1,214 @@
+"""``kiln.cuda.jit``: Numba's decorator. A kernel is translated to C++ for each
+new set of argument types (see translate.py), compiled like a RawKernel (NVRTC
+for a GPU, the host compiler for the CPU, cached on disk) and launched as
+``kernel[griddim, blockdim, stream, sharedmem](*args)``.
+"""
+import warnings
+
+import numpy as np
+
+from .._core import ndarray
+from .._raw_kernel import RawKernel
+from . import support
+from . import types as T
+from .translate import Function, Translation, UnsupportedError
+
+
+class PerformanceWarning(UserWarning):
+    """A NumPy array passed to a GPU kernel is copied to the device and back (as Numba warns)."""
+
+
+class Module:
+    """The translation unit of one kernel specialisation: the support code,
+    constant arrays, the device functions it calls, then the kernel."""
+
+    def __init__(self):
+        self.definitions = []
+        self.constants = []
+        self.device_functions = {}
+        self.needs_dynamic_shared = False
+
+    def device_function(self, dispatcher, arg_types):
+        key = (id(dispatcher), tuple(arg_types))
+        found = self.device_functions.get(key)
+        if found == "translating":
+            dispatcher.function.error(UnsupportedError, dispatcher.function.node, "recursive device functions")
+        if found is None:
+            self.device_functions[key] = "translating"
+            c_name = f"kiln_device_{dispatcher.function.name}_{len(self.definitions)}"
+            translation = Translation(dispatcher.function, arg_types, self, kernel=False, c_name=c_name)
+            self.definitions.append("\n".join(translation.lines))
+            found = self.device_functions[key] = (c_name, translation.return_type)
+        return found
+
+    def constant_array(self, dtype, values):
+        name = f"kiln_constant_{len(self.constants)}"
+        flat = ", ".join(repr(v.item()) if dtype.kind == "f" else str(int(v)) for v in np.ravel(values))
+        self.constants.append(f"__constant__ {T.c_name(dtype)} {name}[{max(values.size, 1)}] = {{{flat}}};")
+        return name
+
+    def source(self, kernel_lines):
+        parts = [support.SOURCE]
+        if self.needs_dynamic_shared:
+            parts.append("extern __shared__ __align__(16) unsigned char kiln_dynamic_shared[];")
+        return "\n".join(parts + self.constants + self.definitions + kernel_lines) + "\n"
+
+
+def _normalize_dims(value, what):
+    dims = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    if not 1 <= len(dims) <= 3:
+        raise ValueError(f"{what}: expected 1 to 3 dimensions, got {value!r}")
+    try:
+        return tuple(int(d) for d in dims)
+    except TypeError:
+        raise TypeError(f"{what}: expected ints, got {value!r}") from None
+
+
+def _arg_type(value):
+    if isinstance(value, ndarray):
+        return T.ArrayType(value.dtype.name, value.ndim)
+    if isinstance(value, np.ndarray):
+        return T.ArrayType(value.dtype, value.ndim)
+    if hasattr(value, "__cuda_array_interface__"):
+        interface = value.__cuda_array_interface__
+        return T.ArrayType(np.dtype(interface["typestr"]), len(interface["shape"]))
+    try:
+        return T.of_value(value)
+    except TypeError:
+        raise TypeError(f"unsupported kernel argument of type {type(value).__name__}") from None
+
+
+class Dispatcher:
+    """What ``@cuda.jit`` returns: a kernel to configure and launch, or (with
+    ``device=True``) a device function other kernels call."""
+
+    def __init__(self, pyfunc, device=False, signatures=()):
+        self.py_func = pyfunc
+        self.__name__ = pyfunc.__name__
+        self.__doc__ = pyfunc.__doc__
+        self._kiln_device_function = device
+        self._function = None
+        self.signatures = [T.parse_signature(s) if isinstance(s, str) else s for s in signatures]
+        self._kernels = {}  # argument types -> RawKernel
+
+    @property
+    def function(self):
+        if self._function is None:
+            self._function = Function(self.py_func)
+        return self._function
+
+    def __getitem__(self, config):
+        if self._kiln_device_function:
+            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+        config = config if isinstance(config, tuple) else (config,)
+        if not 2 <= len(config) <= 4:
+            raise ValueError("launch as kernel[griddim, blockdim] or kernel[griddim, blockdim, stream, sharedmem]")
+        grid, block = _normalize_dims(config[0], "griddim"), _normalize_dims(config[1], "blockdim")
+        stream = config[2] if len(config) > 2 else 0
+        shared = int(config[3]) if len(config) > 3 else 0
+        return _Launch(self, grid, block, None if not stream else stream, shared)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launch with enough threads for `ntasks` (Numba's ``kernel.forall(n)``)."""
+        tpb = tpb or 128
+        return self[max(1, -(-int(ntasks) // tpb)), tpb, stream, sharedmem]
+
+    def __call__(self, *args):
+        if self._kiln_device_function:
+            raise TypeError(f"{self.__name__} is a device function: it runs only inside kernels")
+        raise TypeError(f"launch {self.__name__} with a configuration: {self.__name__}[griddim, blockdim](...)")
+
+    def kernel_for(self, types):
+        kernel = self._kernels.get(types)
+        if kernel is None:
+            if self.signatures and not any(list(types) == s[1] for s in self.signatures):
+                raise TypeError(f"{self.__name__} was declared for {self._declared()}, not called with "
+                                f"({', '.join(map(str, types))})")
+            module = Module()
+            translation = Translation(self.function, types, module, kernel=True, c_name=self.__name__)
+            source = module.source(translation.lines)
+            kernel = self._kernels[types] = RawKernel(source, self.__name__)
+            kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
+                              [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._resolve)
+        return kernel
+
+    def _declared(self):
+        return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self.signatures)
+
+    def _cast_to_signature(self, args):
+        """Scalars converted to the types of the only declared signature."""
+        if len(self.signatures) != 1:
+            return args
+        declared = self.signatures[0][1]
+        if len(declared) != len(args):
+            raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
+        return tuple(d.type(a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
+                     for d, a in zip(declared, args))
+
+
+class _Launch:
+    """A configured kernel: ``kernel[griddim, blockdim, stream, sharedmem]``."""
+
+    __slots__ = ("dispatcher", "grid", "block", "stream", "shared")
+
+    def __init__(self, dispatcher, grid, block, stream, shared):
+        self.dispatcher, self.grid, self.block, self.stream, self.shared = dispatcher, grid, block, stream, shared
+
+    def __call__(self, *args):
+        d = self.dispatcher
+        if d.signatures:
+            args = d._cast_to_signature(args)
+        if len(args) != len(d.function.params):
+            raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
+        args, copy_back = _on_one_device(args, d.__name__)
+        kernel = d.kernel_for(tuple(_arg_type(a) for a in args))
+        kernel(self.grid, self.block, args, shared_mem=self.shared, stream=self.stream)
+        for device_array, host_array in copy_back:
+            device_array.get(out=host_array)
+
+
+def _on_one_device(args, name):
+    """NumPy arrays stay where they are on the CPU; for a GPU launch (a kiln
+    array on a GPU, or a GPU as the default device) they are copied there and
+    back after the kernel, with Numba's warning."""
+    if not any(isinstance(a, np.ndarray) for a in args):
+        return args, ()
+    from .._device import default_device
+
+    devices = {a.device for a in args if isinstance(a, ndarray)}
+    device = devices.pop() if len(devices) == 1 else default_device()
+    if device.type == "cpu":
+        return args, ()
+    from .._creation import asarray
+
+    warnings.warn(f"{name}: NumPy arrays are copied to {device} and back around the kernel; "
+                  "pass kiln arrays (cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
+    converted, copy_back = [], []
+    for a in args:
+        if isinstance(a, np.ndarray):
+            on_device = asarray(a, device=device)
+            if a.flags.writeable:
+                copy_back.append((on_device, a))
+            a = on_device
+        converted.append(a)
+    return tuple(converted), copy_back
+
+
+def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,
+        debug=False, opt=True, inline=False, **kws):
+    """Numba's ``@cuda.jit``: bare, with options, or with signatures
+    (``@cuda.jit("void(float32[:], int32)")``). kiln always caches compiled
+    kernels on disk; `cache`, `fastmath`, `lineinfo`, `max_registers`,
+    `debug`, `opt` and `inline` are accepted for Numba code."""
+    if kws:
+        raise TypeError(f"jit: unexpected options {sorted(kws)}")
+    if callable(func_or_sig) and not isinstance(func_or_sig, str):
+        return Dispatcher(func_or_sig, device=device)
+    signatures = []
+    if func_or_sig is not None:
+        signatures = list(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
+
+    def decorate(pyfunc):
+        return Dispatcher(pyfunc, device=device, signatures=signatures)
+
+    return decorate

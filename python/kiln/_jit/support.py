@@ -1,0 +1,121 @@
+"""C++ every translated kernel starts with: array views, Python's integer
+division and modulo, atomics for every element type, and IEEE tests without
+<cmath> macros. It compiles under NVRTC and under the host compiler."""
+
+SOURCE = r"""
+// An array argument or a shared/local array: data, shape and byte strides.
+// Negative indices count from the end, as in Python.
+template <class T, int ND> struct kiln_view {
+  T* data;
+  long long shape[ND];
+  long long strides[ND];
+  __device__ __forceinline__ T& element(long long offset) const {
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + offset);
+  }
+  __device__ __forceinline__ long long wrap(long long i, int d) const { return i < 0 ? i + shape[d] : i; }
+  __device__ __forceinline__ T& at(long long i) const { return element(wrap(i, 0) * strides[0]); }
+  __device__ __forceinline__ T& at(long long i, long long j) const {
+    return element(wrap(i, 0) * strides[0] + wrap(j, 1) * strides[1]);
+  }
+  __device__ __forceinline__ T& at(long long i, long long j, long long k) const {
+    return element(wrap(i, 0) * strides[0] + wrap(j, 1) * strides[1] + wrap(k, 2) * strides[2]);
+  }
+  __device__ __forceinline__ long long size() const {
+    long long n = 1;
+    for (int d = 0; d < ND; ++d) n *= shape[d];
+    return n;
+  }
+};
+
+// Python's // and % on integers round toward negative infinity.
+template <class T> __device__ __forceinline__ T kiln_floordiv(T a, T b) {
+  if (b == 0) return 0;
+  T q = a / b;
+  return (q * b != a && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+template <class T> __device__ __forceinline__ T kiln_mod(T a, T b) {
+  if (b == 0) return 0;
+  T r = a % b;
+  return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+}
+__device__ __forceinline__ float kiln_fmod(float a, float b) { return a - floorf(a / b) * b; }
+__device__ __forceinline__ double kiln_fmod(double a, double b) { return a - floor(a / b) * b; }
+template <class T> __device__ __forceinline__ T kiln_ipow(T base, long long e) {
+  if (e < 0) return base == 1 ? 1 : 0;
+  T r = 1;
+  for (; e; e >>= 1, base *= base)
+    if (e & 1) r *= base;
+  return r;
+}
+template <class T> __device__ __forceinline__ bool kiln_isnan(T x) { return x != x; }
+template <class T> __device__ __forceinline__ bool kiln_isinf(T x) { return x == x && (x - x) != (x - x); }
+template <class T> __device__ __forceinline__ bool kiln_isfinite(T x) { return (x - x) == (x - x); }
+__device__ __forceinline__ double kiln_double_bits(unsigned long long bits) {
+  union { unsigned long long u; double d; } v;
+  v.u = bits;
+  return v.d;
+}
+
+// Atomics on any 32- or 64-bit element: the native instruction where CUDA
+// has one, otherwise a compare-and-swap loop.
+template <int Size> struct kiln_word;
+template <> struct kiln_word<4> { typedef unsigned int type; };
+template <> struct kiln_word<8> { typedef unsigned long long type; };
+template <class To, class From> __device__ __forceinline__ To kiln_reinterpret(From x) {
+  union { From from; To to; } v;
+  v.from = x;
+  return v.to;
+}
+template <class T, class F> __device__ __forceinline__ T kiln_atomic_update(T* p, F f) {
+  typedef typename kiln_word<sizeof(T)>::type W;
+  W* address = reinterpret_cast<W*>(p);
+  W old = *address, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(address, assumed, kiln_reinterpret<W>(f(kiln_reinterpret<T>(assumed))));
+  } while (assumed != old);
+  return kiln_reinterpret<T>(old);
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_add(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return (T)(x + v); });
+}
+__device__ __forceinline__ int kiln_atomic_add(int* p, int v) { return atomicAdd(p, v); }
+__device__ __forceinline__ unsigned kiln_atomic_add(unsigned* p, unsigned v) { return atomicAdd(p, v); }
+__device__ __forceinline__ unsigned long long kiln_atomic_add(unsigned long long* p, unsigned long long v) {
+  return atomicAdd(p, v);
+}
+__device__ __forceinline__ long long kiln_atomic_add(long long* p, long long v) {
+  return (long long)atomicAdd(reinterpret_cast<unsigned long long*>(p), (unsigned long long)v);
+}
+__device__ __forceinline__ float kiln_atomic_add(float* p, float v) { return atomicAdd(p, v); }
+__device__ __forceinline__ double kiln_atomic_add(double* p, double v) { return atomicAdd(p, v); }
+template <class T> __device__ __forceinline__ T kiln_atomic_sub(T* p, T v) { return kiln_atomic_add(p, (T)(0 - v)); }
+template <class T> __device__ __forceinline__ T kiln_atomic_max(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return x < v || kiln_isnan(v) ? v : x; });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_min(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return v < x || kiln_isnan(v) ? v : x; });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_and(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return (T)(x & v); });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_or(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return (T)(x | v); });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_xor(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return (T)(x ^ v); });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_exch(T* p, T v) {
+  return kiln_atomic_update(p, [v](T) { return v; });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_inc(T* p, T limit) {
+  return kiln_atomic_update(p, [limit](T x) { return x >= limit ? (T)0 : (T)(x + 1); });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_dec(T* p, T limit) {
+  return kiln_atomic_update(p, [limit](T x) { return (x == 0 || x > limit) ? limit : (T)(x - 1); });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_cas(T* p, T compare, T value) {
+  typedef typename kiln_word<sizeof(T)>::type W;
+  return kiln_reinterpret<T>(atomicCAS(reinterpret_cast<W*>(p), kiln_reinterpret<W>(compare), kiln_reinterpret<W>(value)));
+}
+"""

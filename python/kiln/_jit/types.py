@@ -1,0 +1,147 @@
+"""The types of kiln.cuda.jit's kernel language: NumPy scalar dtypes, arrays
+of 1 to 3 dimensions, and Numba's signature strings ("void(float32[:], int32)").
+
+Arithmetic follows NumPy's promotion between concrete types, as Numba does:
+an int64 literal times a float32 is float64, int32 + float32 is float64.
+"""
+import re
+
+import numpy as np
+
+C_NAMES = {
+    "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
+    "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
+    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+}
+BOOL, INT32, INT64, FLOAT64 = (np.dtype(n) for n in ("bool", "int32", "int64", "float64"))
+
+
+class ArrayType:
+    """An array argument or a shared/local array: element dtype and dimensions."""
+
+    __slots__ = ("dtype", "ndim")
+
+    def __init__(self, dtype, ndim):
+        self.dtype, self.ndim = np.dtype(dtype), ndim
+
+    def __eq__(self, other):
+        return isinstance(other, ArrayType) and (self.dtype, self.ndim) == (other.dtype, other.ndim)
+
+    def __hash__(self):
+        return hash((self.dtype, self.ndim))
+
+    def __repr__(self):
+        return f"{self.dtype.name}[{', '.join(':' * self.ndim)}]"
+
+    @property
+    def c_name(self):
+        return f"kiln_view<{c_name(self.dtype)}, {self.ndim}>"
+
+
+class TupleType:
+    """A tuple of scalars (cuda.grid(2), a shape)."""
+
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = tuple(items)
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
+
+    def __repr__(self):
+        return f"Tuple({', '.join(map(str, self.items))})"
+
+
+def c_name(t):
+    if isinstance(t, ArrayType):
+        return t.c_name
+    if t is None:
+        return "void"
+    try:
+        return C_NAMES[t.name]
+    except KeyError:
+        raise TypeError(f"{t.name} is not supported in kiln.cuda.jit kernels yet "
+                        "(bool, integers, float32 and float64 are)") from None
+
+
+def is_scalar(t):
+    return isinstance(t, np.dtype)
+
+
+def is_int(t):
+    return is_scalar(t) and t.kind in "iu"
+
+
+def is_float(t):
+    return is_scalar(t) and t.kind == "f"
+
+
+def promote(a, b):
+    """The type of `a op b` for arithmetic (bools count as integers)."""
+    if a.kind == "b" and b.kind == "b":
+        return INT64
+    return np.promote_types(INT64 if a.kind == "b" else a, INT64 if b.kind == "b" else b)
+
+
+def unify(a, b):
+    """The type a variable assigned both `a` and `b` gets."""
+    if a is None or a == b:
+        return b
+    if is_scalar(a) and is_scalar(b):
+        return np.promote_types(a, b)
+    raise TypeError(f"a variable cannot be both {a} and {b}")
+
+
+def of_value(value):
+    """The type of a Python or NumPy scalar passed to a kernel or folded in."""
+    if isinstance(value, (bool, np.bool_)):
+        return BOOL
+    if isinstance(value, np.generic):
+        return value.dtype
+    if isinstance(value, int):
+        return INT64
+    if isinstance(value, float):
+        return FLOAT64
+    raise TypeError(f"unsupported scalar {value!r}")
+
+
+_ARRAY_SPEC = re.compile(r"^(\w+)\[([:,\s\d]*)\]$")
+
+
+def parse_type(text):
+    text = text.strip()
+    m = _ARRAY_SPEC.match(text)
+    if m:
+        return ArrayType(_dtype_named(m.group(1)), m.group(2).count(",") + 1)
+    if text in ("void", "none"):
+        return None
+    return _dtype_named(text)
+
+
+def _dtype_named(name):
+    aliases = {"float": "float32", "double": "float64", "int": "int64", "intp": "int64", "boolean": "bool",
+               "b1": "bool", "f4": "float32", "f8": "float64", "i4": "int32", "i8": "int64"}
+    try:
+        return np.dtype(aliases.get(name, name))
+    except TypeError:
+        raise ValueError(f"unknown type '{name}' in a signature") from None
+
+
+def parse_signature(sig):
+    """'void(float32[:], int32)' -> (return type or None, [argument types])."""
+    m = re.match(r"^\s*(\w+(?:\[[^\]]*\])?)\s*\((.*)\)\s*$", sig)
+    if not m:
+        raise ValueError(f"cannot read the signature {sig!r} (expected e.g. 'void(float32[:], int32)')")
+    args, depth, start = [], 0, 0
+    text = m.group(2)
+    for i, ch in enumerate(text + ","):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            if text[start:i].strip():
+                args.append(parse_type(text[start:i]))
+            start = i + 1
+    return parse_type(m.group(1)), args

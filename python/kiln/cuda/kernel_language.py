@@ -1,0 +1,55 @@
+"""Numba's kernel language as names: ``cuda.grid``, ``cuda.threadIdx.x``,
+``cuda.shared.array``, ``cuda.atomic.add``, ``cuda.syncthreads`` and the rest.
+
+These are markers: kiln.cuda.jit recognises them in a kernel's source and
+translates them to CUDA C++. Called from ordinary Python they raise.
+"""
+
+
+def _only_in_kernels(name):
+    def marker(*args, **kwargs):
+        raise RuntimeError(f"cuda.{name} can only be used inside a kiln.cuda.jit kernel")
+
+    marker.__name__ = name
+    return marker
+
+
+class _Dim3:
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, axis):
+        raise AttributeError(f"cuda.{self._name}.{axis} can only be used inside a kiln.cuda.jit kernel")
+
+
+class _Namespace:
+    def __init__(self, name, members):
+        for member in members:
+            setattr(self, member, _only_in_kernels(f"{name}.{member}"))
+
+
+threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
+laneid = warpsize = None  # read inside kernels only
+shared = _Namespace("shared", ["array"])
+local = _Namespace("local", ["array"])
+const = _Namespace("const", ["array_like"])
+atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch",
+                               "inc", "dec", "cas", "compare_and_swap"])
+grid = _only_in_kernels("grid")
+gridsize = _only_in_kernels("gridsize")
+syncthreads = _only_in_kernels("syncthreads")
+syncthreads_count = _only_in_kernels("syncthreads_count")
+syncthreads_and = _only_in_kernels("syncthreads_and")
+syncthreads_or = _only_in_kernels("syncthreads_or")
+syncwarp = _only_in_kernels("syncwarp")
+threadfence = _only_in_kernels("threadfence")
+threadfence_block = _only_in_kernels("threadfence_block")
+threadfence_system = _only_in_kernels("threadfence_system")
+shfl_sync = _only_in_kernels("shfl_sync")
+shfl_up_sync = _only_in_kernels("shfl_up_sync")
+shfl_down_sync = _only_in_kernels("shfl_down_sync")
+shfl_xor_sync = _only_in_kernels("shfl_xor_sync")
+all_sync = _only_in_kernels("all_sync")
+any_sync = _only_in_kernels("any_sync")
+ballot_sync = _only_in_kernels("ballot_sync")
+fma = _only_in_kernels("fma")

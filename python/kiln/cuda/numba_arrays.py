@@ -1,0 +1,102 @@
+"""Numba's host-side array API on kiln arrays: ``cuda.to_device``,
+``device_array``, ``device_array_like``, ``pinned_array``, ``stream()``,
+``event()``, ``select_device``, ``get_current_device``, ``gpus``.
+
+Device arrays are kiln arrays on the default device: the current GPU, or the
+CPU when there is none, so Numba code runs unchanged on a machine without a
+GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
+"""
+from .device import Device, device_count, get_device_id, is_available
+from .stream import Event, Stream
+
+
+def _device():
+    from .._device import default_device
+
+    return default_device()
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """A device copy of `obj` (into `to` when given)."""
+    from .._creation import asarray
+
+    if to is not None:
+        to.set(obj, stream=stream or None)
+        return to
+    return asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device())
+
+
+def device_array(shape, dtype=float, strides=None, order="C", stream=0):
+    from .._creation import empty
+
+    if strides is not None or order != "C":
+        raise NotImplementedError("device_array: only C order without explicit strides")
+    return empty(shape, dtype=_dtype(dtype), device=_device())
+
+
+def device_array_like(ary, stream=0):
+    return device_array(ary.shape, ary.dtype)
+
+
+def pinned_array(shape, dtype=float, strides=None, order="C"):
+    """A NumPy array in page-locked memory (ordinary memory without a GPU)."""
+    import numpy as np
+
+    dtype = np.dtype(_dtype(dtype).name)
+    if not is_available():
+        return np.empty(shape, dtype=dtype, order=order)
+    from .memory import alloc_pinned_memory
+
+    count = int(np.prod(shape, dtype=np.int64))
+    memory = alloc_pinned_memory(max(count * dtype.itemsize, 1))
+    return np.frombuffer(memory, dtype=dtype, count=count).reshape(shape, order=order)
+
+
+def _dtype(dtype):
+    from .._dtypes import normalize
+
+    return normalize(dtype)
+
+
+def stream():
+    return Stream()
+
+
+def default_stream():
+    return Stream.null
+
+
+def event(timing=True):
+    return Event(timing=timing)
+
+
+def select_device(device_id):
+    device = Device(device_id)
+    device.use()
+    return device
+
+
+def get_current_device():
+    return Device(get_device_id())
+
+
+class _Gpus:
+    """``cuda.gpus``: the devices, indexable and iterable."""
+
+    def __len__(self):
+        return device_count()
+
+    def __getitem__(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"there are {len(self)} GPUs")
+        return Device(i)
+
+    def __iter__(self):
+        return (Device(i) for i in range(len(self)))
+
+    @property
+    def current(self):
+        return get_current_device()
+
+
+gpus = _Gpus()
