@@ -497,6 +497,11 @@ class Translation:
         cuda.gridsize(n), arr.shape or a tuple local."""
         if isinstance(node, ast.Tuple):
             return [self.expr(e) for e in node.elts]
+        if isinstance(node, ast.IfExp) and isinstance(node.body, ast.Tuple) and isinstance(node.orelse, ast.Tuple):
+            if len(node.body.elts) != len(node.orelse.elts):
+                self.typing(node, "both branches must be tuples of the same length")
+            return [self.expr(ast.copy_location(ast.IfExp(test=node.test, body=a, orelse=b), node))
+                    for a, b in zip(node.body.elts, node.orelse.elts)]
         if isinstance(node, ast.Name) and isinstance(self.locals.get(node.id), T.TupleType):
             return [(f"{node.id}_{k}", t) for k, t in enumerate(self.locals[node.id].items)]
         if isinstance(node, ast.Attribute) and node.attr == "shape":

@@ -1,0 +1,325 @@
+"""kiln.cuda.jit: Numba's kernels, unchanged but for `from kiln import cuda`,
+on every device present, compared with NumPy."""
+import math
+
+import numpy as np
+import pytest
+
+import kiln
+import kiln._device
+from kiln import cuda
+
+TPB = 16  # Numba's documented matmul reads this module-level constant
+
+
+@pytest.fixture
+def current(device):
+    """Makes `device` the default device, where cuda.to_device puts arrays."""
+    saved = kiln._device._default_kind
+    kiln._device._default_kind = device
+    yield device
+    kiln._device._default_kind = saved
+
+
+@cuda.jit
+def add_one_2d(a):
+    x, y = cuda.grid(2)
+    if x < a.shape[0] and y < a.shape[1]:
+        a[x, y] += 1
+
+
+def test_seed_2d_add_one(current):
+    a = np.arange(35.0).reshape(5, 7)
+    d = cuda.to_device(a)
+    add_one_2d[(2, 2), (4, 4)](d)
+    np.testing.assert_array_equal(d.copy_to_host(), a + 1)
+
+
+@cuda.jit
+def matmul(A, B, C):
+    i, j = cuda.grid(2)
+    if i < C.shape[0] and j < C.shape[1]:
+        tmp = 0.
+        for k in range(A.shape[1]):
+            tmp += A[i, k] * B[k, j]
+        C[i, j] = tmp
+
+
+@cuda.jit
+def fast_matmul(A, B, C):
+    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    bpg = cuda.gridDim.x
+    tmp = 0.
+    for i in range(bpg):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        cuda.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        cuda.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+@pytest.mark.parametrize("kernel", [matmul, fast_matmul])
+def test_numba_matmuls(current, kernel):
+    rng = np.random.default_rng(0)
+    n = 48
+    A, B = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+    C = cuda.device_array((n, n), dtype=np.float32)
+    kernel[(n // TPB, n // TPB), (TPB, TPB)](cuda.to_device(A), cuda.to_device(B), C)
+    np.testing.assert_allclose(C.copy_to_host(), A @ B, rtol=1e-5)
+
+
+@cuda.jit
+def block_sum(values, partial):
+    buf = cuda.shared.array(128, dtype=np.float64)
+    tid = cuda.threadIdx.x
+    i = cuda.grid(1)
+    buf[tid] = values[i] if i < values.size else 0.0
+    cuda.syncthreads()
+    step = cuda.blockDim.x // 2
+    while step > 0:
+        if tid < step:
+            buf[tid] += buf[tid + step]
+        cuda.syncthreads()
+        step //= 2
+    if tid == 0:
+        partial[cuda.blockIdx.x] = buf[0]
+
+
+def test_shared_memory_block_sum_with_a_while_loop(current):
+    values = np.random.default_rng(1).random(1000)
+    partial = cuda.device_array(8, dtype=np.float64)
+    block_sum[8, 128](cuda.to_device(values), partial)
+    np.testing.assert_allclose(partial.copy_to_host(), [values[k * 128:(k + 1) * 128].sum() for k in range(8)])
+
+
+@cuda.jit
+def histogram(values, bins):
+    i = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    while i < values.shape[0]:
+        cuda.atomic.add(bins, values[i] % bins.shape[0], 1)
+        i += stride
+
+
+def test_histogram_with_atomic_add(current):
+    values = np.random.default_rng(2).integers(0, 1000, 5000).astype(np.int32)
+    bins = cuda.to_device(np.zeros(10, dtype=np.int32))
+    histogram[4, 64](cuda.to_device(values), bins)
+    np.testing.assert_array_equal(bins.copy_to_host(), np.bincount(values % 10, minlength=10))
+
+
+@cuda.jit
+def rdf_pairs(x, y, z, box, nbins, cut, hist):
+    """The N-Ways lab's pair kernel: one thread per unique pair (i < j) from a
+    triangular index, minimum-image distances, an atomic histogram."""
+    n = x.shape[0]
+    pair = cuda.grid(1)
+    if pair >= n * (n - 1) // 2:
+        return
+    i = int((2 * n - 1 - math.sqrt((2 * n - 1) ** 2 - 8 * pair)) // 2)
+    while (i + 1) * (2 * n - i - 2) // 2 <= pair:
+        i += 1
+    while i * (2 * n - i - 1) // 2 > pair:
+        i -= 1
+    j = pair - i * (2 * n - i - 1) // 2 + i + 1
+    dx = x[i] - x[j]
+    dy = y[i] - y[j]
+    dz = z[i] - z[j]
+    dx -= box * round(dx / box)
+    dy -= box * round(dy / box)
+    dz -= box * round(dz / box)
+    r = math.sqrt(dx * dx + dy * dy + dz * dz)
+    if r < cut:
+        cuda.atomic.add(hist, int(r / (cut / nbins)), 2)
+
+
+def test_rdf_pair_kernel(current):
+    rng = np.random.default_rng(3)
+    n, box, nbins = 300, 10.0, 50
+    pos = rng.random((3, n)) * box
+    hist = cuda.to_device(np.zeros(nbins, dtype=np.int64))
+    pairs = n * (n - 1) // 2
+    rdf_pairs[(pairs + 127) // 128, 128](*(cuda.to_device(p) for p in pos), box, nbins, box / 2, hist)
+    d = pos[:, :, None] - pos[:, None, :]
+    d -= box * np.round(d / box)
+    r = np.sqrt((d ** 2).sum(axis=0))[np.triu_indices(n, 1)]
+    expected = 2 * np.bincount((r[r < box / 2] / (box / 2 / nbins)).astype(int), minlength=nbins)
+    np.testing.assert_array_equal(hist.copy_to_host(), expected)
+
+
+@cuda.jit(device=True)
+def clamp(v, lo, hi):
+    if v < lo:
+        return lo
+    return hi if v > hi else v
+
+
+@cuda.jit(device=True)
+def smooth(a, i):
+    total = a[i]
+    count = 1
+    if i > 0:
+        total += a[i - 1]
+        count += 1
+    if i + 1 < a.shape[0]:
+        total += a[i + 1]
+        count += 1
+    return clamp(total / count, 0.0, 10.0)
+
+
+@cuda.jit
+def smooth_kernel(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = smooth(a, i)
+
+
+def test_device_functions_return_values(current):
+    a = np.array([0.0, 3.0, 30.0, 3.0, -9.0])
+    out = cuda.device_array(5)
+    smooth_kernel[1, 32](cuda.to_device(a), out)
+    windows = [a[max(i - 1, 0):i + 2].mean() for i in range(5)]
+    np.testing.assert_allclose(out.copy_to_host(), np.clip(windows, 0, 10))
+
+
+@cuda.jit
+def scale_rows(a, factor):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        a[i, j] = a[i, j] * factor + i
+
+
+def test_strided_views_and_scalars(current):
+    base = np.arange(60, dtype=np.float32).reshape(6, 10)
+    d = cuda.to_device(base)
+    view = d[::2, 1::3]  # a non-contiguous view
+    scale_rows[(1, 1), (8, 8)](view, 2)
+    expected = base.copy()
+    expected[::2, 1::3] = base[::2, 1::3] * 2 + np.arange(3)[:, None]
+    np.testing.assert_array_equal(d.copy_to_host(), expected)
+
+
+@cuda.jit
+def constructs(ints, floats, out):
+    i = cuda.grid(1)
+    if i >= ints.shape[0]:
+        return
+    a = ints[i]
+    b = floats[i]
+    local = cuda.local.array(3, dtype=np.int64)
+    for k in range(3):
+        local[k] = a * k
+    acc = 0
+    for k in range(10, 0, -3):
+        if k == 4:
+            continue
+        acc += k
+    n = 0
+    while True:
+        n += 1
+        if n >= 5:
+            break
+    q, r = a // 3, a % 3
+    lo, hi = (a, -a) if a < 0 else (-a, a)
+    out[i, 0] = q
+    out[i, 1] = r
+    out[i, 2] = a / 4
+    out[i, 3] = math.floor(b) + abs(a) + min(a, 2) + max(b, 0.5)
+    out[i, 4] = round(b) + int(b) + float(a > 1) + (1 if a and not b > 100 else 0)
+    out[i, 5] = local[2] + acc + n
+    out[i, 6] = a ** 2 + (a << 1) + (a & 6) - (a ^ 1)
+    out[i, 7] = math.sqrt(abs(b)) + math.exp(-abs(b)) + math.pi + hi - lo
+    out[i, 8] = 1.0 if math.isnan(b / b) else 0.0
+
+
+def test_each_construct_matches_python(current):
+    ints = np.array([-7, -3, 0, 1, 2, 5, 9], dtype=np.int64)
+    floats = np.array([-2.5, -0.5, 0.0, 1.5, 2.5, 3.7, 100.5])
+    out = cuda.device_array((7, 9))
+    constructs[1, 32](cuda.to_device(ints), cuda.to_device(floats), out)
+    expected = []
+    for a, b in zip(ints.tolist(), floats.tolist()):
+        acc = sum(k for k in range(10, 0, -3) if k != 4)
+        lo, hi = (a, -a) if a < 0 else (-a, a)
+        expected.append([a // 3, a % 3, a / 4, math.floor(b) + abs(a) + min(a, 2) + max(b, 0.5),
+                         round(b) + int(b) + float(a > 1) + (1 if a and not b > 100 else 0),
+                         a * 2 + acc + 5, a ** 2 + (a << 1) + (a & 6) - (a ^ 1),
+                         math.sqrt(abs(b)) + math.exp(-abs(b)) + math.pi + hi - lo,
+                         1.0 if b == 0 else 0.0])
+    np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-12)
+
+
+@cuda.jit
+def typed_sum(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        cuda.atomic.add(out, 0, a[i])
+        cuda.atomic.max(out, 1, a[i])
+        cuda.atomic.min(out, 2, a[i])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint32", "int64", "float32", "float64"])
+def test_atomics_and_new_dtypes_specialise(current, dtype):
+    a = (np.arange(1, 41) % 17).astype(dtype)
+    out = cuda.to_device(np.array([0, 0, 100], dtype=dtype))
+    typed_sum[2, 32](cuda.to_device(a), out)
+    np.testing.assert_allclose(out.copy_to_host(), [a.sum(), a.max(), a.min()])
+
+
+@cuda.jit("void(float32[:], int32)")
+def fill(a, value):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = value
+
+
+def test_explicit_signatures_forall_and_numpy_arguments(current):
+    a = cuda.device_array(100, dtype=np.float32)
+    fill.forall(100)(a, 7)
+    np.testing.assert_array_equal(a.copy_to_host(), np.full(100, 7, np.float32))
+    host = np.zeros(10, dtype=np.float32)
+    if current.type == "cpu":
+        fill[1, 32](host, 3)  # on the CPU the kernel writes NumPy's memory
+    else:
+        with pytest.warns(cuda.PerformanceWarning):
+            fill[1, 32](host, 3)  # copied to the GPU and back, as Numba does
+    np.testing.assert_array_equal(host, 3)
+    with pytest.raises(TypeError, match="declared for"):
+        fill[1, 32](cuda.device_array(4, dtype=np.float64), 1)
+
+
+def test_errors_name_the_construct_file_and_line(current):
+    def uses_a_list(a):
+        a[0] = [1, 2][0]
+
+    def unknown_name(a):
+        a[0] = not_defined_anywhere  # noqa: F821
+
+    def mixes_types(a):
+        x = 1.0
+        x = a  # an array assigned to a float
+
+    for fn, kind, what in ((uses_a_list, cuda.UnsupportedError, "List"),
+                           (unknown_name, cuda.TypingError, "not_defined_anywhere"),
+                           (mixes_types, cuda.TypingError, "'x'")):
+        kernel = cuda.jit(fn)
+        with pytest.raises(kind, match=rf"{what}.*test_jit.py:\d+"):
+            kernel[1, 1](cuda.device_array(2))
+        assert issubclass(kind, kiln.CompileError)
+    with pytest.raises(TypeError, match="takes 1 arguments, got 2"):
+        add_one_2d[1, 1](cuda.device_array((2, 2)), 1)
+    with pytest.raises(TypeError, match=r"launch add_one_2d with a configuration"):
+        add_one_2d(cuda.device_array((2, 2)))
+    with pytest.raises(RuntimeError, match="can only be used inside a kiln.cuda.jit kernel"):
+        cuda.syncthreads()
