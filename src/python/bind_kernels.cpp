@@ -8,16 +8,38 @@
 #include <nanobind/stl/vector.h>
 
 #include "kernel_launcher.hpp"
+#include "kiln/array.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace kiln::python {
 
+// What picks a kiln.cuda.jit specialisation, for all arguments in one call:
+// a kiln array's dtype and ndim as one int, any other argument's type.
+nb::object argument_kinds(nb::handle args) {
+  const Py_ssize_t n = PyTuple_GET_SIZE(args.ptr());
+  nb::object kinds = nb::steal(PyTuple_New(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* a = PyTuple_GET_ITEM(args.ptr(), i);
+    PyObject* kind;
+    if (nb::isinstance<Array>(a)) {
+      const Array& array = nb::cast<const Array&>(nb::handle(a));
+      kind = PyLong_FromLong(static_cast<long>(array.dtype()) * 8 + static_cast<long>(array.ndim()));
+    } else {
+      kind = reinterpret_cast<PyObject*>(Py_TYPE(a));
+      Py_INCREF(kind);
+    }
+    PyTuple_SET_ITEM(kinds.ptr(), i, kind);
+  }
+  return kinds;
+}
+
 void bind_kernels(nb::module_& m) {
   using cpu::HostModule;
   nb::class_<HostModule>(m, "_HostModule").def_ro("uses_barriers", &HostModule::uses_barriers);
   m.def("_load_host_module", &cpu::load_host_module);
+  m.def("_argument_kinds", [](nb::args args) { return argument_kinds(args); });
   m.def("_host_global", [](const HostModule& module, const std::string& name) {
     auto [address, size] = cpu::host_global(module, name);
     return std::make_pair(reinterpret_cast<uintptr_t>(address), size);
@@ -36,7 +58,9 @@ void bind_kernels(nb::module_& m) {
              k.resolve = std::move(resolve);
            })
       .def("__call__", &KernelLauncher::launch, "grid"_a, "block"_a, "args"_a, nb::kw_only(), "shared_mem"_a = 0,
-           "stream"_a = nb::none());
+           "stream"_a = nb::none())
+      // The same, positional only: what kiln.cuda.jit's launches call (no keywords to match).
+      .def("_launch", &KernelLauncher::launch, "grid"_a, "block"_a, "args"_a, "shared_mem"_a, "stream"_a.none());
 }
 
 }  // namespace kiln::python

@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from .._core import ndarray
+from .._core import _argument_kinds, ndarray
 from .._raw_kernel import RawKernel
 from . import support
 from . import types as T
@@ -90,6 +90,8 @@ class Dispatcher:
         self._function = None
         self.signatures = [T.parse_signature(s) if isinstance(s, str) else s for s in signatures]
         self._kernels = {}  # argument types -> RawKernel
+        self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
+        self._launches = {}  # configuration -> _Launch
 
     @property
     def function(self):
@@ -98,15 +100,25 @@ class Dispatcher:
         return self._function
 
     def __getitem__(self, config):
+        launch = self._launches.get(config) if type(config) is tuple else None
+        if launch is not None:
+            return launch
         if self._kiln_device_function:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        config = config if isinstance(config, tuple) else (config,)
-        if not 2 <= len(config) <= 4:
+        parts = config if isinstance(config, tuple) else (config,)
+        if not 2 <= len(parts) <= 4:
             raise ValueError("launch as kernel[griddim, blockdim] or kernel[griddim, blockdim, stream, sharedmem]")
-        grid, block = _normalize_dims(config[0], "griddim"), _normalize_dims(config[1], "blockdim")
-        stream = config[2] if len(config) > 2 else 0
-        shared = int(config[3]) if len(config) > 3 else 0
-        return _Launch(self, grid, block, None if not stream else stream, shared)
+        grid, block = _normalize_dims(parts[0], "griddim"), _normalize_dims(parts[1], "blockdim")
+        stream = parts[2] if len(parts) > 2 else 0
+        shared = int(parts[3]) if len(parts) > 3 else 0
+        launch = _Launch(self, grid, block, None if not stream else stream, shared)
+        if len(self._launches) > 64:  # launch shapes seen lately, not every one ever
+            self._launches.clear()
+        try:
+            self._launches[config] = launch
+        except TypeError:  # an unhashable configuration (a list) is simply not remembered
+            pass
+        return launch
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch with enough threads for `ntasks` (Numba's ``kernel.forall(n)``)."""
@@ -155,16 +167,27 @@ class _Launch:
         self.dispatcher, self.grid, self.block, self.stream, self.shared = dispatcher, grid, block, stream, shared
 
     def __call__(self, *args):
+        key = _argument_kinds(*args)
+        kernel = self.dispatcher._by_key.get(key)
+        if kernel is None:
+            return self._first_call(args, key)
+        kernel._launch(self.grid, self.block, args, self.shared, self.stream)
+
+    def _first_call(self, args, key):  # key: the arguments' _argument_kinds
+        """Any call whose argument kinds this configuration has not seen: checks,
+        conversions, the specialisation (compiled if new)."""
         d = self.dispatcher
         if d.signatures:
             args = d._cast_to_signature(args)
         if len(args) != len(d.function.params):
             raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
-        args, copy_back = _on_one_device(args, d.__name__)
-        kernel = d.kernel_for(tuple(_arg_type(a) for a in args))
-        kernel(self.grid, self.block, args, shared_mem=self.shared, stream=self.stream)
+        converted, copy_back = _on_one_device(args, d.__name__)
+        kernel = d.kernel_for(tuple(_arg_type(a) for a in converted))
+        kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         for device_array, host_array in copy_back:
             device_array.get(out=host_array)
+        if not d.signatures and all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
+            d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
 def _on_one_device(args, name):
