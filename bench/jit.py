@@ -1,0 +1,277 @@
+"""Times kiln.cuda.jit beside Numba's cuda.jit (and the same kernel as a
+RawKernel) on the GPU, and the N-Ways pair kernel on the CPU beside the lab's
+serial @njit loop.
+
+Writes bench/results/jit-<device>.json and the table between the
+``jit-<device>`` markers in docs/benchmarks.md.
+
+    python bench/jit.py --device cuda|cpu
+"""
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import numpy as np
+
+import kiln
+from kernels import per_launch, write_table
+from run import ROOT, _fmt, machine, median_seconds
+
+TPB = 16
+
+
+# Plain functions, decorated by each library in turn.
+def noop1(a):
+    pass
+
+
+def noop4(a, b, c, d):
+    pass
+
+
+def fast_matmul(A, B, C):
+    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    bpg = cuda.gridDim.x
+    tmp = np.float32(0.)
+    for i in range(bpg):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        cuda.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        cuda.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+def pair_histogram(x, y, z, box, cut, width, hist):
+    """The lab's all-pairs kernel: a thread per atom, minimum image, atomic bins."""
+    i = cuda.grid(1)
+    n = x.shape[0]
+    if i >= n:
+        return
+    for j in range(n):
+        dx = x[i] - x[j]
+        dy = y[i] - y[j]
+        dz = z[i] - z[j]
+        dx -= box * round(dx / box)
+        dy -= box * round(dy / box)
+        dz -= box * round(dz / box)
+        r = math.sqrt(dx * dx + dy * dy + dz * dz)
+        if r < cut:
+            cuda.atomic.add(hist, int(r / width), 1)
+
+
+def serial_pairs(x, y, z, box, cut, width, hist):
+    """The lab's serial loop, for Numba's @njit."""
+    n = x.shape[0]
+    for i in range(n):
+        for j in range(n):
+            dx = x[i] - x[j]
+            dy = y[i] - y[j]
+            dz = z[i] - z[j]
+            dx -= box * round(dx / box)
+            dy -= box * round(dy / box)
+            dz -= box * round(dz / box)
+            r = math.sqrt(dx * dx + dy * dy + dz * dz)
+            if r < cut:
+                hist[int(r / width)] += 1
+
+
+cuda = kiln.cuda  # the name the kernels above read; rebound to Numba's while Numba compiles them
+
+FIRST_JIT = r"""
+import sys, time
+import numpy as np
+lib = sys.argv[1]
+if lib == "numba":
+    np.row_stack = np.vstack
+    from numba import cuda
+else:
+    from kiln import cuda
+x = cuda.device_array(1024, dtype=np.float32)
+cuda.synchronize()
+start = time.perf_counter()
+
+@cuda.jit(cache=True)
+def scale(a, f):  # TOKEN
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] = a[i] * f
+
+scale[4, 256](x, np.float32(2))
+cuda.synchronize()
+print(time.perf_counter() - start)
+"""
+
+
+def numba_cuda():
+    np.row_stack = np.vstack  # Numba reads it; NumPy 2.5 dropped it
+    from numba import cuda as numba_cuda_module
+
+    return numba_cuda_module
+
+
+def jitted(lib, fn):
+    """`fn` compiled by kiln.cuda.jit or Numba's cuda.jit, reading `cuda` as that library's."""
+    global cuda
+    module = kiln.cuda if lib == "kiln" else numba_cuda()
+    cuda = module
+    kernel = module.jit(fn)
+    return kernel
+
+
+def first_launch(lib, warm):
+    samples = []
+    for _ in range(3):
+        with tempfile.TemporaryDirectory() as cache:
+            script = os.path.join(cache, "first.py")
+            with open(script, "w") as f:
+                f.write(FIRST_JIT.replace("TOKEN", uuid.uuid4().hex))
+            env = dict(os.environ, KILN_CACHE_DIR=cache, NUMBA_CACHE_DIR=cache)
+            for _ in range(2 if warm else 1):
+                out = subprocess.run([sys.executable, script, lib], env=env, capture_output=True, text=True)
+            if out.returncode != 0:
+                print(f"  {lib}: {out.stderr.strip().splitlines()[-1:]}")
+                return None
+            samples.append(float(out.stdout))
+    return statistics.median(samples)
+
+
+def gpu_rows():
+    global cuda
+    libs = ["kiln"]
+    try:
+        numba_cuda()
+        libs.append("numba")
+    except ImportError:
+        pass
+    rows = []
+
+    def row(case, target, timings):
+        rows.append({"case": case, "target": target, "bytes": 0,
+                     "seconds": {k: v for k, v in timings.items() if v is not None}})
+        print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in rows[-1]["seconds"].items()))
+
+    row("first launch of a new kernel, empty cache (fresh process)", "<= 0.3 s",
+        {lib: first_launch(lib, warm=False) for lib in libs})
+    row("the same kernel in a fresh process, warm cache", "<= 20 ms",
+        {lib: first_launch(lib, warm=True) for lib in libs})
+    for count, fn in ((1, noop1), (4, noop4)):
+        timings = {}
+        for lib in libs:
+            kernel = jitted(lib, fn)
+            a = cuda.device_array(1024, dtype=np.float32)
+            launch = kernel[1, 32]
+
+            def call(grid, block, args, launch=launch):
+                launch(*args)
+
+            timings[lib] = per_launch(call, (a,) * count, cuda.synchronize)
+        row(f"launch with {count} array argument{'s' if count > 1 else ''}, host time per call", "<= 4 us", timings)
+    n = 2048
+    rng = np.random.default_rng(0)
+    A, B = rng.random((n, n), dtype=np.float32), rng.random((n, n), dtype=np.float32)
+    timings = {}
+    for lib in libs:
+        kernel = jitted(lib, fast_matmul)
+        dA, dB = cuda.to_device(A), cuda.to_device(B)
+        dC = cuda.device_array((n, n), dtype=np.float32)
+        launch = kernel[(n // TPB, n // TPB), (TPB, TPB)]
+        timings[f"{lib} jit"] = median_seconds(lambda: (launch(dA, dB, dC), cuda.synchronize()))
+    tiled = kiln.RawModule(path=os.path.join(ROOT, "examples", "kernels", "matmul.cu")).get_function("matmul_tiled")
+    kA, kB = kiln.asarray(A, device="cuda"), kiln.asarray(B, device="cuda")
+    kC = kiln.empty((n, n), dtype="float32", device="cuda")
+    timings["kiln RawKernel"] = median_seconds(
+        lambda: (tiled((n // TPB, n // TPB), (TPB, TPB), (kA, kB, kC, n)), kiln.cuda.synchronize()))
+    row(f"Numba's 16x16 shared-memory matmul, {n}x{n} float32 (kernel time)", "jit within 5% of RawKernel", timings)
+    versions = {}
+    if "numba" in libs:
+        import numba
+
+        versions["numba"] = numba.__version__
+    return rows, kiln.cuda.Device(0).name, versions
+
+
+def cpu_rows():
+    rows = []
+    n, box = 6720, 61.0
+    rng = np.random.default_rng(1)
+    pos = [rng.random(n) * box for _ in range(3)]
+    cut, width = box / 2, box / 2 / 2000
+    timings = {}
+    kernel = kiln.cuda.jit(pair_histogram)
+    hist = kiln.zeros(2000, dtype="int64", device="cpu")
+    x, y, z = (kiln.asarray(p, device="cpu") for p in pos)
+    launch = kernel[(n + 127) // 128, 128]
+    timings["kiln jit (CPU)"] = _best_of(lambda: launch(x, y, z, box, cut, width, hist))
+    try:
+        np.row_stack = np.vstack
+        import numba
+
+        serial = numba.njit(serial_pairs)
+        h = np.zeros(2000, dtype=np.int64)
+        timings["numba @njit serial"] = _best_of(lambda: serial(*pos, box, cut, width, h))
+        versions = {"numba": numba.__version__}
+    except ImportError:
+        versions = {}
+    rows.append({"case": f"N-Ways all-pairs histogram, {n} atoms, 1 frame", "target": "reported", "bytes": 0,
+                 "seconds": timings})
+    print(rows[-1]["case"], "  ".join(f"{k} {_fmt(v)}" for k, v in timings.items()))
+    return rows, "cpu", versions
+
+
+def _best_of(fn, runs=3):
+    fn()  # compiles
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
+    parser.add_argument("--section", help="results file and docs section (default: jit-<device>)")
+    parser.add_argument("--from-json", metavar="PATH", help="write the docs table from a saved result")
+    args = parser.parse_args()
+    section = args.section or f"jit-{args.device}"
+    if args.from_json:
+        with open(args.from_json) as f:
+            write_table(json.load(f), section)
+        return
+    rows, device, versions = gpu_rows() if args.device == "cuda" else cpu_rows()
+    result = {
+        "date": datetime.date.today().isoformat(), "machine": machine(), "device": device,
+        "threads": kiln._core._cpu_threads(),
+        "versions": {"kiln": kiln.__version__, **versions, "python": platform.python_version()}, "rows": rows,
+    }
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
+        json.dump(result, f, indent=1)
+    if not args.no_doc:
+        write_table(result, section)
+
+
+if __name__ == "__main__":
+    main()
