@@ -323,3 +323,19 @@ def test_errors_name_the_construct_file_and_line(current):
         add_one_2d(cuda.device_array((2, 2)))
     with pytest.raises(RuntimeError, match="can only be used inside a kiln.cuda.jit kernel"):
         cuda.syncthreads()
+
+
+@cuda.jit
+def from_the_end(a, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = a[i - 2] + a[-1]
+        j = 1 - i
+        out[i] += a[j] * 10
+
+
+def test_negative_indices_count_from_the_end(current):
+    a = np.arange(5.0)
+    out = cuda.device_array(3)
+    from_the_end[1, 8](cuda.to_device(a), out)
+    np.testing.assert_array_equal(out.copy_to_host(), [a[i - 2] + a[-1] + a[1 - i] * 10 for i in range(3)])

@@ -4,7 +4,8 @@ division and modulo, atomics for every element type, and IEEE tests without
 
 SOURCE = r"""
 // An array argument or a shared/local array: data, shape and byte strides.
-// Negative indices count from the end, as in Python.
+// Python's negative indices are resolved by wrap(), which the translator
+// leaves out where an index can be shown never to be negative.
 template <class T, int ND> struct kiln_view {
   T* data;
   long long shape[ND];
@@ -13,12 +14,10 @@ template <class T, int ND> struct kiln_view {
     return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + offset);
   }
   __device__ __forceinline__ long long wrap(long long i, int d) const { return i < 0 ? i + shape[d] : i; }
-  __device__ __forceinline__ T& at(long long i) const { return element(wrap(i, 0) * strides[0]); }
-  __device__ __forceinline__ T& at(long long i, long long j) const {
-    return element(wrap(i, 0) * strides[0] + wrap(j, 1) * strides[1]);
-  }
+  __device__ __forceinline__ T& at(long long i) const { return element(i * strides[0]); }
+  __device__ __forceinline__ T& at(long long i, long long j) const { return element(i * strides[0] + j * strides[1]); }
   __device__ __forceinline__ T& at(long long i, long long j, long long k) const {
-    return element(wrap(i, 0) * strides[0] + wrap(j, 1) * strides[1] + wrap(k, 2) * strides[2]);
+    return element(i * strides[0] + j * strides[1] + k * strides[2]);
   }
   __device__ __forceinline__ long long size() const {
     long long n = 1;

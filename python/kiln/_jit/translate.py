@@ -140,11 +140,14 @@ class Translation:
 
     # ---- type inference --------------------------------------------------------
     def _infer(self):
+        # Locals that may hold a negative number: array indices built only from
+        # the others skip Python's wraparound (a compare and a select an index).
+        self.maybe_negative = {p for p, t in zip(self.f.params, self.arg_types) if not (T.is_scalar(t) and t.kind in "ub")}
         for _ in range(8):
-            before = dict(self.locals), self.return_type
+            before = dict(self.locals), self.return_type, set(self.maybe_negative)
             self._inferring = True
             self._infer_block(self.f.node.body)
-            if (dict(self.locals), self.return_type) == before:
+            if (dict(self.locals), self.return_type, self.maybe_negative) == before:
                 break
         self._inferring = False
 
@@ -164,10 +167,13 @@ class Translation:
         elif isinstance(s, ast.AugAssign) and isinstance(s.target, ast.Name):
             node = ast.BinOp(left=ast.Name(id=s.target.id, ctx=ast.Load()), op=s.op, right=s.value)
             ast.copy_location(node, s)
-            self._bind(s.target.id, self.expr(node)[1], s)
+            self._bind(s.target.id, self.expr(node)[1], s, node)
         elif isinstance(s, ast.For):
             if isinstance(s.target, ast.Name):
-                self._bind(s.target.id, T.INT64, s)
+                args = s.iter.args if isinstance(s.iter, ast.Call) else []
+                counts_up = len(args) < 3 or (isinstance(args[2], ast.Constant) and args[2].value > 0)
+                from_zero = len(args) < 2 or self.non_negative(args[0])
+                self._bind(s.target.id, T.INT64, s, ast.Constant(value=0 if counts_up and from_zero else -1))
             self._infer_block(s.body)
         elif isinstance(s, (ast.While, ast.If)):
             self._infer_block(s.body)
@@ -180,22 +186,78 @@ class Translation:
             if self._array_creation(value) is not None:
                 self.arrays[target.id] = self._array_creation(value)[0]
                 return
-            self._bind(target.id, self.expr(value)[1], target)
+            self._bind(target.id, self.expr(value)[1], target, value)
         elif isinstance(target, ast.Tuple):
             items = self.tuple_items(value)
             if len(items) != len(target.elts):
                 self.typing(target, f"cannot unpack {len(items)} values into {len(target.elts)} names")
-            for t, (_, ty) in zip(target.elts, items):
+            item_nodes = self._item_nodes(value, len(items))
+            for t, (_, ty), item in zip(target.elts, items, item_nodes):
                 if isinstance(t, ast.Name):
-                    self._bind(t.id, ty, t)
+                    self._bind(t.id, ty, t, item)
 
-    def _bind(self, name, ty, node):
+    def _bind(self, name, ty, node, value=None):
+        if value is None or not self.non_negative(value):
+            self.maybe_negative.add(name)
         if name in self.f.params and self.locals[name] != T.unify(self.locals[name], ty):
             self.typing(node, f"cannot assign {ty} to the argument '{name}' of type {self.locals[name]}")
         try:
             self.locals[name] = T.unify(self.locals.get(name), ty)
         except TypeError as e:
             self.typing(node, f"'{name}': {e}")
+
+    def _item_nodes(self, value, count):
+        """The AST of each item of a tuple-valued expression, where there is one per item
+        (None where the items have no node: they count as maybe negative)."""
+        if isinstance(value, ast.Tuple):
+            return value.elts
+        if isinstance(value, ast.IfExp) and isinstance(value.body, ast.Tuple) and isinstance(value.orelse, ast.Tuple):
+            return [ast.IfExp(test=value.test, body=a, orelse=b) for a, b in zip(value.body.elts, value.orelse.elts)]
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and \
+                self.global_value(value.func.value) is _cuda_module() and value.func.attr in ("grid", "gridsize"):
+            return [ast.Constant(value=0)] * count  # positions and sizes are never negative
+        if isinstance(value, ast.Attribute) and value.attr == "shape":
+            return [ast.Constant(value=0)] * count
+        return [None] * count
+
+    def non_negative(self, node):
+        """Whether `node` can be shown never to be negative (conservatively)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and node.value >= 0
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return node.id not in self.maybe_negative
+            value = self.global_value(node)
+            return isinstance(value, (int, float, np.generic)) and not isinstance(value, np.ndarray) and value >= 0
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Attribute) and node.value.attr in _DIM3:
+                return True
+            return node.attr in ("size", "ndim", "warpsize", "laneid")
+        if isinstance(node, ast.Subscript):
+            base = node.value
+            return (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd,
+                                        ast.Pow)) and self.non_negative(node.left) and self.non_negative(node.right)
+        if isinstance(node, ast.IfExp):
+            return self.non_negative(node.body) and self.non_negative(node.orelse)
+        if isinstance(node, ast.Call):
+            fn = self.global_value(node.func)
+            if fn in (len, abs):
+                return True
+            if fn in (min, max, int, round):
+                return all(self.non_negative(a) for a in node.args)
+            return isinstance(node.func, ast.Attribute) and node.func.attr in ("grid", "gridsize") and \
+                self.global_value(node.func.value) is _cuda_module()
+        return False
+
+    def index_code(self, array, nodes_and_items, ndim):
+        """`array.at(...)` with each index wrapped unless it is never negative."""
+        parts = []
+        for d, (node, (code, _)) in enumerate(nodes_and_items):
+            index = f"(long long)({code})"
+            parts.append(index if node is not None and self.non_negative(node) else f"{array}.wrap({index}, {d})")
+        return f"{array}.at({', '.join(parts)})"
 
     # ---- expressions: (C++ code, type) ------------------------------------------
     def expr(self, node):
@@ -314,9 +376,13 @@ class Translation:
         code, ty = self.expr(base)
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
-        indices = self.tuple_items(node.slice) if isinstance(node.slice, ast.Tuple) or (
-            isinstance(node.slice, ast.Name) and isinstance(self.locals.get(node.slice.id), T.TupleType)) else [
-            self.expr(node.slice)]
+        if isinstance(node.slice, ast.Tuple) or (
+                isinstance(node.slice, ast.Name) and isinstance(self.locals.get(node.slice.id), T.TupleType)):
+            indices = self.tuple_items(node.slice)
+            index_nodes = node.slice.elts if isinstance(node.slice, ast.Tuple) else [
+                ast.Constant(value=0) if node.slice.id not in self.maybe_negative else None] * len(indices)
+        else:
+            indices, index_nodes = [self.expr(node.slice)], [node.slice]
         if any(isinstance(i, ast.Slice) for i in getattr(node.slice, "elts", [node.slice])):
             self.unsupported(node, "array slicing (views) inside a kernel")
         if len(indices) != ty.ndim:
@@ -324,7 +390,7 @@ class Translation:
         for c, t in indices:
             if not (T.is_int(t) or (T.is_scalar(t) and t.kind == "b")):
                 self.typing(node, f"array indices must be integers, not {t}")
-        return f"{code}.at({', '.join(f'(long long)({c})' for c, _ in indices)})", ty.dtype
+        return self.index_code(code, list(zip(index_nodes, indices)), ty.ndim), ty.dtype
 
     def _expr_Attribute(self, node):
         value = self.global_value(node)
@@ -470,9 +536,10 @@ class Translation:
             self.typing(node, f"cuda.atomic.{name} works on 32- and 64-bit elements, not {ty.dtype}")
         index_node = args[1]
         indices = (self.tuple_items(index_node) if isinstance(index_node, ast.Tuple) else [self.expr(index_node)])
+        nodes = index_node.elts if isinstance(index_node, ast.Tuple) else [index_node]
         if len(indices) != ty.ndim:
             self.typing(node, f"cuda.atomic.{name}: {ty.ndim} indices needed, got {len(indices)}")
-        where = f"&{arr}.at({', '.join(f'(long long)({c})' for c, _ in indices)})"
+        where = "&" + self.index_code(arr, list(zip(nodes, indices)), ty.ndim)
         ce = T.c_name(ty.dtype)
         values = [f"({ce})({self.expr(a)[0]})" for a in args[2:]]
         if len(values) != (2 if name == "cas" else 1):
