@@ -26,6 +26,8 @@ template <class T, int ND> struct kiln_view {
   }
 };
 
+__device__ __forceinline__ long long kiln_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
+
 // Python's // and % on integers round toward negative infinity.
 template <class T> __device__ __forceinline__ T kiln_floordiv(T a, T b) {
   if (b == 0) return 0;

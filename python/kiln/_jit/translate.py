@@ -94,6 +94,7 @@ class Translation:
             raise TypeError(f"{function.name} takes {len(function.params)} arguments, got {len(self.arg_types)}")
         self.locals = dict(zip(function.params, self.arg_types))
         self.arrays = {}  # locals that are shared/local/constant arrays: name -> ArrayType
+        self.direct = {}  # those declared as C arrays: name -> (C name, shape)
         self.return_type = None
         self._infer()
         self.lines = []
@@ -252,11 +253,17 @@ class Translation:
         return False
 
     def index_code(self, array, nodes_and_items, ndim):
-        """`array.at(...)` with each index wrapped unless it is never negative."""
+        """`array.at(...)` with each index wrapped unless it is never negative
+        (a shared or local array of constant shape is indexed as a C array)."""
+        direct = self.direct.get(array)
         parts = []
         for d, (node, (code, _)) in enumerate(nodes_and_items):
             index = f"(long long)({code})"
-            parts.append(index if node is not None and self.non_negative(node) else f"{array}.wrap({index}, {d})")
+            if node is None or not self.non_negative(node):
+                index = (f"kiln_wrap({index}, {direct[1][d]}LL)" if direct else f"{array}.wrap({index}, {d})")
+            parts.append(index)
+        if direct:
+            return direct[0] + "".join(f"[{p}]" for p in parts)
         return f"{array}.at({', '.join(parts)})"
 
     # ---- expressions: (C++ code, type) ------------------------------------------
@@ -626,9 +633,12 @@ class Translation:
         elif kind == "const":
             data = self.module.constant_array(ty.dtype, values)
         else:
+            # A C array of the declared shape: indexing it directly keeps shared
+            # memory in the shared address space and folds the constant strides.
             qualifier = "__shared__ " if kind == "shared" else ""
-            self.line(f"{qualifier}{ce} {storage}[{int(np.prod(shape))}];")
-            data = storage
+            self.line(f"{qualifier}{ce} {storage}{''.join(f'[{d}]' for d in shape)};")
+            self.direct[name] = (storage, shape)
+            data = f"reinterpret_cast<{ce}*>({storage})"
         strides, step = [], ty.dtype.itemsize
         for s in reversed(shape):
             strides.insert(0, step)
