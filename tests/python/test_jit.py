@@ -339,3 +339,59 @@ def test_negative_indices_count_from_the_end(current):
     out = cuda.device_array(3)
     from_the_end[1, 8](cuda.to_device(a), out)
     np.testing.assert_array_equal(out.copy_to_host(), [a[i - 2] + a[-1] + a[1 - i] * 10 for i in range(3)])
+
+
+WEIGHTS = np.array([1.0, 10.0, 100.0])  # read through cuda.const.array_like
+
+
+@cuda.jit
+def more_constructs(cube, grid2, counts, out):
+    i = cuda.grid(1)
+    tid = cuda.threadIdx.x
+    dyn = cuda.shared.array(0, dtype=np.float64)  # sized by the launch's sharedmem
+    weights = cuda.const.array_like(WEIGHTS)
+    dyn[tid] = tid * 2.0
+    total = cuda.syncthreads_count(tid % 2 == 0)
+    every = cuda.syncthreads_and(tid < 100)
+    some = cuda.syncthreads_or(tid == 3)
+    cuda.threadfence()
+    if i < out.shape[0]:
+        v = 0.0
+        for a in range(cube.shape[0]):
+            for b in range(cube.shape[1]):
+                for c in range(cube.shape[2]):
+                    v += cube[a, b, c] * weights[c]
+        if tid == 0:
+            kind = 1
+        elif tid < 3:
+            kind = 2
+        else:
+            kind = 3
+        out[i] = v + dyn[(tid + 1) % cuda.blockDim.x] * 1000 + total * 1e5 + every * 1e7 + some * 1e8 + \
+            kind * 1e9 + cube.ndim * 1e10 + (cuda.warpsize - 32) + cuda.laneid * 0 + \
+            math.log(math.exp(2.0)) + math.atan2(0.0, 1.0) + math.hypot(3.0, 4.0) + math.copysign(1.0, -0.0)
+        cuda.atomic.sub(grid2, (0, 0), 1)
+        cuda.atomic.and_(counts, 0, 0xFF)
+        cuda.atomic.or_(counts, 1, 1 << tid)
+        cuda.atomic.xor(counts, 2, 1)
+        cuda.atomic.exch(counts, 3, 7)
+        cuda.atomic.inc(counts, 4, 3)
+        cuda.atomic.dec(counts, 5, 100)
+        cuda.atomic.cas(counts, 6, 0, tid + 1)
+
+
+def test_remaining_constructs(current):
+    cube = np.arange(24, dtype=np.float64).reshape(2, 3, 4)[:, :, :3]  # a 3-D view
+    grid2 = cuda.to_device(np.zeros((2, 2), dtype=np.int64))
+    counts = cuda.to_device(np.array([0x1FF, 0, 0, 0, 0, 50, 0], dtype=np.uint32))
+    out = cuda.device_array(4)
+    more_constructs[1, 4, 0, 4 * 8](cuda.to_device(cube), grid2, counts, out)
+    v = (cube * WEIGHTS).sum()
+    tail = 2.0 + 0.0 + 5.0 - 1.0
+    expected = [v + ((t + 1) % 4) * 2 * 1000 + 2e5 + 1e7 + 1e8 + (1 if t == 0 else 2 if t < 3 else 3) * 1e9 + 3e10 + tail
+                for t in range(4)]
+    np.testing.assert_allclose(out.copy_to_host(), expected)
+    assert grid2.copy_to_host()[0, 0] == -4
+    c = counts.copy_to_host()
+    assert c[0] == 0xFF and c[1] == 0b1111 and c[2] == 0 and c[3] == 7 and c[4] == 0 and c[5] == 46
+    assert 1 <= c[6] <= 4  # the first thread to arrive wins the compare-and-swap
