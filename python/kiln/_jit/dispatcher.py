@@ -11,11 +11,8 @@ from .._core import _argument_kinds, ndarray
 from .._raw_kernel import RawKernel
 from . import support
 from . import types as T
-from .translate import Function, Translation, UnsupportedError
-
-
-class PerformanceWarning(UserWarning):
-    """A NumPy array passed to a GPU kernel is copied to the device and back (as Numba warns)."""
+from .errors import PerformanceWarning, UnsupportedError
+from .translate import Function, Translation
 
 
 class Module:

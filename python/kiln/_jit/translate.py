@@ -16,14 +16,7 @@ import numpy as np
 
 from .._core import CompileError
 from . import types as T
-
-
-class TypingError(CompileError):
-    """A kernel's types do not work out (kiln.cuda.TypingError)."""
-
-
-class UnsupportedError(CompileError):
-    """A Python construct kiln.cuda.jit does not translate (kiln.cuda.UnsupportedError)."""
+from .errors import TypingError, UnsupportedError
 
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",

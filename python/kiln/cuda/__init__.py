@@ -19,6 +19,13 @@ from .numba_arrays import (  # noqa: F401
     default_stream, device_array, device_array_like, event, get_current_device, gpus, pinned_array, select_device,
     stream, to_device,
 )
-from .._jit.dispatcher import PerformanceWarning, jit  # noqa: F401
-from .._jit.translate import TypingError, UnsupportedError  # noqa: F401
+from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
+
+
+def jit(func_or_sig=None, **options):
+    """Numba's ``@cuda.jit`` (see kiln/_jit/dispatcher.py; imported on first use,
+    which keeps ``import kiln`` free of NumPy)."""
+    from .._jit.dispatcher import jit as make
+
+    return make(func_or_sig, **options)
 
