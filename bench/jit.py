@@ -7,26 +7,20 @@ Writes bench/results/jit-<device>.json and the table between the
 
     python bench/jit.py --device cuda|cpu
 """
-import argparse
-import datetime
-import json
 import math
 import os
-import platform
-import statistics
-import subprocess
 import sys
-import tempfile
 import time
 import uuid
 
 import numpy as np
 
 import kiln
-from kernels import per_launch, write_table
-from run import ROOT, _fmt, machine, median_seconds
+from kernels import fresh_process_seconds, per_launch, run_and_record
+from run import _fmt, median_seconds
 
-TPB = 16
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "kernels"))
+from numba_matmul import TPB, fast_matmul  # noqa: E402
 
 
 # Plain functions, decorated by each library in turn.
@@ -36,29 +30,6 @@ def noop1(a):
 
 def noop4(a, b, c, d):
     pass
-
-
-def fast_matmul(A, B, C):
-    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    x, y = cuda.grid(2)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    bpg = cuda.gridDim.x
-    tmp = np.float32(0.)
-    for i in range(bpg):
-        sA[ty, tx] = 0
-        sB[ty, tx] = 0
-        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
-            sA[ty, tx] = A[y, tx + i * TPB]
-        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
-            sB[ty, tx] = B[ty + i * TPB, x]
-        cuda.syncthreads()
-        for j in range(TPB):
-            tmp += sA[ty, j] * sB[j, tx]
-        cuda.syncthreads()
-    if y < C.shape[0] and x < C.shape[1]:
-        C[y, x] = tmp
 
 
 def pair_histogram(x, y, z, box, cut, width, hist):
@@ -117,7 +88,7 @@ extern "C" __global__ void fast_matmul(const float* A, const float* B, float* C,
 }
 """
 
-cuda = kiln.cuda  # the name the kernels above read; rebound to Numba's while Numba compiles them
+cuda = kiln.cuda  # the name the kernels here read; jitted() rebinds it to Numba's for Numba
 
 FIRST_JIT = r"""
 import sys, time
@@ -152,33 +123,24 @@ def numba_cuda():
 
 
 def jitted(lib, fn):
-    """`fn` compiled by kiln.cuda.jit or Numba's cuda.jit, reading `cuda` as that library's."""
-    global cuda
+    """`fn` compiled by kiln.cuda.jit or Numba's cuda.jit: its module's `cuda`
+    becomes that library's (both compile on the first launch, which follows)."""
     module = kiln.cuda if lib == "kiln" else numba_cuda()
-    cuda = module
-    kernel = module.jit(fn)
-    return kernel
+    fn.__globals__["cuda"] = module
+    return module.jit(fn)
 
 
 def first_launch(lib, warm):
-    samples = []
-    for _ in range(3):
-        with tempfile.TemporaryDirectory() as cache:
-            script = os.path.join(cache, "first.py")
-            with open(script, "w") as f:
-                f.write(FIRST_JIT.replace("TOKEN", uuid.uuid4().hex))
-            env = dict(os.environ, KILN_CACHE_DIR=cache, NUMBA_CACHE_DIR=cache)
-            for _ in range(2 if warm else 1):
-                out = subprocess.run([sys.executable, script, lib], env=env, capture_output=True, text=True)
-            if out.returncode != 0:
-                print(f"  {lib}: {out.stderr.strip().splitlines()[-1:]}")
-                return None
-            samples.append(float(out.stdout))
-    return statistics.median(samples)
+    def command(cache):
+        script = os.path.join(cache, "first.py")  # a new kernel source per sample
+        with open(script, "w") as f:
+            f.write(FIRST_JIT.replace("TOKEN", uuid.uuid4().hex))
+        return [sys.executable, script, lib]
+
+    return fresh_process_seconds(command, warm, lib)
 
 
 def gpu_rows():
-    global cuda
     libs = ["kiln"]
     try:
         numba_cuda()
@@ -214,10 +176,11 @@ def gpu_rows():
     timings = {}
     for lib in libs:
         kernel = jitted(lib, fast_matmul)
-        dA, dB = cuda.to_device(A), cuda.to_device(B)
-        dC = cuda.device_array((n, n), dtype=np.float32)
+        module = fast_matmul.__globals__["cuda"]
+        dA, dB = module.to_device(A), module.to_device(B)
+        dC = module.device_array((n, n), dtype=np.float32)
         launch = kernel[(n // TPB, n // TPB), (TPB, TPB)]
-        timings[f"{lib} jit"] = median_seconds(lambda: (launch(dA, dB, dC), cuda.synchronize()))
+        timings[f"{lib} jit"] = median_seconds(lambda: (launch(dA, dB, dC), module.synchronize()))
     tiled = kiln.RawKernel(FAST_MATMUL_CUDA_C, "fast_matmul")
     kA, kB = kiln.asarray(A, device="cuda"), kiln.asarray(B, device="cuda")
     kC = kiln.empty((n, n), dtype="float32", device="cuda")
@@ -270,30 +233,5 @@ def _best_of(fn, runs=3):
     return min(times)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
-    parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
-    parser.add_argument("--section", help="results file and docs section (default: jit-<device>)")
-    parser.add_argument("--from-json", metavar="PATH", help="write the docs table from a saved result")
-    args = parser.parse_args()
-    section = args.section or f"jit-{args.device}"
-    if args.from_json:
-        with open(args.from_json) as f:
-            write_table(json.load(f), section)
-        return
-    rows, device, versions = gpu_rows() if args.device == "cuda" else cpu_rows()
-    result = {
-        "date": datetime.date.today().isoformat(), "machine": machine(), "device": device,
-        "threads": kiln._core._cpu_threads(),
-        "versions": {"kiln": kiln.__version__, **versions, "python": platform.python_version()}, "rows": rows,
-    }
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
-        json.dump(result, f, indent=1)
-    if not args.no_doc:
-        write_table(result, section)
-
-
 if __name__ == "__main__":
-    main()
+    run_and_record(__doc__.splitlines()[0], "jit", gpu_rows, cpu_rows)

@@ -86,20 +86,29 @@ def per_launch(kernel, args, sync, samples=50):
     return statistics.median(times[2:])
 
 
-def first_launch(lib, warm):
+def fresh_process_seconds(command_in, warm, label):
+    """Median over three fresh processes of the seconds each prints. Every
+    sample gets an empty cache directory (kiln's, CuPy's and Numba's);
+    `command_in(directory)` writes what it needs there and returns the
+    command. warm: the timed run follows one that filled the cache."""
     samples = []
     for _ in range(3):
-        token = uuid.uuid4().hex  # a source no cache has seen
         with tempfile.TemporaryDirectory() as cache:
-            env = dict(os.environ, KILN_CACHE_DIR=cache, CUPY_CACHE_DIR=cache)
-            for _ in range(2 if warm else 1):  # a warm run follows one that filled the cache
-                out = subprocess.run([sys.executable, "-c", FIRST_LAUNCH, lib, token, VECTOR_ADD], env=env,
-                                     capture_output=True, text=True)
+            env = dict(os.environ, KILN_CACHE_DIR=cache, CUPY_CACHE_DIR=cache, NUMBA_CACHE_DIR=cache)
+            command = command_in(cache)
+            for _ in range(2 if warm else 1):
+                out = subprocess.run(command, env=env, capture_output=True, text=True)
             if out.returncode != 0:
-                print(f"  {lib}: {out.stderr.strip().splitlines()[-1:]}")
+                print(f"  {label}: {out.stderr.strip().splitlines()[-1:]}")
                 return None
             samples.append(float(out.stdout))
     return statistics.median(samples)
+
+
+def first_launch(lib, warm):
+    # A new token per sample: a source no cache has seen.
+    return fresh_process_seconds(lambda cache: [sys.executable, "-c", FIRST_LAUNCH, lib, uuid.uuid4().hex, VECTOR_ADD],
+                                 warm, lib)
 
 
 def gpu_rows():
@@ -206,15 +215,18 @@ def write_table(result, section):
     replace_doc_section(section, "\n".join(lines))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def run_and_record(description, prefix, gpu_rows, cpu_rows):
+    """The command line of a benchmark whose rows are timed per library:
+    runs `gpu_rows` or `cpu_rows`, writes bench/results/<section>.json and
+    the docs table (or only the table, from a saved result)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--no-doc", action="store_true", help="do not rewrite docs/benchmarks.md")
-    parser.add_argument("--section", help="results file and docs section (default: kernels-<device>)")
+    parser.add_argument("--section", help=f"results file and docs section (default: {prefix}-<device>)")
     parser.add_argument("--from-json", metavar="PATH",
                         help="write the docs table from a saved result (e.g. one taken on another machine)")
     args = parser.parse_args()
-    section = args.section or f"kernels-{args.device}"
+    section = args.section or f"{prefix}-{args.device}"
     if args.from_json:
         with open(args.from_json) as f:
             write_table(json.load(f), section)
@@ -234,4 +246,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    run_and_record(__doc__.splitlines()[0], "kernels", gpu_rows, cpu_rows)

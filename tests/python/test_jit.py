@@ -1,24 +1,20 @@
 """kiln.cuda.jit: Numba's kernels, unchanged but for `from kiln import cuda`,
 on every device present, compared with NumPy."""
 import math
+import os
+import sys
 
 import numpy as np
 import pytest
 
 import kiln
-import kiln._device
 from kiln import cuda
 
-TPB = 16  # Numba's documented matmul reads this module-level constant
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples", "kernels"))
+import numba_matmul  # noqa: E402
+from numba_matmul import TPB  # noqa: E402
 
 
-@pytest.fixture
-def current(device):
-    """Makes `device` the default device, where cuda.to_device puts arrays."""
-    saved = kiln._device._default_kind
-    kiln._device._default_kind = device
-    yield device
-    kiln._device._default_kind = saved
 
 
 @cuda.jit
@@ -35,38 +31,9 @@ def test_seed_2d_add_one(current):
     np.testing.assert_array_equal(d.copy_to_host(), a + 1)
 
 
-@cuda.jit
-def matmul(A, B, C):
-    i, j = cuda.grid(2)
-    if i < C.shape[0] and j < C.shape[1]:
-        tmp = 0.
-        for k in range(A.shape[1]):
-            tmp += A[i, k] * B[k, j]
-        C[i, j] = tmp
-
-
-@cuda.jit
-def fast_matmul(A, B, C):
-    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    x, y = cuda.grid(2)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    bpg = cuda.gridDim.x
-    tmp = 0.
-    for i in range(bpg):
-        sA[ty, tx] = 0
-        sB[ty, tx] = 0
-        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
-            sA[ty, tx] = A[y, tx + i * TPB]
-        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
-            sB[ty, tx] = B[ty + i * TPB, x]
-        cuda.syncthreads()
-        for j in range(TPB):
-            tmp += sA[ty, j] * sB[j, tx]
-        cuda.syncthreads()
-    if y < C.shape[0] and x < C.shape[1]:
-        C[y, x] = tmp
+# Numba's documented matmuls (examples/kernels/numba_matmul.py), shared with bench/jit.py.
+matmul = cuda.jit(numba_matmul.matmul)
+fast_matmul = cuda.jit(numba_matmul.fast_matmul)
 
 
 @pytest.mark.parametrize("kernel", [matmul, fast_matmul])

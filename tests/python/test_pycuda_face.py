@@ -4,18 +4,10 @@ import numpy as np
 import pytest
 
 import kiln
-import kiln._device
 import kiln.driver as drv
 from kiln.compiler import SourceModule
 
 
-@pytest.fixture
-def current(device):
-    """Makes `device` the default device, as PyCUDA's current context."""
-    saved = kiln._device._default_kind
-    kiln._device._default_kind = device
-    yield device
-    kiln._device._default_kind = saved
 
 
 DOUBLIFY = """
