@@ -8,6 +8,13 @@ import kiln.driver as drv
 from kiln.compiler import SourceModule
 
 
+@cp.cuda.jit
+def add_one(a):
+    x, y = cp.cuda.grid(2)
+    if x < a.shape[0] and y < a.shape[1]:
+        a[x, y] += 1
+
+
 def timed(fn, sync=lambda: None, repeat=5):
     fn()
     sync()
@@ -92,6 +99,11 @@ def main():
     dest = np.zeros_like(a4)
     multiply_them(drv.Out(dest), drv.In(a4), drv.In(b4), block=(4, 1, 1), grid=(1, 1))
     print("PyCUDA multiply_them        ->", dest)
+
+    print("\n6. Kernels in Python: Numba's @cuda.jit, after `from kiln import cuda`")
+    d = cp.cuda.to_device(np.zeros((3, 4)))
+    add_one[(1, 1), (8, 8)](d)
+    print("add_one over a 3x4 array ->", d.copy_to_host().tolist())
 
     print("\nThe same arrays and ops are available from C++: #include <kiln/kiln.hpp>.")
 
