@@ -13,6 +13,7 @@ using namespace nb::literals;
 namespace kiln::python {
 void bind_array(nb::module_& m);
 void bind_functions(nb::module_& m);
+void bind_io(nb::module_& m);
 void bind_kernels(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
@@ -80,6 +81,7 @@ NB_MODULE(_core, m) {
 
   bind_array(m);
   bind_functions(m);
+  bind_io(m);
   bind_kernels(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);
