@@ -34,7 +34,12 @@ test-python: build
 
 test: test-cpp test-python
 
+# The main job: the N-Ways RDF pipeline on a generated liquid (every way kiln
+# offers, on the GPU if there is one), then a tour of the faces. matplotlib
+# draws RDF.png; without it (no network) the demo runs without the plot.
 demo: build
+	$(PY) -m pip install --quiet matplotlib 2>/dev/null || echo "(matplotlib not installed: no plot)"
+	$(VENV)/bin/kiln-rdf --out rdf-output
 	$(PY) examples/tour.py
 
 bench: build

@@ -79,8 +79,9 @@ class Dispatcher:
     """What ``@cuda.jit`` returns: a kernel to configure and launch, or (with
     ``device=True``) a device function other kernels call."""
 
-    def __init__(self, pyfunc, device=False, signatures=()):
+    def __init__(self, pyfunc, device=False, signatures=(), fma=True):
         self.py_func = pyfunc
+        self._options = () if fma else ("--fmad=false",)
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
         self._kiln_device_function = device
@@ -136,7 +137,7 @@ class Dispatcher:
             module = Module()
             translation = Translation(self.function, types, module, kernel=True, c_name=self.__name__)
             source = module.source(translation.lines)
-            kernel = self._kernels[types] = RawKernel(source, self.__name__)
+            kernel = self._kernels[types] = RawKernel(source, self.__name__, self._options)
             kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
                               [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._resolve)
         return kernel
@@ -215,20 +216,24 @@ def _on_one_device(args, name):
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,
-        debug=False, opt=True, inline=False, **kws):
+        debug=False, opt=True, inline=False, fma=True, **kws):
     """Numba's ``@cuda.jit``: bare, with options, or with signatures
     (``@cuda.jit("void(float32[:], int32)")``). kiln always caches compiled
     kernels on disk; `cache`, `fastmath`, `lineinfo`, `max_registers`,
-    `debug`, `opt` and `inline` are accepted for Numba code."""
+    `debug`, `opt` and `inline` are accepted for Numba code.
+
+    fma=False (kiln's own option) keeps the GPU from fusing a * b + c into
+    one rounding, so results match the CPU's bit for bit; the default fuses,
+    as Numba does."""
     if kws:
         raise TypeError(f"jit: unexpected options {sorted(kws)}")
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
-        return Dispatcher(func_or_sig, device=device)
+        return Dispatcher(func_or_sig, device=device, fma=fma)
     signatures = []
     if func_or_sig is not None:
         signatures = list(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
 
     def decorate(pyfunc):
-        return Dispatcher(pyfunc, device=device, signatures=signatures)
+        return Dispatcher(pyfunc, device=device, signatures=signatures, fma=fma)
 
     return decorate

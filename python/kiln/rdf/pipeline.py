@@ -1,0 +1,98 @@
+"""The N-Ways lab end to end: read (or generate) a trajectory, histogram its
+pair distances every way kiln offers, check that every way gives the same
+histogram, then g(r), s2 and s2bond, RDF.dat, Pair_entropy.dat and a plot."""
+import os
+import sys
+import time
+
+import numpy as np
+
+import kiln
+
+from . import liquid, science, ways
+
+
+def generated_trajectory(directory, atoms, frames, seed=0):
+    """The generated liquid as a DCD in `directory`, made once and reused."""
+    path = os.path.join(directory, f"liquid-{atoms}x{frames}-seed{seed}.dcd")
+    if not os.path.exists(path):
+        box = liquid.DEFAULT_BOX * (atoms / liquid.DEFAULT_ATOMS) ** (1 / 3)  # the default density
+        x, y, z, box = liquid.generate(atoms=atoms, frames=frames, box=box, seed=seed)
+        kiln.io.write_dcd(path, x, y, z, box=np.full((frames, 3), box), titles=[
+            "kiln's generated liquid", f"{atoms} atoms, {frames} frames, seed {seed}"])
+    return path
+
+
+def _progress(done, total, label, stream=sys.stderr):
+    width = 30
+    filled = int(width * done / total)
+    stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label:<24}")
+    if done == total:
+        stream.write("\n")
+    stream.flush()
+
+
+def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, out_dir=".", atoms=6720,
+        generated_frames=10, plot=True, progress=True):
+    """Runs the pipeline; returns a dict of what it did (times in seconds)."""
+    os.makedirs(out_dir, exist_ok=True)
+    path = dcd or generated_trajectory(out_dir, atoms, generated_frames)
+    traj = kiln.io.DCD(path)
+    count = traj.frames if frames is None else min(int(frames), traj.frames)
+    if count < 1:
+        raise ValueError(f"{path} has no frames to analyse")
+    if not traj.has_unit_cell:
+        raise ValueError(f"{path} has no unit cell, so the box is unknown")
+    x, y, z, boxes = traj.read(0, count)
+    box = kiln.asnumpy(boxes)[0]
+    device = kiln.default_device() if device is None else kiln._device.to_device(device)
+    positions = [kiln.asarray(a, dtype="float64", device=device) for a in (x, y, z)]
+    names = list(way_names or ways.WAYS)
+    unknown = [n for n in names if n not in ways.WAYS]
+    if unknown:
+        raise ValueError(f"unknown ways {unknown}; choose from {list(ways.WAYS)}")
+    histograms, seconds = {}, {}
+    for k, name in enumerate(names):
+        if progress:
+            _progress(k, len(names), name)
+        ways.WAYS[name](*positions, box, bins)  # compiles and warms up
+        kiln.cuda.synchronize()
+        start = time.perf_counter()
+        histograms[name] = kiln.asnumpy(ways.WAYS[name](*positions, box, bins))
+        seconds[name] = time.perf_counter() - start
+    if progress:
+        _progress(len(names), len(names), "done")
+    reference = histograms[names[0]]
+    disagree = [n for n in names if not np.array_equal(histograms[n], reference)]
+    r, g = science.rdf(reference, count, traj.atoms, box)
+    s2, s2bond = science.pair_entropy(g, traj.atoms, box)
+    files = list(science.write_outputs(out_dir, r, g, s2, s2bond))
+    if plot:
+        png = _plot(out_dir, r, g)
+        if png:
+            files.append(png)
+    return {"trajectory": path, "frames": count, "atoms": traj.atoms, "box": box, "device": str(device),
+            "seconds": seconds, "agree": not disagree, "disagree": disagree, "s2": s2, "s2bond": s2bond,
+            "files": files}
+
+
+def _plot(out_dir, r, g):
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(no plot: matplotlib is not installed)")
+        return None
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(r, g, lw=1)
+    ax.axhline(1.0, color="grey", lw=0.5)
+    ax.set_xlabel("r (Angstrom)")
+    ax.set_ylabel("g(r)")
+    ax.set_title("Radial distribution function")
+    path = os.path.join(out_dir, "RDF.png")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
