@@ -33,16 +33,16 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
     """
     dt = None if dtype is None else normalize(dtype)
     if isinstance(obj, ndarray):
-        out = obj
+        out, copied = obj, False
         if device is not None and to_device(device) != out.device:
             if copy is False:
                 raise ValueError("asarray: copy=False but moving to another device needs a copy")
-            out, copy = out._to(to_device(device)), False
+            out, copied = out._to(to_device(device)), True
         if dt is not None and dt != out.dtype:
             if copy is False:
                 raise ValueError("asarray: copy=False but converting the dtype needs a copy")
-            return out._astype(dt, True)
-        return out.copy() if copy else out
+            return out._astype(dt, not copied)
+        return out.copy() if copy and not copied else out
 
     import numpy as np
 

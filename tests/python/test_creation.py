@@ -101,3 +101,13 @@ def test_asarray_sources(device):
         kiln.asarray(["a", "b"])
     with pytest.raises(TypeError, match="obj"):
         kiln.asarray([[1], [2, 3]])
+
+
+def test_asarray_moves_and_converts_a_kiln_array_at_once(device):
+    """Another device and another dtype: one conversion, no refusal."""
+    a = kiln.asarray(np.arange(4, dtype=np.float32), device="cpu")
+    b = kiln.asarray(a, dtype="float64", device=device)
+    assert b.dtype == kiln.float64 and b.device == device
+    np.testing.assert_array_equal(kiln.asnumpy(b), [0, 1, 2, 3])
+    c = kiln.asarray(a, device=device, copy=True)
+    assert not c._shares_memory_buffer(a)
