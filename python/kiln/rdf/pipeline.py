@@ -55,7 +55,7 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
     for k, name in enumerate(names):
         if progress:
             _progress(k, len(names), name)
-        ways.WAYS[name](*positions, box, bins)  # compiles and warms up
+        ways.WAYS[name](*(p[:1] for p in positions), box, bins)  # compiles and warms up on one frame
         kiln.cuda.synchronize()
         start = time.perf_counter()
         histograms[name] = kiln.asnumpy(ways.WAYS[name](*positions, box, bins))
