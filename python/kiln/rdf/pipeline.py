@@ -88,6 +88,9 @@ def _plot(out_dir, r, g):
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(r, g, lw=1)
     ax.axhline(1.0, color="grey", lw=0.5)
+    # Bin 0 holds the lab's self pairs (r = 0), orders of magnitude above the
+    # rest: the axis is scaled to the pairs beyond 1 Angstrom.
+    ax.set_ylim(0, 1.1 * max(float(g[r > 1.0].max(initial=0.0)), 1.0))
     ax.set_xlabel("r (Angstrom)")
     ax.set_ylabel("g(r)")
     ax.set_title("Radial distribution function")
