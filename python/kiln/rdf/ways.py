@@ -47,17 +47,10 @@ UNIQUE_PAIRS = r"""
 // Unique pairs j > i only. Thread t takes row t and its mirror n-1-t, which
 // together have n-1 partners: every thread does the same work. Counts go to
 // a histogram in shared memory and reach global memory once per block.
-// The shortcuts below give the lab's results bit for bit.
-
-// d - L * rint(d / L), without the division where rint(d / L) is 0 for
-// certain (|d| < L/2: the quotient is at most 0.5, which rounds to even 0).
-__device__ __forceinline__ double fold(double d, double L) { return fabs(d) < 0.5 * L ? d : d - L * rint(d / L); }
-
 extern "C" __global__ void pair_unique(const double* x, const double* y, const double* z, unsigned long long* hist,
                                        int atoms, double lx, double ly, double lz, double cut, double width,
                                        int bins) {
   extern __shared__ unsigned int local[];
-  const double beyond = cut * cut * (1.0 + 1e-10);
   for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
   __syncthreads();
   const long long frame = (long long)blockIdx.y * atoms;
@@ -69,11 +62,11 @@ extern "C" __global__ void pair_unique(const double* x, const double* y, const d
       if (side == 1 && i <= t) break;  // the middle row of an odd count is taken once
       const double xi = x[frame + i], yi = y[frame + i], zi = z[frame + i];
       for (int j = i + 1; j < atoms; ++j) {
-        const double dx = fold(xi - x[frame + j], lx), dy = fold(yi - y[frame + j], ly),
-                     dz = fold(zi - z[frame + j], lz);
-        const double r2 = (dx * dx + dy * dy) + dz * dz;
-        if (r2 > beyond) continue;  // sqrt(r2) >= cut for certain: no square root needed
-        const double r = sqrt(r2);
+        double dx = xi - x[frame + j], dy = yi - y[frame + j], dz = zi - z[frame + j];
+        dx = dx - lx * rint(dx / lx);
+        dy = dy - ly * rint(dy / ly);
+        dz = dz - lz * rint(dz / lz);
+        const double r = sqrt((dx * dx + dy * dy) + dz * dz);
         if (r < cut) atomicAdd(&local[(int)(r / width)], 1u);
       }
     }
