@@ -86,11 +86,10 @@ def _plot(out_dir, r, g):
         print("(no plot: matplotlib is not installed)")
         return None
     fig, ax = plt.subplots(figsize=(7, 4))
-    ax.plot(r, g, lw=1)
-    ax.axhline(1.0, color="grey", lw=0.5)
     # Bin 0 holds the lab's self pairs (r = 0), orders of magnitude above the
-    # rest: the axis is scaled to the pairs beyond 1 Angstrom.
-    ax.set_ylim(0, 1.1 * max(float(g[r > 1.0].max(initial=0.0)), 1.0))
+    # rest and no pair distance: the plot starts at bin 1.
+    ax.plot(r[1:], g[1:], lw=1)
+    ax.axhline(1.0, color="grey", lw=0.5)
     ax.set_xlabel("r (Angstrom)")
     ax.set_ylabel("g(r)")
     ax.set_title("Radial distribution function")
