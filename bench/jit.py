@@ -7,15 +7,14 @@ Writes bench/results/jit-<device>.json and the table between the
 
     python bench/jit.py --device cuda|cpu
 """
-import math
 import os
 import sys
-import time
 import uuid
 
 import numpy as np
 
 import kiln
+from kiln.rdf import ways
 from kernels import fresh_process_seconds, per_launch, run_and_record
 from run import _fmt, median_seconds
 
@@ -30,40 +29,6 @@ def noop1(a):
 
 def noop4(a, b, c, d):
     pass
-
-
-def pair_histogram(x, y, z, box, cut, width, hist):
-    """The lab's all-pairs kernel: a thread per atom, minimum image, atomic bins."""
-    i = cuda.grid(1)
-    n = x.shape[0]
-    if i >= n:
-        return
-    for j in range(n):
-        dx = x[i] - x[j]
-        dy = y[i] - y[j]
-        dz = z[i] - z[j]
-        dx -= box * round(dx / box)
-        dy -= box * round(dy / box)
-        dz -= box * round(dz / box)
-        r = math.sqrt(dx * dx + dy * dy + dz * dz)
-        if r < cut:
-            cuda.atomic.add(hist, int(r / width), 1)
-
-
-def serial_pairs(x, y, z, box, cut, width, hist):
-    """The lab's serial loop, for Numba's @njit."""
-    n = x.shape[0]
-    for i in range(n):
-        for j in range(n):
-            dx = x[i] - x[j]
-            dy = y[i] - y[j]
-            dz = z[i] - z[j]
-            dx -= box * round(dx / box)
-            dy -= box * round(dy / box)
-            dz -= box * round(dz / box)
-            r = math.sqrt(dx * dx + dy * dy + dz * dz)
-            if r < cut:
-                hist[int(r / width)] += 1
 
 
 # fast_matmul above, transcribed line by line to CUDA C: "the same kernel as a RawKernel".
@@ -196,41 +161,20 @@ def gpu_rows():
 
 
 def cpu_rows():
-    rows = []
-    n, box = 6720, 61.0
-    rng = np.random.default_rng(1)
-    pos = [rng.random(n) * box for _ in range(3)]
-    cut, width = box / 2, box / 2 / 2000
-    timings = {}
-    kernel = kiln.cuda.jit(pair_histogram)
-    hist = kiln.zeros(2000, dtype="int64", device="cpu")
-    x, y, z = (kiln.asarray(p, device="cpu") for p in pos)
-    launch = kernel[(n + 127) // 128, 128]
-    timings["kiln jit (CPU)"] = _best_of(lambda: launch(x, y, z, box, cut, width, hist))
-    try:
-        np.row_stack = np.vstack
-        import numba
+    """The lab's kernel as a kiln.cuda.jit kernel (kiln/rdf/ways.py) on the CPU's
+    cores, beside the lab's serial @njit loop (bench/rdf.py), one frame."""
+    from rdf import serial_lab_seconds, trajectory
 
-        serial = numba.njit(serial_pairs)
-        h = np.zeros(2000, dtype=np.int64)
-        timings["numba @njit serial"] = _best_of(lambda: serial(*pos, box, cut, width, h))
-        versions = {"numba": numba.__version__}
-    except ImportError:
-        versions = {}
-    rows.append({"case": f"N-Ways all-pairs histogram, {n} atoms, 1 frame", "target": "reported", "bytes": 0,
-                 "seconds": timings})
-    print(rows[-1]["case"], "  ".join(f"{k} {_fmt(v)}" for k, v in timings.items()))
-    return rows, "cpu", versions
-
-
-def _best_of(fn, runs=3):
-    fn()  # compiles
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+    x, y, z, box = (a[:1] if a.ndim == 2 else a for a in trajectory())
+    positions = [kiln.asarray(a, device="cpu") for a in (x, y, z)]
+    timings = {"kiln jit (CPU)": median_seconds(lambda: ways.jit(*positions, box), min_time=2, repeats=3)}
+    serial, versions = serial_lab_seconds(x, y, z, box)
+    if serial is not None:
+        timings["numba @njit serial"] = serial
+    row = {"case": f"N-Ways all-pairs histogram, {x.shape[1]} atoms, 1 frame", "target": "reported", "bytes": 0,
+           "seconds": timings}
+    print(row["case"], "  ".join(f"{k} {_fmt(v)}" for k, v in timings.items()))
+    return [row], "cpu", versions
 
 
 if __name__ == "__main__":

@@ -72,24 +72,28 @@ def gpu_rows():
     return rows, kiln.cuda.Device(0).name, versions
 
 
+def serial_lab_seconds(x, y, z, box):
+    """(seconds, {"numba": version}) of the lab's serial @njit loop, or (None, {}) without Numba."""
+    try:
+        np.row_stack = np.vstack  # Numba reads it; NumPy 2.5 dropped it
+        import numba
+    except ImportError:
+        return None, {}
+    serial = numba.njit(_serial_lab)
+    hist = np.zeros(science.BINS, dtype=np.int64)
+    geometry = (float(box[0]), float(box[1]), float(box[2]), *science.geometry(box))
+    return median_seconds(lambda: serial(x, y, z, hist, *geometry), min_time=3, repeats=3), {
+        "numba": numba.__version__}
+
+
 def cpu_rows():
     x, y, z, box = trajectory()
     frames, atoms = x.shape
     positions = [kiln.asarray(a, device="cpu") for a in (x, y, z)]
     seconds = {"kiln (d) optimised": median_seconds(lambda: ways.optimised(*positions, box), min_time=3, repeats=3)}
-    versions = {}
-    try:
-        np.row_stack = np.vstack
-        import numba
-
-        versions["numba"] = numba.__version__
-        serial = numba.njit(_serial_lab)
-        hist = np.zeros(science.BINS, dtype=np.int64)
-        geometry = (float(box[0]), float(box[1]), float(box[2]), *science.geometry(box))
-        seconds["numba @njit serial (the lab's)"] = median_seconds(lambda: serial(x, y, z, hist, *geometry),
-                                                                   min_time=3, repeats=3)
-    except ImportError:
-        pass
+    serial, versions = serial_lab_seconds(x, y, z, box)
+    if serial is not None:
+        seconds["numba @njit serial (the lab's)"] = serial
     row = {"case": f"RDF histogram, {atoms} atoms x {frames} frames, 2000 bins", "target": "reported", "bytes": 0,
            "seconds": seconds}
     print(row["case"], "  ".join(f"{k} {_fmt(v)}" for k, v in seconds.items()))

@@ -13,17 +13,24 @@ On a GPU they run there; on the CPU the same kernels run on all cores.
 """
 import math
 
-import numpy as np
-
 import kiln
 from kiln import cuda
 
 from . import science
 
-ALL_PAIRS = r"""
-// The lab's kernel: a thread per (frame, atom i), every atom j, minimum image
-// per axis, an atomic histogram. Plain operations in one order, so that the
-// GPU (compiled with --fmad=false) and the CPU agree bit for bit.
+# The lab's minimum-image distance: plain operations in one order, so that the
+# GPU (compiled with --fmad=false) and the CPU agree bit for bit.
+DISTANCE = r"""
+__device__ __forceinline__ double lab_distance(double dx, double dy, double dz, double lx, double ly, double lz) {
+  dx = dx - lx * rint(dx / lx);
+  dy = dy - ly * rint(dy / ly);
+  dz = dz - lz * rint(dz / lz);
+  return sqrt((dx * dx + dy * dy) + dz * dz);
+}
+"""
+
+ALL_PAIRS = DISTANCE + r"""
+// The lab's kernel: a thread per (frame, atom i), every atom j, an atomic histogram.
 extern "C" __global__ void pair_all(const double* x, const double* y, const double* z, unsigned long long* hist,
                                     int atoms, int frames, double lx, double ly, double lz, double cut,
                                     double width) {
@@ -33,17 +40,13 @@ extern "C" __global__ void pair_all(const double* x, const double* y, const doub
   int i = (int)(t % atoms);
   const double xi = x[frame + i], yi = y[frame + i], zi = z[frame + i];
   for (int j = 0; j < atoms; ++j) {
-    double dx = xi - x[frame + j], dy = yi - y[frame + j], dz = zi - z[frame + j];
-    dx = dx - lx * rint(dx / lx);
-    dy = dy - ly * rint(dy / ly);
-    dz = dz - lz * rint(dz / lz);
-    const double r = sqrt((dx * dx + dy * dy) + dz * dz);
+    const double r = lab_distance(xi - x[frame + j], yi - y[frame + j], zi - z[frame + j], lx, ly, lz);
     if (r < cut) atomicAdd(&hist[(int)(r / width)], 1ULL);
   }
 }
 """
 
-UNIQUE_PAIRS = r"""
+UNIQUE_PAIRS = DISTANCE + r"""
 // Unique pairs j > i only. Thread t takes row t and its mirror n-1-t, which
 // together have n-1 partners: every thread does the same work. Counts go to
 // a histogram in shared memory and reach global memory once per block.
@@ -62,11 +65,7 @@ extern "C" __global__ void pair_unique(const double* x, const double* y, const d
       if (side == 1 && i <= t) break;  // the middle row of an odd count is taken once
       const double xi = x[frame + i], yi = y[frame + i], zi = z[frame + i];
       for (int j = i + 1; j < atoms; ++j) {
-        double dx = xi - x[frame + j], dy = yi - y[frame + j], dz = zi - z[frame + j];
-        dx = dx - lx * rint(dx / lx);
-        dy = dy - ly * rint(dy / ly);
-        dz = dz - lz * rint(dz / lz);
-        const double r = sqrt((dx * dx + dy * dy) + dz * dz);
+        const double r = lab_distance(xi - x[frame + j], yi - y[frame + j], zi - z[frame + j], lx, ly, lz);
         if (r < cut) atomicAdd(&local[(int)(r / width)], 1u);
       }
     }
