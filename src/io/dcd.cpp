@@ -3,6 +3,7 @@
 #include "kiln/dcd.hpp"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -34,10 +35,12 @@ int32_t read_i32(const unsigned char* p) {
   return v;
 }
 
-// Reads one Fortran record: the byte count, the body, the byte count again.
-// `expected` < 0 accepts any size the file can hold.
-std::vector<unsigned char> read_record(FILE* f, const std::string& path, const std::string& what, int64_t expected,
-                                       int64_t file_size) {
+// A Fortran record is its byte count, its body, the byte count again.
+
+// Reads and checks a record's opening byte count: `expected` < 0 accepts any
+// size the file can hold (frames were sized against the file when it was opened).
+int32_t open_record(FILE* f, const std::string& path, const std::string& what, int64_t expected,
+                    int64_t file_size = INT64_MAX) {
   unsigned char marker[4];
   const int64_t at = ftello(f);
   if (std::fread(marker, 1, 4, f) != 4)
@@ -47,27 +50,30 @@ std::vector<unsigned char> read_record(FILE* f, const std::string& path, const s
     throw ValueError("dcd: " + path + " is malformed: the " + what + " record at byte " + std::to_string(at) +
                      " says " + std::to_string(size) + " bytes" +
                      (expected >= 0 ? ", expected " + std::to_string(expected) : ", more than the file holds"));
-  std::vector<unsigned char> body(static_cast<size_t>(size));
+  return size;
+}
+
+// Reads an opened record's body into `out` and checks its closing byte count.
+void finish_record(FILE* f, const std::string& path, const std::string& what, int32_t size, void* out) {
   unsigned char end[4];
-  if (std::fread(body.data(), 1, body.size(), f) != body.size() || std::fread(end, 1, 4, f) != 4)
+  if (std::fread(out, 1, static_cast<size_t>(size), f) != static_cast<size_t>(size) || std::fread(end, 1, 4, f) != 4)
     throw ValueError("dcd: " + path + " is truncated inside the " + what + " record");
   if (read_i32(end) != size)
     throw ValueError("dcd: " + path + " is malformed: the " + what + " record's closing marker says " +
                      std::to_string(read_i32(end)) + " bytes, its opening one " + std::to_string(size));
+}
+
+std::vector<unsigned char> read_record(FILE* f, const std::string& path, const std::string& what, int64_t expected,
+                                       int64_t file_size) {
+  const int32_t size = open_record(f, path, what, expected, file_size);
+  std::vector<unsigned char> body(static_cast<size_t>(size));
+  finish_record(f, path, what, size, body.data());
   return body;
 }
 
 // Reads a record of exactly `bytes` bytes straight into `out`.
 void read_record_into(FILE* f, const std::string& path, const std::string& what, int32_t bytes, void* out) {
-  unsigned char marker[4], end[4];
-  if (std::fread(marker, 1, 4, f) != 4 || read_i32(marker) != bytes)
-    throw ValueError("dcd: " + path + " is malformed: the " + what + " record does not hold " +
-                     std::to_string(bytes) + " bytes");
-  if (std::fread(out, 1, static_cast<size_t>(bytes), f) != static_cast<size_t>(bytes) ||
-      std::fread(end, 1, 4, f) != 4)
-    throw ValueError("dcd: " + path + " is truncated inside the " + what + " record");
-  if (read_i32(end) != bytes)
-    throw ValueError("dcd: " + path + " is malformed: the " + what + " record's closing marker is wrong");
+  finish_record(f, path, what, open_record(f, path, what, bytes), out);
 }
 
 void write_record(FILE* f, const void* body, int32_t bytes) {
