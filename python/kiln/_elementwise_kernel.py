@@ -131,11 +131,8 @@ class ElementwiseKernel:
                 return f"reinterpret_cast<{storage}*>(_p_{p.name})[i]"
             return f"*reinterpret_cast<{storage}*>(_p_{p.name} + _off[{slot}])"
 
-        def bind(p, ctype, value):
-            return f"{ctype}& {p.name} = {value};" if p.is_output else f"const {ctype} {p.name} = ({ctype})({value});"
-
         offsets = "" if contiguous or not n_indexed else f"long long _off[{n_indexed}]; _ind.offsets(i, _off); "
-        one = (f"{offsets}{' '.join(bind(p, c, element(p, s, k)) for p, c, s, k in arrays)} "
+        one = (f"{offsets}{' '.join(_bind(p, c, element(p, s, k)) for p, c, s, k in arrays)} "
                f"{self.operation};")
         loop = [f"  KILN_LOOP(i, n) {{ {one} }}"]
         if contiguous:
@@ -164,8 +161,16 @@ class ElementwiseKernel:
             lines += [f"    const {s} _v{k}_{p.name} = reinterpret_cast<const {s}*>(_p_{p.name})[_i + {k} * _stride];"
                       for p, c, s in inputs]
         for k in range(UNROLL):
-            binds = [f"const {c} {p.name} = ({c})(_v{k}_{p.name});" for p, c, s in inputs]
-            binds += [f"{c}& {p.name} = reinterpret_cast<{s}*>(_p_{p.name})[i];" for p, c, s in outputs]
+            binds = [_bind(p, c, f"_v{k}_{p.name}") for p, c, s in inputs]
+            binds += [_bind(p, c, f"reinterpret_cast<{s}*>(_p_{p.name})[i]") for p, c, s in outputs]
             lines.append(f"    {{ const long long i = _i + {k} * _stride; {' '.join(binds)} {self.operation}; }}")
         lines += ["  }", f"  for (long long i = _i; i < n; i += _stride) {{ {one} }}"]
         return lines
+
+
+def _bind(param, ctype, value):
+    """The loop body's name for a parameter's element: a reference to an
+    output's, a converted copy of an input's."""
+    if param.is_output:
+        return f"{ctype}& {param.name} = {value};"
+    return f"const {ctype} {param.name} = ({ctype})({value});"

@@ -273,11 +273,15 @@ def test_errors_name_the_construct_file_and_line(current):
     def unknown_name(a):
         a[0] = not_defined_anywhere  # noqa: F821
 
+    def slices(a):
+        a[0] = a[1:][0]
+
     def mixes_types(a):
         x = 1.0
         x = a  # an array assigned to a float
 
     for fn, kind, what in ((uses_a_list, cuda.UnsupportedError, "List"),
+                           (slices, cuda.UnsupportedError, "array slicing"),
                            (unknown_name, cuda.TypingError, "not_defined_anywhere"),
                            (mixes_types, cuda.TypingError, "'x'")):
         kernel = cuda.jit(fn)

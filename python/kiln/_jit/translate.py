@@ -177,8 +177,9 @@ class Translation:
 
     def _infer_target(self, target, value):
         if isinstance(target, ast.Name):
-            if self._array_creation(value) is not None:
-                self.arrays[target.id] = self._array_creation(value)[0]
+            created = self._array_creation(value)
+            if created is not None:
+                self.arrays[target.id] = created[0]
                 return
             self._bind(target.id, self.expr(value)[1], target, value)
         elif isinstance(target, ast.Tuple):
@@ -376,6 +377,8 @@ class Translation:
         code, ty = self.expr(base)
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
+        if any(isinstance(i, ast.Slice) for i in getattr(node.slice, "elts", [node.slice])):
+            self.unsupported(node, "array slicing (views) inside a kernel")
         if isinstance(node.slice, ast.Tuple) or (
                 isinstance(node.slice, ast.Name) and isinstance(self.locals.get(node.slice.id), T.TupleType)):
             indices = self.tuple_items(node.slice)
@@ -383,8 +386,6 @@ class Translation:
                 ast.Constant(value=0) if node.slice.id not in self.maybe_negative else None] * len(indices)
         else:
             indices, index_nodes = [self.expr(node.slice)], [node.slice]
-        if any(isinstance(i, ast.Slice) for i in getattr(node.slice, "elts", [node.slice])):
-            self.unsupported(node, "array slicing (views) inside a kernel")
         if len(indices) != ty.ndim:
             self.typing(node, f"a {ty.ndim}-dimensional array takes {ty.ndim} indices, got {len(indices)}")
         for c, t in indices:
@@ -502,7 +503,8 @@ class Translation:
         if atomic:
             return self._atomic(node, name, args)
         if name in ("grid", "gridsize"):
-            self.typing(node, f"cuda.{name}(n) is a tuple for n > 1: unpack it") if self.constant(args[0]) != 1 else None
+            if self.constant(args[0]) != 1:
+                self.typing(node, f"cuda.{name}(n) is a tuple for n > 1: unpack it")
             return self.tuple_items(node)[0]
         if name in _SYNC:
             return _SYNC[name], None
