@@ -1,6 +1,8 @@
 """CuPy's RawKernel and RawModule, on every device present: the same CUDA C
 source through NVRTC on a GPU and through the host compiler on the CPU."""
 import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -196,3 +198,33 @@ def test_arrays_on_two_devices_are_refused():
     x = np.zeros(5, dtype=np.float32)
     with pytest.raises(TypeError, match="is on cuda:0 but an earlier array argument is on cpu"):
         kernel((1,), (8,), (x, x, kiln.zeros(5, dtype="float32", device="cuda"), 5))
+
+
+_LIBRARIES_SCRIPT = r"""
+import numpy as np, kiln
+from kiln.rdf import science, ways
+rng = np.random.default_rng(1)
+box = np.array([20.0, 21.0, 23.0])
+x, y, z = (rng.uniform(0, edge, (2, 301)) for edge in box)
+expected = science.histogram_reference(x, y, z, box, 200)
+positions = [kiln.asarray(a) for a in (x, y, z)]
+for variant, threads, blocks in ((1, 32, 3), (2, 32, 5), (3, 16, 7), (4, 64, 1)):
+    kernel = kiln.RawKernel(ways.UNIQUE_PAIRS, "pair_unique", options=("--fmad=false", f"-DVARIANT={variant}"))
+    hist = kiln.zeros(200, dtype="uint64")
+    kernel((blocks,), (threads,), (*positions, hist, 301, 2, *box, *science.geometry(box, 200), 200),
+           shared_mem=24 * threads + 4 * 200)
+    got = kiln.asnumpy(hist).astype(np.int64)
+    got[0] += 2 * 301
+    assert np.array_equal(got, expected), (variant, int(np.abs(got - expected).sum()))
+print("ok")
+"""
+
+
+def test_kernel_libraries_keep_their_own_runtime_state(tmp_path):
+    # Each compiled kernel is a library of its own. The runtime's thread-locals
+    # once had vague linkage, so the loader merged them across libraries, and
+    # from the third library on a kernel with barriers lost pairs.
+    env = dict(os.environ, KILN_CACHE_DIR=str(tmp_path))
+    run = subprocess.run([sys.executable, "-c", _LIBRARIES_SCRIPT], env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]

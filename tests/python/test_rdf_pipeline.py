@@ -12,6 +12,12 @@ def configuration():
     rng = np.random.default_rng(7)
     box = np.array([21.0, 22.0, 23.0])  # edges differ: the minimum image is per axis
     x, y, z = (rng.uniform(0, edge, (3, 301)) for edge in box)
+    # A row of atoms one bin width apart (distances on bin edges, give or take
+    # an ulp) and pairs half a box apart: the cases where the optimised way's
+    # multiplications must fall back to the lab's divisions.
+    width = 21.0 / (2 * 500)
+    x[0, :44] = np.concatenate([np.arange(40) * width, [0.5, 0.5 + 10.5, 3.0, 3.0 + 11.0]])
+    y[0, :44] = z[0, :44] = 1.0
     return x, y, z, box
 
 

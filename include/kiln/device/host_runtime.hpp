@@ -61,21 +61,21 @@ struct dim3 {
   constexpr dim3(unsigned int x_, unsigned int y_ = 1, unsigned int z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
-inline thread_local uint3 threadIdx;
-inline thread_local uint3 blockIdx;
-inline thread_local dim3 blockDim;
-inline thread_local dim3 gridDim;
+static thread_local uint3 threadIdx;
+static thread_local uint3 blockIdx;
+static thread_local dim3 blockDim;
+static thread_local dim3 gridDim;
 constexpr int warpSize = 32;
 
 namespace kiln_host {
 
 constexpr size_t kFiberStack = size_t{256} << 10;
 
-inline thread_local Launch* current_launch;
+static thread_local Launch* current_launch;
 
 // extern __shared__ arrays all start here: one buffer per OS thread, stable
 // for the thread's life, as each thread runs one block at a time.
-inline char* dynamic_shared() {
+static char* dynamic_shared() {
   static thread_local std::vector<char> buffer(kMaxDynamicShared + 16);
   return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 15) & ~uintptr_t{15});
 }
@@ -127,7 +127,8 @@ struct Block {
   void* body_context = nullptr;
   int barrier_count = 0, last_count = 0;  // __syncthreads_count and friends
 };
-inline thread_local Block* current_block;
+static thread_local Block* current_block;
+static thread_local Block block_fibers;  // this OS thread's fibers, reused by every launch
 
 [[noreturn]] inline void fiber_main() {
   Block* b = current_block;
@@ -243,7 +244,7 @@ int run_grid(Launch* launch, void** args) {
     current_launch = launch;
     gridDim = grid;
     blockDim = block;
-    static thread_local Block fibers;
+    Block& fibers = block_fibers;
     fibers.body = &Body<Kernel>::run;
     fibers.body_context = &body;
     // Blocks are handed out a few at a time: one at a time costs more than a
