@@ -57,6 +57,17 @@ struct ScanArgs {
   const int64_t* out_outer_strides = nullptr;
 };
 
+// Counts (int64 out) or weight sums (float64 out) of the values x[0..n) into
+// out[0..bins); every x is in [0, bins) and out starts zeroed.
+struct BincountArgs {
+  int device = 0;
+  const int64_t* x = nullptr;
+  const double* weights = nullptr;  // null for counts
+  int64_t n = 0;
+  char* out = nullptr;
+  int64_t bins = 0;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -65,6 +76,7 @@ using FillKernel = void (*)(const StridedArgs& args, const void* value);
 using IotaKernel = void (*)(const StridedArgs& args, const void* start, const void* step);
 using ReduceKernel = void (*)(const ReduceArgs& args);
 using ScanKernel = void (*)(const ScanArgs& args);
+using BincountKernel = void (*)(const BincountArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -83,6 +95,7 @@ struct KernelTable {
   // out) and any/all (bool in and out).
   ReduceKernel reduce[kNumReduceOps][kNumDTypes] = {};
   ScanKernel scan[kNumScanOps][kNumDTypes] = {};
+  BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
 };
 
 KernelTable& kernel_table(DeviceKind kind);

@@ -5,7 +5,7 @@ device (``kiln.cpu`` today). Operations dispatch in C++ to the device's
 precompiled kernels.
 """
 from . import _core
-from ._core import CompileError, Device, ndarray, can_cast, promote_types, result_type
+from ._core import CompileError, Device, ndarray, bincount, can_cast, promote_types, result_type
 from ._device import cpu, default_device
 from ._dtypes import (
     bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,

@@ -10,6 +10,7 @@ void register_kernels(KernelTable& table) {
   register_complex_math_kernels(table);
   register_cast_kernels(table);
   register_reduction_kernels(table);
+  register_counting_kernels(table);
 }
 
 }  // namespace kiln::cpu

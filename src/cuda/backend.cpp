@@ -10,6 +10,7 @@ void register_kernels(KernelTable& table) {
   table.transfer = &transfer;
   register_elementwise_kernels(table);
   register_reduction_kernels(table);
+  register_counting_kernels(table);
 }
 
 }  // namespace kiln::cuda

@@ -8,5 +8,6 @@ namespace kiln::cuda {
 void register_kernels(KernelTable& table);
 void register_elementwise_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);
+void register_counting_kernels(KernelTable& table);
 
 }  // namespace kiln::cuda

@@ -1,4 +1,4 @@
-// Module-level functions of kiln._core: elementwise ops, reductions, creation
+// Module-level functions of kiln._core: elementwise ops, reductions, counting, creation
 // and dtype utilities.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -122,6 +122,11 @@ void bind_reductions(nb::module_& m) {
   KILN_BIND_SCAN(cumulative_sum)
   KILN_BIND_SCAN(cumulative_prod)
 #undef KILN_BIND_SCAN
+  m.def("bincount", [](nb::handle x, nb::handle weights, int64_t minlength) {
+    std::optional<Array> w;
+    if (!weights.is_none()) w = to_array(weights);
+    return bincount(to_array(x), w, minlength);
+  }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
 }
 
 void bind_creation(nb::module_& m) {

@@ -209,7 +209,7 @@ x, y, z = (rng.uniform(0, edge, (2, 301)) for edge in box)
 expected = science.histogram_reference(x, y, z, box, 200)
 positions = [kiln.asarray(a) for a in (x, y, z)]
 for variant, threads, blocks in ((1, 32, 3), (2, 32, 5), (3, 16, 7), (4, 64, 1)):
-    kernel = kiln.RawKernel(ways.UNIQUE_PAIRS, "pair_unique", options=("--fmad=false", f"-DVARIANT={variant}"))
+    kernel = kiln.RawKernel(ways.SOURCE, "pair_unique", options=("--fmad=false", f"-DVARIANT={variant}"))
     hist = kiln.zeros(200, dtype="uint64")
     kernel((blocks,), (threads,), (*positions, hist, 301, 2, *box, *science.geometry(box, 200), 200),
            shared_mem=24 * threads + 4 * 200)

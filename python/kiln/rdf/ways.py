@@ -2,118 +2,37 @@
 the trajectory on a device and returns the same int64 histogram (see
 science.py for the conventions every way keeps, bit for bit).
 
+- array_ops: array operations only, a block of rows against every atom at
+  a time, kiln.bincount at the end;
 - raw_kernel: the lab's all-pairs kernel as CUDA C, a kiln.RawKernel;
 - jit: the same kernel in Python, kiln.cuda.jit;
 - optimised: unique pairs only, in tiles staged through shared memory, a
   shared-memory histogram per block flushed once, and the divisions replaced
   by multiplications where that cannot change a bit;
+- cpp_api: kiln's C++ API from a C++ program (kiln-rdf-histogram, built
+  with kiln), which reads the trajectory from a DCD file and runs the
+  optimised kernel; its time includes writing that file and starting it;
 - serial: the lab's loop in NumPy, the reference.
 
 On a GPU they run there; on the CPU the same kernels run on all cores.
 """
 import math
 import os
+import subprocess
+import tempfile
+
+import numpy as np
 
 import kiln
 from kiln import cuda
 
 from . import science
 
-# The lab's minimum-image distance: plain operations in one order, so that the
-# GPU (compiled with --fmad=false) and the CPU agree bit for bit.
-DISTANCE = r"""
-__device__ __forceinline__ double lab_distance(double dx, double dy, double dz, double lx, double ly, double lz) {
-  dx = dx - lx * rint(dx / lx);
-  dy = dy - ly * rint(dy / ly);
-  dz = dz - lz * rint(dz / lz);
-  return sqrt((dx * dx + dy * dy) + dz * dz);
-}
-"""
-
-ALL_PAIRS = DISTANCE + r"""
-// The lab's kernel: a thread per (frame, atom i), every atom j, an atomic histogram.
-extern "C" __global__ void pair_all(const double* x, const double* y, const double* z, unsigned long long* hist,
-                                    int atoms, int frames, double lx, double ly, double lz, double cut,
-                                    double width) {
-  long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (t >= (long long)atoms * frames) return;
-  long long frame = t / atoms * atoms;
-  int i = (int)(t % atoms);
-  const double xi = x[frame + i], yi = y[frame + i], zi = z[frame + i];
-  for (int j = 0; j < atoms; ++j) {
-    const double r = lab_distance(xi - x[frame + j], yi - y[frame + j], zi - z[frame + j], lx, ly, lz);
-    if (r < cut) atomicAdd(&hist[(int)(r / width)], 1ULL);
-  }
-}
-"""
-
-# The same distance and bin with multiplications instead of the divisions,
-# bit for bit: q = d * (1 / l) lies within a few ulps of the rounded d / l,
-# so both round to the same integer unless q is within 1e-9 of a
-# half-integer (for rint) or of an integer (for the bin), and there the exact
-# division is taken. That happens for about one pair in 10^8, so the warps
-# almost never diverge, and float64 division (the kernel's costliest step)
-# leaves the inner loop.
-FAST_DISTANCE = r"""
-__device__ __forceinline__ double lab_image(double d, double l, double inv_l) {
-  const double q = d * inv_l, a = fabs(q);
-  double n = rint(q);
-  if (fabs(fabs(q - n) - 0.5) < 1e-9 * (a > 1.0 ? a : 1.0)) n = rint(d / l);  // (not fmax: a call on the CPU)
-  return d - l * n;
-}
-__device__ __forceinline__ int lab_bin(double r, double width, double inv_width) {
-  const double q = r * inv_width;
-  if (fabs(q - rint(q)) < 1e-9 * (q > 1.0 ? q : 1.0)) return (int)(r / width);
-  return (int)q;
-}
-"""
-
-UNIQUE_PAIRS = FAST_DISTANCE + r"""
-// Unique pairs j > i only, tile by tile: an item is (frame, tile of rows i,
-// tile of columns j), the column tile's positions staged in shared memory
-// and read by every thread of the block. Blocks take items grid-stride and
-// count into a histogram in shared memory, flushed to global memory once.
-extern "C" __global__ void pair_unique(const double* x, const double* y, const double* z, unsigned long long* hist,
-                                       int atoms, int frames, double lx, double ly, double lz, double cut,
-                                       double width, int bins) {
-  extern __shared__ double tile[];  // x, y, z of a column tile, then the histogram
-  double* tx = tile;
-  double* ty = tx + blockDim.x;
-  double* tz = ty + blockDim.x;
-  unsigned int* local = (unsigned int*)(tz + blockDim.x);
-  for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
-  const double ilx = 1.0 / lx, ily = 1.0 / ly, ilz = 1.0 / lz, iw = 1.0 / width;
-  const int size = blockDim.x;
-  const int tiles = (atoms + size - 1) / size;
-  const long long items = (long long)tiles * tiles;
-  for (long long item = blockIdx.x; item < items * frames; item += gridDim.x) {
-    const int ti = (int)(item % items / tiles), tj = (int)(item % tiles);
-    if (tj < ti) continue;  // every j of the column tile is below every i (the same for the whole block)
-    const long long frame = item / items * atoms;
-    const int j0 = tj * size, i = ti * size + threadIdx.x;
-    __syncthreads();  // the previous tile is read
-    if (j0 + threadIdx.x < atoms) {
-      tx[threadIdx.x] = x[frame + j0 + threadIdx.x];
-      ty[threadIdx.x] = y[frame + j0 + threadIdx.x];
-      tz[threadIdx.x] = z[frame + j0 + threadIdx.x];
-    }
-    __syncthreads();
-    if (i >= atoms) continue;
-    const double xi = x[frame + i], yi = y[frame + i], zi = z[frame + i];
-    const int end = min(size, atoms - j0);
-    for (int j = max(0, i + 1 - j0); j < end; ++j) {
-      const double dx = lab_image(xi - tx[j], lx, ilx);
-      const double dy = lab_image(yi - ty[j], ly, ily);
-      const double dz = lab_image(zi - tz[j], lz, ilz);
-      const double r = sqrt((dx * dx + dy * dy) + dz * dz);
-      if (r < cut) atomicAdd(&local[lab_bin(r, width, iw)], 1u);
-    }
-  }
-  __syncthreads();
-  for (int b = threadIdx.x; b < bins; b += blockDim.x)
-    if (local[b]) atomicAdd(&hist[b], 2ULL * local[b]);  // each unique pair is two ordered pairs
-}
-"""
+# The kernels in CUDA C (the lab's, and the optimised one), one source for
+# the RawKernels here and for the C++ program of way cpp_api.
+KERNELS_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "pair_kernels.cu")
+with open(KERNELS_PATH) as _file:
+    SOURCE = _file.read()
 
 THREADS = 128
 _kernels = {}
@@ -121,8 +40,7 @@ _kernels = {}
 
 def _raw(name):
     if name not in _kernels:
-        source = ALL_PAIRS if name == "pair_all" else UNIQUE_PAIRS
-        _kernels[name] = kiln.RawKernel(source, name, options=("--fmad=false",))
+        _kernels[name] = kiln.RawKernel(SOURCE, name, options=("--fmad=false",))
     return _kernels[name]
 
 
@@ -156,6 +74,26 @@ pair_all_jit = cuda.jit(_pair_all_jit, fma=False)
 def _geometry(box, bins):
     cut, width = science.geometry(box, bins)
     return float(box[0]), float(box[1]), float(box[2]), cut, width
+
+
+# Pairs an array_ops step holds (each temporary array is 8 bytes a pair).
+ARRAY_STEP_PAIRS = 1 << 22
+
+
+def array_ops(x, y, z, box, bins=science.BINS):
+    frames, atoms = x.shape
+    edges = [float(v) for v in box]
+    cut, width = science.geometry(box, bins)
+    hist = kiln.zeros(bins + 1, dtype="int64", device=x.device)  # bin `bins` takes the pairs beyond the cut
+    rows = max(1, ARRAY_STEP_PAIRS // atoms)
+    for f in range(frames):
+        for start in range(0, atoms, rows):
+            d = [c[f, start:start + rows, None] - c[f, None, :] for c in (x, y, z)]
+            dx, dy, dz = (v - edge * kiln.rint(v / edge) for v, edge in zip(d, edges))
+            r = kiln.sqrt((dx * dx + dy * dy) + dz * dz)
+            index = kiln.where(r < cut, (r / width).astype("int64"), bins)
+            hist += kiln.bincount(index.reshape(-1), minlength=bins + 1)
+    return hist[:bins]
 
 
 def raw_kernel(x, y, z, box, bins=science.BINS):
@@ -198,8 +136,31 @@ def _tile_launch(device):
 _multiprocessors = {}
 
 
+def cpp_api(x, y, z, box, bins=science.BINS):
+    program = os.path.join(os.path.dirname(os.path.abspath(kiln.__file__)), "bin", "kiln-rdf-histogram")
+    if not os.path.exists(program):
+        raise RuntimeError(f"{program} is missing: kiln-rdf-histogram is built and installed with kiln")
+    coordinates = [kiln.asnumpy(c) for c in (x, y, z)]
+    if any((c.astype(np.float32) != c).any() for c in coordinates):
+        raise ValueError("way cpp_api hands the positions over in a DCD file, which holds float32: "
+                         "these positions are not float32 values")
+    frames, atoms = x.shape
+    threads, blocks = _tile_launch(x.device)
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "trajectory.dcd")
+        kiln.io.write_dcd(path, *coordinates, box=np.tile(np.asarray(box, dtype=np.float64), (frames, 1)))
+        device = "cpu" if x.device.type == "cpu" else f"cuda:{x.device.index}"
+        run = subprocess.run([program, path, KERNELS_PATH, "--device", device, "--bins", str(bins),
+                              "--threads", str(threads), "--blocks", str(blocks)], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError(f"kiln-rdf-histogram failed: {run.stderr.strip()}")
+    counts = np.array(run.stdout.split("\n", 1)[1].split(), dtype=np.int64)
+    return kiln.asarray(counts, device=x.device)
+
+
 def serial(x, y, z, box, bins=science.BINS):
     return kiln.asarray(science.histogram_reference(kiln.asnumpy(x), kiln.asnumpy(y), kiln.asnumpy(z), box, bins))
 
 
-WAYS = {"raw_kernel": raw_kernel, "jit": jit, "optimised": optimised, "serial": serial}
+WAYS = {"array_ops": array_ops, "raw_kernel": raw_kernel, "jit": jit, "optimised": optimised, "cpp_api": cpp_api,
+        "serial": serial}

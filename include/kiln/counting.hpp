@@ -1,0 +1,14 @@
+#pragma once
+// Counting occurrences: NumPy's bincount.
+#include <optional>
+
+#include "kiln/array.hpp"
+
+namespace kiln {
+
+// How often each non-negative integer occurs in the 1-D integer array x, as
+// int64 counts of length max(max(x) + 1, minlength); with `weights` (x's
+// shape, cast safely to float64) the float64 sums of the weights instead.
+Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, int64_t minlength = 0);
+
+}  // namespace kiln

@@ -1,0 +1,55 @@
+// bincount: argument checks, the output's length (which needs max(x) on the
+// host, as in NumPy and CuPy), then the device's counting kernel.
+#include "kiln/counting.hpp"
+
+#include <string>
+
+#include "kiln/creation.hpp"
+#include "kiln/error.hpp"
+#include "kiln/reductions.hpp"
+#include "kiln/registry.hpp"
+
+namespace kiln {
+
+Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minlength) {
+  if (x.ndim() != 1)
+    throw ValueError("kiln.bincount: x must be 1-D, got " + std::to_string(x.ndim()) + " dimensions");
+  if (!can_cast(x.dtype(), DType::Int64, Casting::Safe))
+    throw TypeError("kiln.bincount: x must hold integers that fit int64, got " + std::string(name(x.dtype())));
+  if (minlength < 0) throw ValueError("kiln.bincount: minlength must not be negative, got " + std::to_string(minlength));
+  if (weights) {
+    if (weights->shape() != x.shape())
+      throw ValueError("kiln.bincount: weights must have x's shape (" + std::to_string(x.size()) + ",), got " +
+                       shape_str(weights->shape()));
+    if (!can_cast(weights->dtype(), DType::Float64, Casting::Safe))
+      throw TypeError("kiln.bincount: weights must cast safely to float64, got " + std::string(name(weights->dtype())));
+    if (weights->device() != x.device())
+      throw TypeError("kiln.bincount: weights are on " + weights->device().str() + " but x is on " + x.device().str());
+  }
+  const DType out_dtype = weights ? DType::Float64 : DType::Int64;
+  // astype gives a C-contiguous copy; an int64 contiguous x is used as it is.
+  const Array index = x.dtype() == DType::Int64 && x.is_c_contiguous() ? x : x.astype(DType::Int64);
+  int64_t length = minlength;
+  if (x.size() > 0) {
+    if (min(index).item().i < 0) throw ValueError("kiln.bincount: x must not hold negative values");
+    length = std::max(length, max(index).item().i + 1);
+  }
+  Array out = zeros({length}, out_dtype, x.device());
+  if (x.size() == 0) return out;
+  Array w;
+  if (weights) w = weights->dtype() == DType::Float64 && weights->is_c_contiguous() ? *weights
+                                                                                   : weights->astype(DType::Float64);
+  BincountKernel kernel = kernel_table(x.device().kind).bincount[weights ? 1 : 0];
+  if (!kernel) throw TypeError("kiln.bincount is not supported on " + x.device().str());
+  BincountArgs args;
+  args.device = x.device().index;
+  args.x = reinterpret_cast<const int64_t*>(index.data());
+  args.weights = weights ? reinterpret_cast<const double*>(w.data()) : nullptr;
+  args.n = x.size();
+  args.out = out.data();
+  args.bins = length;
+  kernel(args);
+  return out;
+}
+
+}  // namespace kiln

@@ -1,0 +1,91 @@
+// kiln::RawKernel, the C++ API for CUDA C kernels: the same source on the CPU
+// and on every GPU present, arguments as arrays and values, and the errors.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <string>
+#include <vector>
+
+#include "kiln/creation.hpp"
+#include "kiln/error.hpp"
+#include "kiln/raw_kernel.hpp"
+#ifdef KILN_WITH_CUDA
+#include "kiln/cuda.hpp"
+#endif
+
+using namespace kiln;
+
+namespace {
+
+const char* const kScaleAdd = R"(
+template <class T>
+__global__ void scale_add(const T* x, T* out, T factor, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] += factor * x[i];
+}
+extern "C" __global__ void block_sums(const int* x, int* out) {
+  extern __shared__ int part[];
+  part[threadIdx.x] = x[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  for (int s = blockDim.x / 2; s > 0; s /= 2) {
+    if (threadIdx.x < s) part[threadIdx.x] += part[threadIdx.x + s];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) out[blockIdx.x] = part[0];
+})";
+
+std::vector<Device> devices() {
+  std::vector<Device> all = {Device::cpu()};
+#ifdef KILN_WITH_CUDA
+  for (int i = 0; i < cuda::device_count(); ++i) all.push_back(Device::cuda(i));
+#endif
+  return all;
+}
+
+class RawKernelApi : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    char dir[] = "/tmp/kiln-raw-kernel-api-XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    setenv("KILN_CACHE_DIR", dir, 1);
+  }
+};
+
+}  // namespace
+
+TEST_F(RawKernelApi, TemplateKernelWithArraysAndValues) {
+  RawKernel kernel(kScaleAdd, "scale_add<double>");
+  for (Device device : devices()) {
+    const int n = 1000;
+    Array x = arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Float64, device);
+    Array out = full({n}, Scalar::from_double(1.0), DType::Float64, device);
+    kernel(device, {(n + 127) / 128}, {128}, 0, x, out, 2.5, n);
+    Array host = out.to(Device::cpu());
+    const double* v = reinterpret_cast<const double*>(host.data());
+    for (int i = 0; i < n; ++i) ASSERT_EQ(v[i], 1.0 + 2.5 * i) << device.str() << " element " << i;
+  }
+}
+
+TEST_F(RawKernelApi, SharedMemoryAndBarriers) {
+  RawKernel kernel(kScaleAdd, "block_sums");
+  for (Device device : devices()) {
+    Array x = full({4 * 64}, Scalar::from_int(3), DType::Int32, device);
+    Array out = zeros({4}, DType::Int32, device);
+    kernel(device, {4}, {64}, 64 * sizeof(int), x, out);
+    Array host = out.to(Device::cpu());
+    for (int b = 0; b < 4; ++b) EXPECT_EQ(reinterpret_cast<const int*>(host.data())[b], 3 * 64) << device.str();
+  }
+}
+
+TEST_F(RawKernelApi, ErrorsAreExceptions) {
+  EXPECT_THROW(RawKernel("", ""), ValueError);
+  RawKernel broken("extern \"C\" __global__ void f(int* p) { p[0] = undeclared; }", "f");
+  Array p = zeros({1}, DType::Int32);
+  EXPECT_THROW(broken(Device::cpu(), {1}, {1}, 0, p), CompileError);
+  RawKernel kernel(kScaleAdd, "block_sums");
+  Array x = zeros({64}, DType::Int32);
+  EXPECT_THROW(kernel(Device::cpu(), {1}, {0}, 0, x, x), ValueError);  // an empty block
+#ifdef KILN_WITH_CUDA
+  if (cuda::device_count() > 0) EXPECT_THROW(kernel(Device::cuda(0), {1}, {64}, 256, x, x), TypeError);
+#endif
+}
