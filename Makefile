@@ -12,10 +12,18 @@ BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
 all: build
 
+BUILD_DEPS := "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6"
+# Where the system Python has the build dependencies already (a machine
+# without network, such as the GPU machine), the venv sees them instead of
+# downloading them.
 $(DEPS_STAMP):
-	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6"
+	if $(PYTHON) -c "import scikit_build_core, nanobind, numpy, pytest, hypothesis" 2>/dev/null; then \
+	  $(PYTHON) -m venv --system-site-packages $(VENV); \
+	else \
+	  $(PYTHON) -m venv $(VENV) && \
+	  $(PY) -m pip install --quiet --upgrade pip && \
+	  $(PY) -m pip install --quiet $(BUILD_DEPS); \
+	fi
 	touch $@
 
 $(BUILD_STAMP): $(DEPS_STAMP) $(SOURCES)
@@ -37,17 +45,25 @@ test: test-cpp test-python
 # The main job: the N-Ways RDF pipeline on a generated liquid (every way kiln
 # offers, on the GPU if there is one), then a tour of the faces. matplotlib
 # draws RDF.png; without it (no network) the demo runs without the plot.
+PLOTTING := $(PY) -c "import matplotlib" 2>/dev/null || \
+	  $(PY) -m pip install --quiet --retries 1 --timeout 10 matplotlib 2>/dev/null || \
+	  echo "(matplotlib could not be installed: no plots)"
+
 demo: build
-	$(PY) -m pip install --quiet matplotlib 2>/dev/null || echo "(matplotlib not installed: no plot)"
+	$(PLOTTING)
 	$(VENV)/bin/kiln-rdf --out rdf-output
 	$(PY) examples/tour.py
 
+# Every suite on every device here, beside every anchor library installed;
+# writes bench/results/*.json, docs/benchmarks.md and docs/benchmarks.png.
 bench: build
-	$(PY) bench/run.py
+	$(PLOTTING)
+	$(PY) bench/all.py
 
 # On a GPU machine with the packages preinstalled and no network (the device
 # tool): build with the system Python, run the whole suite on cpu and cuda,
-# the CUDA tests under compute-sanitizer's memcheck, and the GPU benchmark.
+# the CUDA tests under compute-sanitizer's memcheck, and every benchmark
+# (bench/results/*.json; `bench/all.py --from-results DIR` writes the docs).
 SANITIZER := $(shell command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 gpu-check:
 	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
@@ -55,12 +71,9 @@ gpu-check:
 	cd tests && $(SANITIZER) --tool memcheck --error-exitcode 9 python3 -m pytest -q -p no:cacheprovider \
 	  python/test_elementwise.py python/test_reductions.py python/test_cuda_runtime.py python/test_raw_kernel.py \
 	  python/test_elementwise_kernel.py python/test_reduction_kernel.py python/test_pycuda_face.py python/test_jit.py \
-	  python/test_rdf_pipeline.py \
+	  python/test_rdf_pipeline.py python/test_counting.py \
 	  -k "cuda and not out_of_memory and not missing_global"
-	python3 bench/run.py --device cuda --section cuda --no-doc
-	python3 bench/kernels.py --device cuda --no-doc
-	python3 bench/jit.py --device cuda --no-doc
-	python3 bench/rdf.py --device cuda --no-doc
+	python3 bench/all.py --no-doc
 
 clean:
 	rm -rf build $(VENV)

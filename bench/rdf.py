@@ -4,6 +4,11 @@ way kiln offers, beside the same kernels run by CuPy (the RawKernel) and Numba
 
     python bench/rdf.py --device cuda|cpu
 """
+import os
+import statistics
+import tempfile
+import time
+
 import numpy as np
 
 import kiln
@@ -83,11 +88,7 @@ def gpu_rows():
                  "target": "within 5% of CuPy", "bytes": 0, "seconds": raw})
     rows.append({"case": f"(c) the same kernel with cuda.jit, {case}, {placed}", "target": "within 5% of Numba",
                  "bytes": 0, "seconds": jit})
-    timed = lambda fn: median_seconds(lambda: (fn(), kiln.cuda.synchronize()), min_time=2.0, repeats=7)  # noqa: E731
-    rows.append({"case": f"(d) unique pairs in shared-memory tiles, {case}", "target": "<= 2 ms", "bytes": 0,
-                 "seconds": {"kiln": timed(lambda: ways.optimised(*positions, box))}})
-    rows.append({"case": f"the lab's way (b) end to end: histogram allocated, kernel, int64 copy, {case}",
-                 "target": "reported", "bytes": 0, "seconds": {"kiln": timed(lambda: ways.raw_kernel(*positions, box))}})
+    rows += way_rows(x, y, z, box, "cuda", repeats=7)
     for row in rows:
         print(f"{row['case']:80s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in row["seconds"].items()))
     return rows, kiln.cuda.Device(0).name, versions
@@ -110,15 +111,55 @@ def serial_lab_seconds(x, y, z, box):
 def cpu_rows():
     x, y, z, box = trajectory()
     frames, atoms = x.shape
-    positions = [kiln.asarray(a, device="cpu") for a in (x, y, z)]
-    seconds = {"kiln (d) optimised": median_seconds(lambda: ways.optimised(*positions, box), min_time=3, repeats=3)}
+    rows = way_rows(x, y, z, box, "cpu", repeats=1)
     serial, versions = serial_lab_seconds(x, y, z, box)
     if serial is not None:
-        seconds["numba @njit serial (the lab's)"] = serial
-    row = {"case": f"RDF histogram, {atoms} atoms x {frames} frames, 2000 bins", "target": "reported", "bytes": 0,
-           "seconds": seconds}
-    print(row["case"], "  ".join(f"{k} {_fmt(v)}" for k, v in seconds.items()))
-    return [row], "cpu", versions
+        rows.append({"case": f"the lab's serial loop as Numba @njit, {atoms} atoms x {frames} frames, 2000 bins",
+                     "target": "reported", "bytes": 0, "seconds": {"numba": serial}})
+    for row in rows:
+        print(f"{row['case']:80s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in row["seconds"].items()))
+    return rows, "cpu", versions
+
+
+# The ways timed end to end on each device; the lab's kernels (b) and (c) are
+# timed on the GPU beside CuPy and Numba instead (see gpu_rows).
+WAY_CASES = [("array_ops", "(a) array operations and kiln.bincount"),
+             ("raw_kernel", "(b) the lab's all-pairs kernel as a RawKernel"),
+             ("jit", "(c) the same kernel with kiln.cuda.jit"),
+             ("optimised", "(d) unique pairs in shared-memory tiles")]
+
+
+def way_rows(x, y, z, box, device, repeats):
+    frames, atoms = x.shape
+    case = f"{atoms} atoms x {frames} frames, 2000 bins"
+    positions = [kiln.asarray(a, device=device) for a in (x, y, z)]
+    rows = []
+    for name, label in WAY_CASES:
+        if device == "cuda" and name in ("raw_kernel", "jit"):
+            continue
+        target = "<= 2 ms" if (name, device) == ("optimised", "cuda") else "reported"
+        rows.append({"case": f"{label}, {case}", "target": target, "bytes": 0,
+                     "seconds": {"kiln": way_seconds(ways.WAYS[name], positions, box, repeats)}})
+    with tempfile.TemporaryDirectory() as directory:
+        path = os.path.join(directory, "trajectory.dcd")
+        kiln.io.write_dcd(path, x, y, z, box=np.tile(box, (frames, 1)))
+        program = statistics.median(ways.histogram_program(path, positions[0].device)[0] for _ in range(max(repeats, 3)))
+    rows.append({"case": f"(e) kiln-rdf-histogram, the C++ program (its own timing), {case}", "target": "reported",
+                 "bytes": 0, "seconds": {"kiln": program}})
+    return rows
+
+
+def way_seconds(way, positions, box, repeats):
+    """Median of `repeats` calls of `way`, after a warm-up on one frame."""
+    way(*(p[:1] for p in positions), box)
+    kiln.cuda.synchronize()
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        way(*positions, box)
+        kiln.cuda.synchronize()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
 
 
 def _serial_lab(x, y, z, hist, lx, ly, lz, cut, width):
