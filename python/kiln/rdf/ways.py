@@ -137,25 +137,31 @@ _multiprocessors = {}
 
 
 def cpp_api(x, y, z, box, bins=science.BINS):
-    program = os.path.join(os.path.dirname(os.path.abspath(kiln.__file__)), "bin", "kiln-rdf-histogram")
-    if not os.path.exists(program):
-        raise RuntimeError(f"{program} is missing: kiln-rdf-histogram is built and installed with kiln")
     coordinates = [kiln.asnumpy(c) for c in (x, y, z)]
     if any((c.astype(np.float32) != c).any() for c in coordinates):
         raise ValueError("way cpp_api hands the positions over in a DCD file, which holds float32: "
                          "these positions are not float32 values")
-    frames, atoms = x.shape
-    threads, blocks = _tile_launch(x.device)
     with tempfile.TemporaryDirectory() as directory:
         path = os.path.join(directory, "trajectory.dcd")
-        kiln.io.write_dcd(path, *coordinates, box=np.tile(np.asarray(box, dtype=np.float64), (frames, 1)))
-        device = "cpu" if x.device.type == "cpu" else f"cuda:{x.device.index}"
-        run = subprocess.run([program, path, KERNELS_PATH, "--device", device, "--bins", str(bins),
-                              "--threads", str(threads), "--blocks", str(blocks)], capture_output=True, text=True)
+        kiln.io.write_dcd(path, *coordinates, box=np.tile(np.asarray(box, dtype=np.float64), (x.shape[0], 1)))
+        _, counts = histogram_program(path, x.device, bins)
+    return kiln.asarray(counts, device=x.device)
+
+
+def histogram_program(dcd, device, bins=science.BINS):
+    """Runs kiln-rdf-histogram, the C++ program, on a DCD file on `device`:
+    (the program's own seconds for the histogram, the int64 NumPy counts)."""
+    program = os.path.join(os.path.dirname(os.path.abspath(kiln.__file__)), "bin", "kiln-rdf-histogram")
+    if not os.path.exists(program):
+        raise RuntimeError(f"{program} is missing: kiln-rdf-histogram is built and installed with kiln")
+    threads, blocks = _tile_launch(device)
+    name = "cpu" if device.type == "cpu" else f"cuda:{device.index}"
+    run = subprocess.run([program, str(dcd), KERNELS_PATH, "--device", name, "--bins", str(bins), "--threads",
+                          str(threads), "--blocks", str(blocks)], capture_output=True, text=True)
     if run.returncode != 0:
         raise RuntimeError(f"kiln-rdf-histogram failed: {run.stderr.strip()}")
-    counts = np.array(run.stdout.split("\n", 1)[1].split(), dtype=np.int64)
-    return kiln.asarray(counts, device=x.device)
+    timing, counts = run.stdout.split("\n", 1)
+    return float(timing.split()[1]), np.array(counts.split(), dtype=np.int64)
 
 
 def serial(x, y, z, box, bins=science.BINS):
