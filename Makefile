@@ -13,14 +13,16 @@ BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 all: build
 
 BUILD_DEPS := "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6"
-# Where the system Python has the build dependencies already (a machine
-# without network, such as the GPU machine), the venv sees them instead of
-# downloading them.
+# Where $(PYTHON) has the build dependencies already (a machine without
+# network, such as the GPU machine), the venv sees its packages through a .pth
+# file instead of downloading them ($(PYTHON) may itself be a venv, whose
+# packages --system-site-packages would not reach).
 $(DEPS_STAMP):
+	$(PYTHON) -m venv $(VENV)
 	if $(PYTHON) -c "import scikit_build_core, nanobind, numpy, pytest, hypothesis" 2>/dev/null; then \
-	  $(PYTHON) -m venv --system-site-packages $(VENV); \
+	  $(PYTHON) -c "import sysconfig; print(sysconfig.get_paths()['purelib']); print(sysconfig.get_paths()['platlib'])" \
+	    > "$$($(PY) -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")/kiln-build-deps.pth"; \
 	else \
-	  $(PYTHON) -m venv $(VENV) && \
 	  $(PY) -m pip install --quiet --upgrade pip && \
 	  $(PY) -m pip install --quiet $(BUILD_DEPS); \
 	fi
