@@ -51,7 +51,7 @@ def anchors(device):
         pass
 
     if device == "cpu":
-        libs = [("numpy", np.asarray, np, nothing), ("kiln", kiln.asarray, kiln, nothing)]
+        libs = [("numpy", np.asarray, np, nothing), ("kiln", lambda a: kiln.asarray(a, device="cpu"), kiln, nothing)]
     else:
         libs = [("kiln", lambda a: kiln.asarray(a, device="cuda"), kiln, kiln.cuda.synchronize)]
         try:
@@ -238,7 +238,7 @@ def copy_bandwidth(n_large):
     bandwidth-bound ops."""
     src = np.ones(n_large, dtype=np.float32)
     dst = np.empty_like(src)
-    ksrc, kdst = kiln.asarray(src), kiln.empty(n_large, dtype=kiln.float32)
+    ksrc, kdst = kiln.asarray(src, device="cpu"), kiln.empty(n_large, dtype=kiln.float32, device="cpu")
 
     def kiln_copy():
         kdst[...] = ksrc
