@@ -105,19 +105,19 @@ int run(int argc, char** argv) {
 
   kiln::RawKernel kernel(read_text(o.kernels), "pair_unique", {"--fmad=false"});
   const unsigned threads = static_cast<unsigned>(o.threads);
-  auto histogram = [&] {
+  auto histogram = [&](int frames_to_count) {
     const kiln::Array x = data.x.astype(kiln::DType::Float64).to(device);
     const kiln::Array y = data.y.astype(kiln::DType::Float64).to(device);
     const kiln::Array z = data.z.astype(kiln::DType::Float64).to(device);
     const kiln::Array hist = kiln::zeros({o.bins}, kiln::DType::UInt64, device);
     const size_t shared = 3 * sizeof(double) * threads + sizeof(unsigned) * o.bins;  // a tile, the histogram
     kernel(device, {static_cast<unsigned>(o.blocks)}, {threads}, shared, x, y, z, hist,
-           atoms, frame_count, lx, ly, lz, cut, width, bins);
+           atoms, frames_to_count, lx, ly, lz, cut, width, bins);
     return hist.to(kiln::Device::cpu());  // waits for the kernel
   };
-  histogram();  // compiles (or loads from the cache) and warms up
+  histogram(1);  // compiles (or loads from the cache) and warms up on one frame
   const auto start = std::chrono::steady_clock::now();
-  const kiln::Array counts = histogram();
+  const kiln::Array counts = histogram(frame_count);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto* c = reinterpret_cast<const unsigned long long*>(counts.data());
   std::printf("seconds %.9f\n", seconds);
