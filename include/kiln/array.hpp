@@ -83,4 +83,9 @@ class Array {
 
 std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays);
 
+// An Array viewing memory someone else owns: element (0, ..., 0) at `origin`,
+// byte strides of any sign. `release` runs when the last view is gone.
+Array view_memory(void* origin, DType dtype, const Shape& shape, const Strides& strides, Device device,
+                  Buffer::Release release, bool writeable = true);
+
 }  // namespace kiln

@@ -30,6 +30,9 @@ DeviceInfo device_info(int device);
 // A CUdevice_attribute's value (see cuda.h for the numbering).
 int device_attribute(int device, int attribute);
 void mem_info(int device, size_t* free_bytes, size_t* total_bytes);
+// The device that owns `address` (device or managed memory), or -1 for
+// memory CUDA does not know or host memory.
+int pointer_device(uintptr_t address);
 void synchronize(int device);
 
 // The device this thread works on (0 unless changed); makes its primary

@@ -3,6 +3,7 @@
 // creation functions, dispatched to the backend of each array's device.
 #include "kiln/array.hpp"
 #include "kiln/buffer.hpp"
+#include "kiln/config.hpp"
 #include "kiln/counting.hpp"
 #include "kiln/creation.hpp"
 #include "kiln/device.hpp"

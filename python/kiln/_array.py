@@ -6,7 +6,7 @@ properties live there); this module adds what is naturally Python.
 import builtins
 import operator
 
-from . import _core, _creation, _elementwise, _manipulation, _reductions
+from . import _core, _creation, _cuda_array_interface, _dlpack, _elementwise, _manipulation, _numpy_protocols, _reductions
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -226,6 +226,11 @@ _METHODS = {
     "__array__": _array,
     "__array_interface__": property(_interface),
     "__array_namespace__": _array_namespace,
+    "__array_ufunc__": _numpy_protocols.array_ufunc,
+    "__array_function__": _numpy_protocols.array_function,
+    "__cuda_array_interface__": property(_cuda_array_interface.interface),
+    "__dlpack__": _dlpack.dlpack,
+    "__dlpack_device__": _dlpack.dlpack_device,
     "__array_priority__": 100,
     "__repr__": _repr,
     "__str__": _str,

@@ -44,6 +44,11 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
             return out._astype(dt, not copied)
         return out.copy() if copy and not copied else out
 
+    if hasattr(obj, "__cuda_array_interface__"):  # GPU memory of CuPy, PyTorch, Numba, ...: viewed in place
+        from ._cuda_array_interface import from_interface
+
+        return asarray(from_interface(obj), dtype=dtype, device=device, copy=copy)
+
     import numpy as np
 
     if isinstance(obj, np.ndarray):

@@ -204,4 +204,21 @@ std::vector<Array> broadcast_arrays(const std::vector<Array>& arrays) {
   return out;
 }
 
+Array view_memory(void* origin, DType dtype, const Shape& shape, const Strides& strides, Device device,
+                  Buffer::Release release, bool writeable) {
+  if (strides.size() != shape.size())
+    throw ValueError("strides: " + std::to_string(strides.size()) + " strides for " + std::to_string(shape.size()) +
+                     " dimensions");
+  // The bytes the view spans, from its lowest element to past its highest.
+  const int64_t item = static_cast<int64_t>(itemsize(dtype));
+  int64_t low = 0, high = 0;
+  if (shape_size(shape) > 0) {
+    high = item;
+    for (size_t i = 0; i < shape.size(); ++i) (strides[i] < 0 ? low : high) += (shape[i] - 1) * strides[i];
+  }
+  char* start = static_cast<char*>(origin) + low;
+  BufferPtr buffer = wrap_memory(start, static_cast<size_t>(high - low), device, std::move(release), writeable);
+  return Array(std::move(buffer), dtype, shape, strides, -low);
+}
+
 }  // namespace kiln

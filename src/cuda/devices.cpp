@@ -120,4 +120,17 @@ void set_current_device(int device) {
   tls_current_device = device;
 }
 
+int pointer_device(uintptr_t address) {
+  if (!is_available()) return -1;
+  // The plural query answers for pageable memory too (type 0) where the
+  // singular one fails.
+  unsigned type = 0;
+  int ordinal = -1;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  void* values[] = {&type, &ordinal};
+  CUresult r = driver().cuPointerGetAttributes(2, attributes, values, static_cast<CUdeviceptr>(address));
+  if (r != CUDA_SUCCESS || (type != CU_MEMORYTYPE_DEVICE && type != CU_MEMORYTYPE_UNIFIED)) return -1;
+  return ordinal;
+}
+
 }  // namespace kiln::cuda

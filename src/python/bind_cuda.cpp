@@ -40,6 +40,7 @@ void bind_cuda(nb::module_& m) {
     return std::make_pair(free_bytes, total);
   });
   m.def("_cuda_synchronize", &synchronize);
+  m.def("_cuda_pointer_device", &pointer_device);
   m.def("_cuda_current_device", &current_device);
   m.def("_cuda_set_current_device", &set_current_device);
 

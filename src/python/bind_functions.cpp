@@ -164,9 +164,7 @@ void bind_creation(nb::module_& m) {
       nb::gil_scoped_acquire gil;
       Py_DECREF(keep);
     };
-    auto buffer = wrap_memory(reinterpret_cast<void*>(ptr), static_cast<size_t>(shape_size(sh)) * itemsize(dt),
-                              to_device(device), release, writeable);
-    return Array(std::move(buffer), dt, sh, st);
+    return view_memory(reinterpret_cast<void*>(ptr), dt, sh, st, to_device(device), release, writeable);
   }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a, "device"_a);
   m.def("_broadcast_shapes", [](nb::handle a, nb::handle b) {
     Shape s = broadcast_shapes(to_shape(a), to_shape(b));

@@ -8,6 +8,11 @@ namespace kiln::python {
 
 namespace nb = nanobind;
 
+// Python's BufferError: a buffer protocol (DLPack) cannot serve the request.
+struct BufferError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Python-side hooks the package installs at import: the dtype objects (indexed
 // by DType), a dtype normaliser and an asarray for foreign inputs.
 struct Hooks {

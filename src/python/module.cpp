@@ -15,6 +15,7 @@ void bind_array(nb::module_& m);
 void bind_functions(nb::module_& m);
 void bind_io(nb::module_& m);
 void bind_kernels(nb::module_& m);
+void bind_dlpack(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
 #endif
@@ -40,6 +41,8 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const kiln::OverflowError& e) {
       PyErr_SetString(PyExc_OverflowError, e.what());
+    } catch (const BufferError& e) {
+      PyErr_SetString(PyExc_BufferError, e.what());
     }
   });
   // Registered after the translator above, so tried before it.
@@ -78,11 +81,26 @@ NB_MODULE(_core, m) {
   });
 
   m.def("_cpu_threads", &cpu_thread_count);
+  m.def("_kernel_cache_directory", &kernel_cache_directory);
+  m.def("_cuda_libraries", [] {
+    CudaLibraries found = cuda_libraries();
+    nb::dict d;
+    d["driver"] = found.driver;
+    d["nvrtc"] = found.nvrtc;
+    d["nvrtc_version"] = found.nvrtc_version;
+    d["cccl_include"] = found.cccl_include;
+    d["problem"] = found.problem;
+    return d;
+  });
+  m.def("_range_push", &range_push, "message"_a, "argb"_a = 0);
+  m.def("_range_pop", &range_pop);
+  m.def("_has_nvtx", &has_nvtx);
 
   bind_array(m);
   bind_functions(m);
   bind_io(m);
   bind_kernels(m);
+  bind_dlpack(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);
 #endif

@@ -118,3 +118,29 @@ class Event:
 def get_elapsed_time(start_event, end_event):
     """Milliseconds between two recorded events (CuPy's ``cupy.cuda.get_elapsed_time``)."""
     return end_event._event.elapsed_ms_since(start_event._event)
+
+
+def _from_interchange(value, device_id):
+    """The stream an interchange protocol names (``__cuda_array_interface__``'s
+    "stream", ``__dlpack__``'s stream=): 1 the legacy default stream, 2 the
+    per-thread default stream, otherwise a stream handle; 0 is not allowed."""
+    if value == 0:
+        raise ValueError("stream: 0 is ambiguous and not allowed; use 1 for the legacy default stream "
+                         "or 2 for the per-thread default stream")
+    if value == 1:
+        return Stream(null=True, device_id=device_id)
+    return ExternalStream(value, device_id=device_id)
+
+
+def _to_interchange(stream):
+    """``stream`` as an interchange protocol spells it (the null stream is 1)."""
+    return stream.ptr or 1
+
+
+def _wait(consumer, producer):
+    """Orders work queued on ``consumer`` after the work queued so far on ``producer``."""
+    if consumer == producer or _to_interchange(consumer) == _to_interchange(producer):
+        return
+    event = Event(disable_timing=True, device_id=producer.device_id)
+    event.record(producer)
+    consumer.wait_event(event)

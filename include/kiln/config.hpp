@@ -1,0 +1,30 @@
+#pragma once
+// What kiln found at run time (for kiln.show_config()), and NVTX ranges for
+// profilers such as Nsight Systems.
+#include <cstdint>
+#include <string>
+
+namespace kiln {
+
+// $KILN_CACHE_DIR, or ~/.cache/kiln.
+std::string kernel_cache_directory();
+
+// The CUDA libraries kiln's lazy loader finds; a field is empty where nothing
+// was found, and `problem` says why.
+struct CudaLibraries {
+  std::string driver;        // the libcuda file
+  std::string nvrtc;         // the NVRTC file
+  std::string nvrtc_version; // "13.0"
+  std::string cccl_include;  // the directory with cub/ and cuda/std/
+  std::string problem;
+};
+CudaLibraries cuda_libraries();
+
+// Opens and closes a named range on this thread's NVTX stack (a no-op when no
+// profiler is attached, or kiln was built without the NVTX headers).
+// `argb` 0 leaves the colour to the tool.
+void range_push(const std::string& message, uint32_t argb = 0);
+void range_pop();
+bool has_nvtx();  // whether kiln was built with the NVTX headers
+
+}  // namespace kiln

@@ -1,0 +1,53 @@
+"""kiln.show_config(): the versions, libraries, devices and kernel cache that
+kiln is using, for bug reports (CuPy's cupy.show_config)."""
+import os
+import platform
+import sys
+
+from . import _core
+
+
+def _cache_size(directory):
+    files = size = 0
+    for root, _, names in os.walk(directory):
+        for name in names:
+            try:
+                size += os.path.getsize(os.path.join(root, name))
+                files += 1
+            except OSError:
+                pass
+    return files, size
+
+
+def show_config(file=None):
+    """Prints kiln's configuration to ``file`` (default stdout)."""
+    from . import __version__, cuda
+
+    rows = [("kiln", f"{__version__} ({os.path.dirname(os.path.abspath(__file__))})"),
+            ("Python", f"{platform.python_version()} ({sys.executable})"),
+            ("Platform", platform.platform())]
+    try:
+        import numpy
+
+        rows.append(("NumPy", numpy.__version__))
+    except ImportError:
+        rows.append(("NumPy", "not installed"))
+    rows.append(("CPU threads", str(_core._cpu_threads())))
+    found = _core._cuda_libraries() if hasattr(_core, "_cuda_libraries") else {}
+    if cuda.is_available():
+        version = _core._cuda_driver_version()
+        rows.append(("CUDA driver", f"{version // 1000}.{version % 1000 // 10} ({found.get('driver') or '?'})"))
+    else:
+        rows.append(("CUDA driver", f"none: {found.get('problem') or 'kiln was built without CUDA'}"))
+    rows.append(("NVRTC", f"{found['nvrtc_version']} ({found['nvrtc']})" if found.get("nvrtc") else "not found"))
+    rows.append(("CCCL headers", found.get("cccl_include") or "not found"))
+    rows.append(("NVTX ranges", "yes" if _core._has_nvtx() else "no (built without the NVTX headers)"))
+    for d in range(cuda.device_count() if cuda.is_available() else 0):
+        dev = cuda.Device(d)
+        rows.append((f"Device {d}", f"{dev.name}, compute capability {dev.compute_capability}, "
+                                    f"{dev.mem_info[1] / 2**30:.1f} GiB"))
+    directory = _core._kernel_cache_directory()
+    files, size = _cache_size(directory)
+    rows.append(("Kernel cache", f"{directory} ({files} files, {size / 2**20:.1f} MiB)"))
+    width = max(len(k) for k, _ in rows)
+    print("\n".join(f"{k:<{width}} : {v}" for k, v in rows), file=file or sys.stdout)

@@ -1,0 +1,51 @@
+"""``__cuda_array_interface__`` (version 3) both ways: exported by arrays on a
+GPU with kiln's current stream, and read by ``kiln.asarray``, which waits for
+the producer's stream first (``KILN_CUDA_ARRAY_INTERFACE_SYNC=0`` skips that,
+as CuPy's and Numba's switches do)."""
+import os
+
+from . import _core
+from ._dtypes import _BY_NAME
+
+
+def interface(self):
+    """The ``__cuda_array_interface__`` property."""
+    if self.device.type != "cuda":
+        raise AttributeError("__cuda_array_interface__ is only available for arrays on a GPU; "
+                             f"this one is on {self.device}")
+    from .cuda.stream import _to_interchange, get_current_stream
+
+    return {
+        "shape": self.shape,
+        "typestr": self.dtype.str,
+        "data": (self._data_ptr if self.size else 0, not self._writeable),
+        "version": 3,
+        "strides": None if self.flags.c_contiguous else self.strides,
+        "descr": [("", self.dtype.str)],
+        "stream": _to_interchange(get_current_stream(self.device.index)),
+    }
+
+
+def from_interface(obj):
+    """A kiln array viewing the GPU memory ``obj`` describes (kept alive by it)."""
+    import numpy as np
+
+    from .cuda.stream import _from_interchange, _wait, get_current_stream
+
+    desc = obj.__cuda_array_interface__
+    if desc.get("mask") is not None:
+        raise TypeError("obj: __cuda_array_interface__ with a mask is not supported")
+    dtype = np.dtype(desc["typestr"])
+    if dtype.name not in _BY_NAME or not dtype.isnative:
+        raise TypeError(f"obj: __cuda_array_interface__ typestr {desc['typestr']!r} is not a kiln dtype")
+    shape = tuple(desc["shape"])
+    ptr, readonly = desc["data"]
+    device = _core._cuda_pointer_device(ptr) if ptr else _core._cuda_current_device()
+    if device < 0:
+        raise ValueError(f"obj: __cuda_array_interface__ points at {ptr:#x}, which is not GPU memory")
+    stream = desc.get("stream")
+    if stream is not None and os.environ.get("KILN_CUDA_ARRAY_INTERFACE_SYNC", "1") != "0":
+        _wait(get_current_stream(device), _from_interchange(stream, device))
+    strides = desc.get("strides")
+    return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, None if strides is None else tuple(strides), obj,
+                              not readonly, f"cuda:{device}")
