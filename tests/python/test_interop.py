@@ -199,10 +199,14 @@ def test_torch_round_trips_and_stream_order():
         big.fill_(3.0)
         got = kiln.from_dlpack(big)  # torch makes kiln's stream wait for `side`
     assert float(kiln.sum(got)) == 3.0 * (1 << 24)
+    class Producer:  # a version-3 producer that wrote on `side` (PyTorch's own interface is version 2, no stream)
+        def __init__(self, tensor, stream):
+            self.__cuda_array_interface__ = dict(tensor.__cuda_array_interface__, version=3, stream=stream)
+
     with torch.cuda.stream(side):
         torch.cuda._sleep(20_000_000)
         big.fill_(5.0)
-        got = kiln.asarray(big)  # __cuda_array_interface__'s stream: kiln waits for it
+    got = kiln.asarray(Producer(big, side.cuda_stream))  # kiln's stream waits for `side`
     assert float(kiln.sum(got)) == 5.0 * (1 << 24)
     ro = kiln.asarray(np.arange(3.0), device="cuda")
     assert torch.from_dlpack(ro).data_ptr() == ro._data_ptr
