@@ -284,3 +284,28 @@ def test_import_kiln_stays_numpy_free_with_the_new_modules():
     code = "import sys, kiln, kiln.profiler; print('numpy' in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ))
     assert run.stdout.strip() == "False", run.stderr
+
+
+@needs_gpu
+def test_gpu_read_only_and_cross_device_exchange():
+    torch = pytest.importorskip("torch")
+    t = torch.arange(6.0, device="cuda")
+
+    class ReadOnly:  # a producer that lends its memory read-only
+        def __init__(self, tensor):
+            self.__cuda_array_interface__ = dict(tensor.__cuda_array_interface__, version=3, stream=None)
+            self.__cuda_array_interface__["data"] = (tensor.data_ptr(), True)
+
+    k = kiln.asarray(ReadOnly(t))
+    assert not k._writeable and k.__cuda_array_interface__["data"] == (t.data_ptr(), True)
+    with pytest.raises(BufferError, match="read-only"):
+        k.__dlpack__()
+    assert kiln._core._dlpack_import(k.__dlpack__(max_version=(1, 0)))._writeable is False
+    # To another device: NumPy asks for the host (dl_device), kiln copies; kiln asks PyTorch for the CPU.
+    host = np.from_dlpack(kiln.asarray(np.arange(4.0), device="cuda"), device="cpu")
+    np.testing.assert_array_equal(host, np.arange(4.0))
+    on_cpu = kiln.from_dlpack(t, device="cpu")
+    assert on_cpu.device == kiln.Device("cpu")
+    np.testing.assert_array_equal(kiln.asnumpy(on_cpu), np.arange(6.0))
+    with pytest.raises((ValueError, BufferError)):
+        kiln.from_dlpack(t, device="cpu", copy=False)
