@@ -95,7 +95,27 @@ def gpu_cases():
         ("sum axis 1, 16384x16384 float32", (square,), lambda xp, a: xp.sum(a, axis=1), square.nbytes),
         ("cumulative_sum, 64M float32", (large,),
          lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0), 2 * n * f32),
+        ("standard normal, 64M float32 (Generator; torch.randn)", (), _normal_draw(n, "cuda"), n * f32),
     ]
+
+
+def _normal_draw(n, device):
+    """A call drawing n standard normal float32 values with each library's
+    generator, made once per library (NumPy's and CuPy's Generator, kiln's,
+    torch.randn)."""
+    generators = {}
+
+    def call(xp):
+        name = xp.__name__
+        if name not in generators:
+            if name == "torch":
+                generators[name] = lambda: xp.randn(n, device=device)
+            else:
+                rng = xp.random.default_rng(0)
+                generators[name] = lambda: rng.standard_normal(n, dtype="float32")
+        return generators[name]()
+
+    return call
 
 
 def transfer_rows(libs):
@@ -229,6 +249,8 @@ def cases(n_large):
         (f"cumulative_sum, {n_large >> 20}M float32", (large,),
          lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0),
          2 * n_large * f32),
+        (f"standard normal, {n_large >> 20}M float32 (Generator; torch.randn)", (), _normal_draw(n_large, "cpu"),
+         n_large * f32),
     ]
 
 

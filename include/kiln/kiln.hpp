@@ -10,6 +10,7 @@
 #include "kiln/dtype.hpp"
 #include "kiln/error.hpp"
 #include "kiln/ops.hpp"
+#include "kiln/random.hpp"
 #include "kiln/reductions.hpp"
 #include "kiln/scalar.hpp"
 #include "kiln/shape.hpp"

@@ -8,6 +8,7 @@
 #include "kiln/device.hpp"
 #include "kiln/dtype.hpp"
 #include "kiln/ops.hpp"
+#include "kiln/random.hpp"
 #include "kiln/reductions.hpp"
 
 namespace kiln {
@@ -68,6 +69,15 @@ struct BincountArgs {
   int64_t bins = 0;
 };
 
+// n values of a random draw into contiguous out (see kiln/random.hpp).
+struct RandomArgs {
+  int device = 0;
+  char* out = nullptr;
+  int64_t n = 0;
+  uint64_t key = 0;
+  uint64_t first_block = 0;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -77,6 +87,7 @@ using IotaKernel = void (*)(const StridedArgs& args, const void* start, const vo
 using ReduceKernel = void (*)(const ReduceArgs& args);
 using ScanKernel = void (*)(const ScanArgs& args);
 using BincountKernel = void (*)(const BincountArgs& args);
+using RandomKernel = void (*)(const RandomArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -96,6 +107,7 @@ struct KernelTable {
   ReduceKernel reduce[kNumReduceOps][kNumDTypes] = {};
   ScanKernel scan[kNumScanOps][kNumDTypes] = {};
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
+  RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]
 };
 
 KernelTable& kernel_table(DeviceKind kind);

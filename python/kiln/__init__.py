@@ -26,7 +26,7 @@ from ._elementwise_kernel import ElementwiseKernel  # noqa: F401
 from . import io  # noqa: F401
 from ._dlpack import from_dlpack  # noqa: F401
 from ._config import show_config  # noqa: F401
-from . import profiler  # noqa: F401
+from . import profiler, random  # noqa: F401
 from ._reduction_kernel import ReductionKernel  # noqa: F401
 from ._manipulation import (
     astype, broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose,

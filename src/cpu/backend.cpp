@@ -11,6 +11,7 @@ void register_kernels(KernelTable& table) {
   register_cast_kernels(table);
   register_reduction_kernels(table);
   register_counting_kernels(table);
+  register_random_kernels(table);
 }
 
 }  // namespace kiln::cpu

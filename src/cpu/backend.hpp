@@ -15,5 +15,6 @@ void register_complex_math_kernels(KernelTable& table);
 void register_cast_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);
 void register_counting_kernels(KernelTable& table);
+void register_random_kernels(KernelTable& table);
 
 }  // namespace kiln::cpu

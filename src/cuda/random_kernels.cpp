@@ -1,0 +1,93 @@
+// Random draws on the GPU: a thread per Philox block, its 16 bytes of values
+// written with one vector store where the output is 16-byte aligned.
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "kernel_slots.hpp"
+#include "kiln/cuda.hpp"
+#include "module_cache.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kBlocksPerSM = 16;  // resident blocks a multiprocessor is given, grid-stride beyond
+
+const char* const kSource = R"(
+#include "kiln/device/philox.h"
+
+template <class T, class V, int Kind>
+__device__ void draw(T* out, long long n, unsigned long long key, unsigned long long first, int aligned) {
+  const long long per = 16 / sizeof(T);
+  const long long blocks = (n + per - 1) / per;
+  for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < blocks;
+       b += (long long)gridDim.x * blockDim.x) {
+    V pack;
+    T* v = reinterpret_cast<T*>(&pack);
+    const kiln::philox::Block block = kiln::philox::stream_block(key, first + b);
+    if constexpr (Kind == 0) kiln::philox::bits(block, v);
+    else if constexpr (Kind == 1) kiln::philox::uniform(block, v);
+    else kiln::philox::normal(block, v);
+    const long long at = b * per;
+    if (aligned && at + per <= n) {
+      *reinterpret_cast<V*>(out + at) = pack;
+    } else {
+      for (long long j = 0; j < per && at + j < n; ++j) out[at + j] = v[j];
+    }
+  }
+}
+
+#define KILN_RANDOM_KERNEL(name, T, V, kind)                                                                  \
+  extern "C" __global__ void name(T* out, long long n, unsigned long long key, unsigned long long first, \
+                                  int aligned) {                                                        \
+    draw<T, V, kind>(out, n, key, first, aligned);                                                      \
+  }
+KILN_RANDOM_KERNEL(kiln_random_bits_uint32, unsigned int, uint4, 0)
+KILN_RANDOM_KERNEL(kiln_random_bits_uint64, unsigned long long, ulonglong2, 0)
+KILN_RANDOM_KERNEL(kiln_random_uniform_float32, float, float4, 1)
+KILN_RANDOM_KERNEL(kiln_random_uniform_float64, double, double2, 1)
+KILN_RANDOM_KERNEL(kiln_random_normal_float32, float, float4, 2)
+KILN_RANDOM_KERNEL(kiln_random_normal_float64, double, double2, 2)
+)";
+
+std::atomic<CUfunction> slots[3][2][kMaxDevices];  // [kind][4- or 8-byte][device]
+
+template <int Kind, int Wide>
+void draw(const RandomArgs& a) {
+  static const char* const names[3][2] = {{"kiln_random_bits_uint32", "kiln_random_bits_uint64"},
+                                          {"kiln_random_uniform_float32", "kiln_random_uniform_float64"},
+                                          {"kiln_random_normal_float32", "kiln_random_normal_float64"}};
+  check_device_index(a.device);
+  CUfunction fn = load_or_build(slots[Kind][Wide][a.device], [&] { return load_kernel(a.device, kSource, names[Kind][Wide]); });
+  ContextScope scope(a.device);
+  const long long per = Wide ? 2 : 4;
+  const long long blocks = (a.n + per - 1) / per;
+  const long long resident =
+      static_cast<long long>(kBlocksPerSM) * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  const unsigned grid = static_cast<unsigned>(std::max(1LL, std::min(resident, (blocks + kThreads - 1) / kThreads)));
+  void* out = a.out;
+  long long n = a.n;
+  unsigned long long key = a.key, first = a.first_block;
+  int aligned = reinterpret_cast<uintptr_t>(a.out) % 16 == 0;
+  void* args[] = {&out, &n, &key, &first, &aligned};
+  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
+  check(driver().cuLaunchKernel(fn, grid, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+}
+
+}  // namespace
+
+void register_random_kernels(KernelTable& t) {
+  const int bits = static_cast<int>(RandomKind::Bits), uniform = static_cast<int>(RandomKind::Uniform),
+            normal = static_cast<int>(RandomKind::Normal);
+  t.random[bits][static_cast<int>(DType::UInt32)] = &draw<0, 0>;
+  t.random[bits][static_cast<int>(DType::UInt64)] = &draw<0, 1>;
+  t.random[uniform][static_cast<int>(DType::Float32)] = &draw<1, 0>;
+  t.random[uniform][static_cast<int>(DType::Float64)] = &draw<1, 1>;
+  t.random[normal][static_cast<int>(DType::Float32)] = &draw<2, 0>;
+  t.random[normal][static_cast<int>(DType::Float64)] = &draw<2, 1>;
+}
+
+}  // namespace kiln::cuda
