@@ -32,6 +32,14 @@ from ._manipulation import (
     astype, broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose,
     moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
+from ._joining import (  # noqa: F401
+    array_split, atleast_1d, atleast_2d, atleast_3d, concat, concatenate, dstack, hstack, split, stack, vstack,
+)
+from ._rearranging import diff, flip, fliplr, flipud, meshgrid, repeat, roll, tile, tril, triu  # noqa: F401
+from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
+from ._nan_reductions import (  # noqa: F401
+    nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
+)
 from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
 from . import cuda
 from .cuda import get_default_memory_pool, get_default_pinned_memory_pool

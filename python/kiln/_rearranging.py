@@ -1,0 +1,170 @@
+"""Rearranging elements: flip, fliplr, flipud, roll, tile, repeat, tril,
+triu, diff, meshgrid. Built from views (negative strides, broadcasting) and
+copies of slices, as NumPy builds most of them."""
+import builtins
+import operator
+
+from . import _core, _elementwise
+from ._creation import arange, asarray
+from ._joining import concatenate
+from ._manipulation import broadcast_to, expand_dims
+
+
+def _axes(axis, ndim, name):
+    axes = builtins.range(ndim) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+    out = []
+    for a in axes:
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise ValueError(f"{name}: axis {a} is out of bounds for an array of dimension {ndim}")
+        out.append(a % ndim)
+    return out
+
+
+def flip(m, axis=None):
+    """A view of ``m`` with the order of elements along ``axis`` (all axes when None) reversed."""
+    m = asarray(m)
+    index = [slice(None)] * m.ndim
+    for a in _axes(axis, m.ndim, "flip"):
+        index[a] = slice(None, None, -1)
+    return m[tuple(index)]
+
+
+def fliplr(m):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError("fliplr: the input must have at least 2 dimensions")
+    return flip(m, 1)
+
+
+def flipud(m):
+    m = asarray(m)
+    if m.ndim < 1:
+        raise ValueError("flipud: the input must have at least 1 dimension")
+    return flip(m, 0)
+
+
+def roll(a, shift, axis=None):
+    """Elements shifted along ``axis`` (the flattened array when None), those
+    leaving one end coming back at the other."""
+    a = asarray(a)
+    if axis is None:
+        return roll(a.reshape(-1), shift, 0).reshape(a.shape)
+    shifts = [shift] if isinstance(shift, int) else list(shift)
+    axes = _axes(axis, a.ndim, "roll")
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    if len(axes) == 1 and len(shifts) > 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError("roll: shift and axis must have the same length")
+    out = a
+    for s, ax in zip(shifts, axes):
+        n = out.shape[ax]
+        if n == 0:
+            continue
+        s = operator.index(s) % n
+        if s:
+            lead = (slice(None),) * ax
+            out = concatenate([out[lead + (slice(n - s, None),)], out[lead + (slice(0, n - s),)]], axis=ax)
+    return out.copy() if out is a else out
+
+
+def tile(A, reps):
+    """``A`` repeated ``reps`` times along each axis (NumPy's rules for unequal lengths)."""
+    A = asarray(A)
+    reps = (operator.index(reps),) if isinstance(reps, int) else tuple(operator.index(r) for r in reps)
+    ndim = builtins.max(A.ndim, len(reps))
+    shape = (1,) * (ndim - A.ndim) + A.shape
+    reps = (1,) * (ndim - len(reps)) + reps
+    if builtins.any(r < 0 for r in reps):
+        raise ValueError("tile: negative repetitions are not allowed")
+    interleaved = builtins.sum(((1, s) for s in shape), ())
+    wide = builtins.sum(((r, s) for r, s in zip(reps, shape)), ())
+    return broadcast_to(A.reshape(interleaved), wide).copy().reshape(tuple(r * s for r, s in zip(reps, shape)))
+
+
+def repeat(a, repeats, axis=None):
+    """Each element repeated ``repeats`` times along ``axis`` (the flattened
+    array when None). kiln takes one integer for every element so far."""
+    a = asarray(a)
+    if not isinstance(repeats, int):
+        raise TypeError("repeats: kiln.repeat takes one integer for all elements so far (per-element counts "
+                        "need a gather, which comes with integer-array indexing)")
+    if repeats < 0:
+        raise ValueError("repeat: negative repeats are not allowed")
+    if axis is None:
+        a, axis = a.reshape(-1), 0
+    axis = _axes(axis, a.ndim, "repeat")[0]
+    shape = a.shape[:axis + 1] + (repeats,) + a.shape[axis + 1:]
+    out = broadcast_to(expand_dims(a, axis=axis + 1), shape).copy()
+    return out.reshape(a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1:])
+
+
+def _triangle(m, k, lower, name):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError(f"{name}: the input must have at least 2 dimensions")
+    rows, cols = m.shape[-2:]
+    r = arange(rows, device=m.device).reshape(rows, 1)
+    c = arange(cols, device=m.device).reshape(1, cols)
+    keep = (c - r <= k) if lower else (c - r >= k)
+    return _elementwise.where(keep, m, _core._full((), 0, m.dtype, m.device))
+
+
+def tril(m, k=0):
+    """``m`` with the elements above the k-th diagonal zeroed (on its last two axes)."""
+    return _triangle(m, operator.index(k), True, "tril")
+
+
+def triu(m, k=0):
+    """``m`` with the elements below the k-th diagonal zeroed (on its last two axes)."""
+    return _triangle(m, operator.index(k), False, "triu")
+
+
+def diff(a, n=1, axis=-1, prepend=None, append=None):
+    """The n-th discrete difference along ``axis`` (``!=`` for booleans, as NumPy)."""
+    a = asarray(a)
+    if n < 0:
+        raise ValueError(f"diff: order must be non-negative, got {n}")
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    axis = _axes(axis, a.ndim, "diff")[0]
+
+    def along(v):
+        v = asarray(v, device=a.device)
+        if v.ndim == 0:
+            shape = list(a.shape)
+            shape[axis] = 1
+            v = broadcast_to(v, tuple(shape))
+        return v
+
+    parts = ([along(prepend)] if prepend is not None else []) + [a] + ([along(append)] if append is not None else [])
+    if len(parts) > 1:
+        a = concatenate(parts, axis=axis)
+    lead = (slice(None),) * axis
+    for _ in builtins.range(n):
+        hi, lo = a[lead + (slice(1, None),)], a[lead + (slice(None, -1),)]
+        a = _core.not_equal(hi, lo) if a.dtype.name == "bool" else hi - lo
+    return a
+
+
+def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
+    """Coordinate arrays from 1-D coordinate vectors (``indexing`` "xy" or "ij")."""
+    if indexing not in ("xy", "ij"):
+        raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
+    xs = [asarray(x).reshape(-1) for x in xi]
+    ndim = len(xs)
+    shapes = []
+    for k, x in enumerate(xs):
+        s = [1] * ndim
+        s[k] = x.shape[0]
+        shapes.append(s)
+    if indexing == "xy" and ndim > 1:
+        for s in shapes:
+            s[0], s[1] = s[1], s[0]
+    out = [x.reshape(tuple(s)) for x, s in zip(xs, shapes)]
+    if not sparse:
+        full = tuple(builtins.max(s[d] for s in shapes) for d in builtins.range(ndim))
+        out = [broadcast_to(o, full) for o in out]
+    return [o.copy() for o in out] if copy else out

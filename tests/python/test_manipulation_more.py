@@ -1,0 +1,162 @@
+"""Joining, splitting, rearranging, comparing and NaN-skipping reductions,
+against NumPy on every device present."""
+import warnings
+
+import numpy as np
+import pytest
+
+import kiln
+
+DTYPES = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64"]
+
+
+def _data(shape, dtype, seed=0):
+    rng = np.random.default_rng(seed)
+    v = rng.integers(0, 5, shape) if dtype != "bool" else rng.integers(0, 2, shape)
+    return v.astype(dtype) if dtype != "complex64" else (v + 1j * v[..., ::-1]).astype(dtype)
+
+
+def _same(got, want):
+    assert isinstance(got, kiln.ndarray)
+    g = kiln.asnumpy(got)
+    assert g.shape == want.shape and g.dtype == want.dtype, (g.shape, want.shape, g.dtype, want.dtype)
+    np.testing.assert_array_equal(g, want)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_concatenate_and_stack(device, dtype):
+    a, b = _data((2, 3), dtype), _data((4, 3), dtype, 1)
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    _same(kiln.concatenate([ka, kb]), np.concatenate([a, b]))
+    _same(kiln.concat((ka.T, kb.T), axis=-1), np.concatenate((a.T, b.T), axis=-1))
+    _same(kiln.concatenate([ka, kb], axis=None), np.concatenate([a, b], axis=None))
+    _same(kiln.stack([ka, ka[::-1]], axis=1), np.stack([a, a[::-1]], axis=1))
+    _same(kiln.vstack([ka, kb]), np.vstack([a, b]))
+    _same(kiln.hstack([ka[:, 0], kb[:, 1]]), np.hstack([a[:, 0], b[:, 1]]))
+    _same(kiln.hstack([ka, ka]), np.hstack([a, a]))
+    _same(kiln.dstack([ka, ka]), np.dstack([a, a]))
+    _same(kiln.concatenate([ka[:0], kb]), np.concatenate([a[:0], b]))
+
+
+def test_concatenate_promotes_and_refuses(device):
+    i, f = kiln.asarray(np.arange(3, dtype=np.int16), device=device), kiln.ones(2, dtype="float32", device=device)
+    _same(kiln.concatenate([i, f]), np.concatenate([np.arange(3, dtype=np.int16), np.ones(2, np.float32)]))
+    out = kiln.empty(5, dtype="float64", device=device)
+    assert kiln.concatenate([i, f], out=out) is out
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        kiln.concatenate([kiln.asarray(1.0, device=device)])
+    with pytest.raises(ValueError, match="differs"):
+        kiln.concatenate([kiln.ones((2, 3), device=device), kiln.ones((2, 4), device=device)])
+    with pytest.raises(ValueError, match="same shape"):
+        kiln.stack([kiln.ones(2, device=device), kiln.ones(3, device=device)])
+    with pytest.raises(TypeError, match="cannot cast"):
+        kiln.concatenate([f, f], dtype="int32")
+    with pytest.raises(ValueError, match="out of bounds"):
+        kiln.concatenate([f, f], axis=1)
+
+
+def test_atleast_and_split(device):
+    x = np.arange(24.0).reshape(4, 6)
+    k = kiln.asarray(x, device=device)
+    for v in (np.float64(3.0), np.arange(3.0), x):
+        kv = kiln.asarray(v, device=device)
+        assert kiln.atleast_1d(kv).shape == np.atleast_1d(v).shape
+        assert kiln.atleast_2d(kv).shape == np.atleast_2d(v).shape
+        assert kiln.atleast_3d(kv).shape == np.atleast_3d(v).shape
+    for got, want in zip(kiln.split(k, 3, axis=1), np.split(x, 3, axis=1)):
+        _same(got, want)
+    for got, want in zip(kiln.array_split(k, 3), np.array_split(x, 3)):
+        _same(got, want)
+    for got, want in zip(kiln.split(k, [1, 4, 9], axis=1), np.split(x, [1, 4, 9], axis=1)):
+        _same(got, want)
+    with pytest.raises(ValueError, match="equal division"):
+        kiln.split(k, 4, axis=1)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_flip_roll_tile_repeat(device, dtype):
+    x = _data((3, 4), dtype)
+    k = kiln.asarray(x, device=device)
+    _same(kiln.flip(k), np.flip(x))
+    _same(kiln.flip(k, 1), np.flip(x, 1))
+    _same(kiln.fliplr(k), np.fliplr(x))
+    _same(kiln.flipud(k), np.flipud(x))
+    _same(kiln.roll(k, 2), np.roll(x, 2))
+    _same(kiln.roll(k, -1, axis=1), np.roll(x, -1, axis=1))
+    _same(kiln.roll(k, (1, 5), axis=(0, 1)), np.roll(x, (1, 5), axis=(0, 1)))
+    _same(kiln.tile(k, 2), np.tile(x, 2))
+    _same(kiln.tile(k, (2, 1, 3)), np.tile(x, (2, 1, 3)))
+    _same(kiln.tile(k[0], (2, 2)), np.tile(x[0], (2, 2)))
+    _same(kiln.repeat(k, 3), np.repeat(x, 3))
+    _same(kiln.repeat(k, 2, axis=0), np.repeat(x, 2, axis=0))
+    _same(kiln.repeat(k, 0, axis=1), np.repeat(x, 0, axis=1))
+    with pytest.raises(TypeError, match="one integer"):
+        kiln.repeat(k, [1, 2, 3])
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "bool", "complex64"])
+def test_triangles_diff_meshgrid(device, dtype):
+    x = _data((2, 4, 5), dtype)
+    k = kiln.asarray(x, device=device)
+    for kk in (-1, 0, 2):
+        _same(kiln.tril(k, kk), np.tril(x, kk))
+        _same(kiln.triu(k, kk), np.triu(x, kk))
+    _same(kiln.diff(k), np.diff(x))
+    _same(kiln.diff(k, n=2, axis=1), np.diff(x, n=2, axis=1))
+    if dtype != "bool":
+        _same(kiln.diff(k, axis=0, prepend=x[:1].dtype.type(0)), np.diff(x, axis=0, prepend=x[:1].dtype.type(0)))
+        _same(kiln.diff(k, append=k[..., :1]), np.diff(x, append=x[..., :1]))
+    a, b = np.arange(3.0), np.arange(4, dtype=np.int32)
+    for indexing in ("xy", "ij"):
+        for sparse in (False, True):
+            got = kiln.meshgrid(kiln.asarray(a, device=device), kiln.asarray(b, device=device), indexing=indexing,
+                                sparse=sparse)
+            for g, w in zip(got, np.meshgrid(a, b, indexing=indexing, sparse=sparse)):
+                _same(g, w)
+
+
+def test_comparisons(device):
+    a = np.array([1.0, np.nan, np.inf, -np.inf, 1e-9, 1.0])
+    b = np.array([1.0 + 1e-7, np.nan, np.inf, np.inf, 0.0, 1.1])
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    for equal_nan in (False, True):
+        _same(kiln.isclose(ka, kb, equal_nan=equal_nan), np.isclose(a, b, equal_nan=equal_nan))
+    _same(kiln.isclose(ka, kb, rtol=0.2, atol=0), np.isclose(a, b, rtol=0.2, atol=0))
+    i = kiln.asarray(np.arange(4), device=device)
+    _same(kiln.isclose(i, i + 1, atol=1), np.isclose(np.arange(4), np.arange(4) + 1, atol=1))
+    assert kiln.allclose(ka[:1], kb[:1]) and not kiln.allclose(ka, kb)
+    assert kiln.array_equal(ka, ka) is False and kiln.array_equal(ka, ka, equal_nan=True) is True
+    assert kiln.array_equal(i, i) and not kiln.array_equal(i, i[:3])
+    assert kiln.array_equiv(i[:1], kiln.zeros((3, 1), dtype="int64", device=device)) is True
+    assert kiln.array_equiv(i, i[:2]) is False
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32"])
+def test_nan_reductions(device, dtype):
+    x = np.arange(12, dtype=dtype).reshape(3, 4)
+    if dtype != "int32":
+        x[0, 1] = x[2, 3] = np.nan
+        x[1, :] = np.nan  # an all-NaN row
+    k = kiln.asarray(x, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy warns about the all-NaN row
+        for fn in ("nansum", "nanprod", "nanmean", "nanmax", "nanmin"):
+            for axis in (None, 0, 1):
+                want = getattr(np, fn)(x, axis=axis)
+                got = kiln.asnumpy(getattr(kiln, fn)(k, axis=axis))
+                np.testing.assert_allclose(got, want, rtol=1e-6, err_msg=f"{fn} axis={axis}")
+    for fn in ("nanargmax", "nanargmin"):
+        _same(getattr(kiln, fn)(k, axis=0), getattr(np, fn)(x, axis=0))
+        if dtype != "int32":
+            with pytest.raises(ValueError, match="All-NaN"):
+                getattr(kiln, fn)(k, axis=1)
+        else:
+            _same(getattr(kiln, fn)(k, axis=1), getattr(np, fn)(x, axis=1))
+
+
+def test_numpy_functions_now_dispatch_to_these(device):
+    k = kiln.asarray(np.arange(6.0), device=device)
+    got = np.concatenate([k, k])
+    assert isinstance(got, kiln.ndarray) and got.device == device and got.shape == (12,)
+    assert isinstance(np.flip(k), kiln.ndarray) and isinstance(np.nanmax(k), kiln.ndarray)
+    assert np.allclose(k, k) is True
