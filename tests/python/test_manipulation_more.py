@@ -160,3 +160,28 @@ def test_numpy_functions_now_dispatch_to_these(device):
     assert isinstance(got, kiln.ndarray) and got.device == device and got.shape == (12,)
     assert isinstance(np.flip(k), kiln.ndarray) and isinstance(np.nanmax(k), kiln.ndarray)
     assert np.allclose(k, k) is True
+
+
+@pytest.mark.parametrize("mode", ["constant", "edge", "wrap", "reflect", "symmetric"])
+@pytest.mark.parametrize("width", [2, (1, 3), ((0, 2), (5, 1)), ((7, 9), (1, 0))])
+def test_pad_matches_numpy(device, mode, width):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    got = kiln.pad(kiln.asarray(x, device=device), width, mode=mode)
+    _same(got, np.pad(x, width, mode=mode))
+
+
+def test_pad_constant_values_and_errors(device):
+    x = np.arange(6, dtype=np.int16).reshape(2, 3)
+    k = kiln.asarray(x, device=device)
+    _same(kiln.pad(k, 1, constant_values=7), np.pad(x, 1, constant_values=7))
+    _same(kiln.pad(k, ((1, 2), (0, 1)), constant_values=((1, 2), (3, 4))),
+          np.pad(x, ((1, 2), (0, 1)), constant_values=((1, 2), (3, 4))))
+    _same(kiln.pad(k[:, :1], (0, 4), mode="reflect"), np.pad(x[:, :1], (0, 4), mode="reflect"))
+    with pytest.raises(ValueError, match="negative"):
+        kiln.pad(k, -1)
+    with pytest.raises(ValueError, match="empty axis"):
+        kiln.pad(k[:0], 1, mode="edge")
+    with pytest.raises(ValueError, match="not supported"):
+        kiln.pad(k, 1, mode="median")
+    with pytest.raises(ValueError, match="keyword"):
+        kiln.pad(k, 1, mode="edge", constant_values=3)
