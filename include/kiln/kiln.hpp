@@ -8,6 +8,7 @@
 #include "kiln/creation.hpp"
 #include "kiln/device.hpp"
 #include "kiln/dtype.hpp"
+#include "kiln/gather.hpp"
 #include "kiln/error.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/random.hpp"

@@ -78,6 +78,17 @@ struct RandomArgs {
   uint64_t first_block = 0;
 };
 
+// out[o, j, i] = src[o, indices[j], i] for C-contiguous src (outer, axis_length,
+// inner) and out (outer, count, inner), elements of itemsize bytes; indices
+// are in [-axis_length, axis_length) (negative ones count from the end).
+struct GatherArgs {
+  int device = 0;
+  const char* src = nullptr;
+  char* dst = nullptr;
+  const int64_t* indices = nullptr;
+  int64_t count = 0, axis_length = 0, outer = 0, inner = 0, itemsize = 0;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -88,6 +99,7 @@ using ReduceKernel = void (*)(const ReduceArgs& args);
 using ScanKernel = void (*)(const ScanArgs& args);
 using BincountKernel = void (*)(const BincountArgs& args);
 using RandomKernel = void (*)(const RandomArgs& args);
+using GatherKernel = void (*)(const GatherArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -108,6 +120,7 @@ struct KernelTable {
   ScanKernel scan[kNumScanOps][kNumDTypes] = {};
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]
+  GatherKernel gather = nullptr;
 };
 
 KernelTable& kernel_table(DeviceKind kind);

@@ -6,7 +6,8 @@ properties live there); this module adds what is naturally Python.
 import builtins
 import operator
 
-from . import _core, _creation, _cuda_array_interface, _dlpack, _elementwise, _manipulation, _numpy_protocols, _reductions
+from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _gathering, _manipulation,
+               _numpy_protocols, _reductions)
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -254,6 +255,7 @@ _METHODS = {
     "fill": _fill,
     "view": _view,
     "diagonal": _diagonal,
+    "take": lambda self, indices, axis=None, out=None, mode="raise": _gathering.take(self, indices, axis, out, mode),
     "sum": _method(_core.sum),
     "prod": _method(_core.prod),
     "mean": _method(_core.mean),

@@ -12,6 +12,7 @@ void register_kernels(KernelTable& table) {
   register_reduction_kernels(table);
   register_counting_kernels(table);
   register_random_kernels(table);
+  register_gather_kernels(table);
 }
 
 }  // namespace kiln::cpu

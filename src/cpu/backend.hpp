@@ -16,5 +16,6 @@ void register_cast_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);
 void register_counting_kernels(KernelTable& table);
 void register_random_kernels(KernelTable& table);
+void register_gather_kernels(KernelTable& table);
 
 }  // namespace kiln::cpu

@@ -10,5 +10,6 @@ void register_elementwise_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);
 void register_counting_kernels(KernelTable& table);
 void register_random_kernels(KernelTable& table);
+void register_gather_kernels(KernelTable& table);
 
 }  // namespace kiln::cuda

@@ -127,6 +127,9 @@ void bind_reductions(nb::module_& m) {
     if (!weights.is_none()) w = to_array(weights);
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
+  m.def("_take", [](const Array& a, const Array& indices, std::optional<int64_t> axis) {
+    return take(a, indices, axis);
+  }, "a"_a, "indices"_a, "axis"_a.none());
   m.def("_fill_random", [](const Array& out, int kind, uint64_t key, uint64_t first_block) {
     if (kind < 0 || kind > 2) throw ValueError("_fill_random: kind must be 0, 1 or 2");
     return fill_random(out, static_cast<RandomKind>(kind), key, first_block);

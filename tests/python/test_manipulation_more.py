@@ -185,3 +185,42 @@ def test_pad_constant_values_and_errors(device):
         kiln.pad(k, 1, mode="median")
     with pytest.raises(ValueError, match="keyword"):
         kiln.pad(k, 1, mode="edge", constant_values=3)
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "float32", "int64", "complex128"])
+def test_take_matches_numpy(device, dtype):
+    x = _data((3, 4, 5), dtype) if dtype != "complex128" else (np.arange(60) * (1 + 2j)).reshape(3, 4, 5)
+    k = kiln.asarray(x, device=device)
+    for indices, axis in (([2, 0, -1], 2), ([[1, 1], [0, 2]], 1), ([0], 0), ([59, -60, 7], None), ([], 1),
+                          (np.int64(3), 1)):
+        _same(kiln.take(k, kiln.asarray(np.asarray(indices, dtype=np.int64), device=device), axis=axis),
+              np.take(x, indices, axis=axis))
+    _same(kiln.take(k[:, ::2], kiln.asarray(np.array([1, 0]), device=device), axis=1), np.take(x[:, ::2], [1, 0], 1))
+    for mode in ("wrap", "clip"):
+        _same(kiln.take(k, kiln.asarray(np.array([7, -9, 2]), device=device), axis=1, mode=mode),
+              np.take(x, [7, -9, 2], axis=1, mode=mode))
+    out = kiln.empty((3, 2, 5), dtype=dtype, device=device)
+    assert kiln.take(k, kiln.asarray(np.array([3, 1]), device=device), axis=1, out=out) is out
+    _same(out, np.take(x, [3, 1], axis=1))
+    _same(k.take(kiln.asarray(np.array([0, 2]), device=device)), x.take([0, 2]))
+
+
+def test_take_errors_and_take_along_axis(device):
+    x = np.arange(24.0).reshape(2, 3, 4)
+    k = kiln.asarray(x, device=device)
+    with pytest.raises(IndexError, match="out of bounds"):
+        kiln.take(k, kiln.asarray(np.array([3]), device=device), axis=1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        kiln.take(k, kiln.asarray(np.array([-4]), device=device), axis=1)
+    with pytest.raises(TypeError, match="integers"):
+        kiln.take(k, kiln.asarray(np.array([1.0]), device=device))
+    order = np.argsort(-x, axis=1)
+    _same(kiln.take_along_axis(k, kiln.asarray(order, device=device), 1), np.take_along_axis(x, order, 1))
+    pick = np.array([[[0, 3]], [[-1, 1]]])
+    _same(kiln.take_along_axis(k, kiln.asarray(pick, device=device), 2), np.take_along_axis(x, pick, 2))
+    _same(kiln.take_along_axis(k, kiln.asarray(np.array([[[2]]]), device=device), 1),
+          np.take_along_axis(x, np.array([[[2]]]), 1))
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        kiln.take_along_axis(k, kiln.asarray(np.array([0]), device=device), 1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        kiln.take_along_axis(k, kiln.asarray(np.array([[[5]]]), device=device), 2)

@@ -102,3 +102,18 @@ def test_bad_arguments_raise():
     out = kiln.empty((4, 4))[:, ::2]
     with pytest.raises(ValueError, match="C-contiguous"):
         g.random(out=out)
+
+
+def test_choice_with_replacement(device):
+    g = kiln.random.default_rng(3, device=device)
+    k = kiln.asnumpy(g.choice(5, size=1000))
+    assert k.min() == 0 and k.max() == 4
+    pool = kiln.asarray(np.array([2.5, -1.0, 7.0]), device=device)
+    picked = kiln.asnumpy(g.choice(pool, size=(4, 50)))
+    assert picked.shape == (4, 50) and set(np.unique(picked)) <= {2.5, -1.0, 7.0}
+    rows = kiln.asnumpy(g.choice(kiln.asarray(np.arange(12).reshape(3, 4), device=device), size=6, axis=1))
+    assert rows.shape == (3, 6) and (rows % 4 == rows[0:1] % 4).all()
+    with pytest.raises(NotImplementedError, match="sorting"):
+        g.choice(5, 3, replace=False)
+    with pytest.raises(ValueError, match="positive"):
+        g.choice(0, 3)

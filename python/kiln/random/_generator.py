@@ -5,7 +5,7 @@ the same seed gives the same sequence of draws on the CPU and on a GPU."""
 import builtins
 import os
 
-from .. import _core, _creation, _elementwise
+from .. import _core, _creation, _elementwise, _gathering
 from .._device import default_device, to_device
 from .._dtypes import normalize
 
@@ -103,6 +103,25 @@ class Generator:
         if low >= 0:
             return (values + _creation.asarray(low, dtype="uint64", device=bits.device)).astype(dt)
         return (values.astype("int64") + low).astype(dt)
+
+    def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+        """Samples of ``a`` (an array, or ``arange(a)`` for an int) along
+        ``axis``, with replacement. Without replacement, or weighted by ``p``,
+        they need sorting or searching, which kiln does not have yet."""
+        if not replace or p is not None:
+            raise NotImplementedError("choice: replace=False and p= need sorting, which kiln does not have yet")
+        if isinstance(a, int) and not isinstance(a, bool):
+            if a <= 0:
+                raise ValueError("a must be a positive integer unless no samples are taken")
+            return self.integers(0, a, size)
+        a = _creation.asarray(a)
+        if a.ndim == 0:
+            raise ValueError("a must be a sequence or an integer, not a 0-d array")
+        n = a.shape[axis]
+        if n == 0:
+            raise ValueError("a cannot be empty unless no samples are taken")
+        picks = _creation.asarray(self.integers(0, n, size), device=a.device)
+        return _gathering.take(a, picks, axis=axis)
 
 
 def _scalars(value):

@@ -1,0 +1,71 @@
+// take on the GPU: a thread per output element, copied as one value of the
+// element's size.
+#include <algorithm>
+#include <atomic>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "kernel_slots.hpp"
+#include "kiln/cuda.hpp"
+#include "module_cache.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr unsigned kBlocksPerSM = 16;
+
+const char* const kSource = R"(
+template <class T>
+__device__ void gather(const T* src, T* dst, const long long* indices, long long count, long long axis_length,
+                       long long outer, long long inner) {
+  const long long total = outer * count * inner;
+  for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < total;
+       t += (long long)gridDim.x * blockDim.x) {
+    const long long i = t % inner, j = t / inner % count, o = t / (inner * count);
+    long long k = indices[j];
+    if (k < 0) k += axis_length;
+    dst[t] = src[(o * axis_length + k) * inner + i];
+  }
+}
+#define KILN_GATHER(name, T)                                                                              \
+  extern "C" __global__ void name(const T* src, T* dst, const long long* indices, long long count,       \
+                                  long long axis_length, long long outer, long long inner) {             \
+    gather(src, dst, indices, count, axis_length, outer, inner);                                          \
+  }
+KILN_GATHER(kiln_gather_1, unsigned char)
+KILN_GATHER(kiln_gather_2, unsigned short)
+KILN_GATHER(kiln_gather_4, unsigned int)
+KILN_GATHER(kiln_gather_8, unsigned long long)
+KILN_GATHER(kiln_gather_16, ulonglong2)
+)";
+
+std::atomic<CUfunction> slots[5][kMaxDevices];  // by log2(itemsize)
+
+void gather(const GatherArgs& a) {
+  static const char* const names[] = {"kiln_gather_1", "kiln_gather_2", "kiln_gather_4", "kiln_gather_8",
+                                      "kiln_gather_16"};
+  int size_class = 0;
+  while ((int64_t{1} << size_class) < a.itemsize) ++size_class;
+  check_device_index(a.device);
+  CUfunction fn = load_or_build(slots[size_class][a.device],
+                                [&] { return load_kernel(a.device, kSource, names[size_class]); });
+  ContextScope scope(a.device);
+  const long long total = a.outer * a.count * a.inner;
+  const long long resident =
+      static_cast<long long>(kBlocksPerSM) * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  const unsigned grid = static_cast<unsigned>(std::max(1LL, std::min(resident, (total + kThreads - 1) / kThreads)));
+  const void* src = a.src;
+  void* dst = a.dst;
+  const void* indices = a.indices;
+  long long count = a.count, axis_length = a.axis_length, outer = a.outer, inner = a.inner;
+  void* args[] = {&src, &dst, &indices, &count, &axis_length, &outer, &inner};
+  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
+  check(driver().cuLaunchKernel(fn, grid, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+}
+
+}  // namespace
+
+void register_gather_kernels(KernelTable& table) { table.gather = &gather; }
+
+}  // namespace kiln::cuda
