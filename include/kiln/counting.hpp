@@ -1,5 +1,5 @@
 #pragma once
-// Counting occurrences: NumPy's bincount.
+// Counting and finding: NumPy's bincount and flatnonzero.
 #include <optional>
 
 #include "kiln/array.hpp"
@@ -10,5 +10,9 @@ namespace kiln {
 // int64 counts of length max(max(x) + 1, minlength); with `weights` (x's
 // shape, cast safely to float64) the float64 sums of the weights instead.
 Array bincount(const Array& x, const std::optional<Array>& weights = std::nullopt, int64_t minlength = 0);
+
+// The int64 positions, in the flattened C order of x, of its nonzero (true)
+// elements, ascending. The output's length needs the count on the host.
+Array flatnonzero(const Array& x);
 
 }  // namespace kiln

@@ -89,6 +89,15 @@ struct GatherArgs {
   int64_t count = 0, axis_length = 0, outer = 0, inner = 0, itemsize = 0;
 };
 
+// out[slots[i] - 1] = i wherever slots[i] > slots[i - 1] (slots: the running
+// count of a mask's true elements, n of them).
+struct CompactArgs {
+  int device = 0;
+  const int64_t* slots = nullptr;
+  int64_t n = 0;
+  int64_t* out = nullptr;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -100,6 +109,7 @@ using ScanKernel = void (*)(const ScanArgs& args);
 using BincountKernel = void (*)(const BincountArgs& args);
 using RandomKernel = void (*)(const RandomArgs& args);
 using GatherKernel = void (*)(const GatherArgs& args);
+using CompactKernel = void (*)(const CompactArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -121,6 +131,7 @@ struct KernelTable {
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]
   GatherKernel gather = nullptr;
+  CompactKernel compact = nullptr;
 };
 
 KernelTable& kernel_table(DeviceKind kind);

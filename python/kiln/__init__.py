@@ -39,6 +39,7 @@ from ._rearranging import diff, flip, fliplr, flipud, meshgrid, repeat, roll, ti
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
 from ._padding import pad  # noqa: F401
 from ._gathering import take, take_along_axis  # noqa: F401
+from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, nonzero  # noqa: F401
 from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
 )

@@ -7,7 +7,7 @@ import builtins
 import operator
 
 from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _gathering, _manipulation,
-               _numpy_protocols, _reductions)
+               _nonzero, _numpy_protocols, _reductions)
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -255,6 +255,7 @@ _METHODS = {
     "fill": _fill,
     "view": _view,
     "diagonal": _diagonal,
+    "nonzero": lambda self: _nonzero.nonzero(self),
     "take": lambda self, indices, axis=None, out=None, mode="raise": _gathering.take(self, indices, axis, out, mode),
     "sum": _method(_core.sum),
     "prod": _method(_core.prod),

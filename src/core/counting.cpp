@@ -1,11 +1,13 @@
 // bincount: argument checks, the output's length (which needs max(x) on the
 // host, as in NumPy and CuPy), then the device's counting kernel.
+// flatnonzero: a running count of the nonzeros gives each its output slot.
 #include "kiln/counting.hpp"
 
 #include <string>
 
 #include "kiln/creation.hpp"
 #include "kiln/error.hpp"
+#include "kiln/ops.hpp"
 #include "kiln/reductions.hpp"
 #include "kiln/registry.hpp"
 
@@ -48,6 +50,26 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   args.n = x.size();
   args.out = out.data();
   args.bins = length;
+  kernel(args);
+  return out;
+}
+
+Array flatnonzero(const Array& x) {
+  const Array flat = x.reshape({x.size()});
+  const Array mask = not_equal(flat, Operand(0));
+  if (x.size() == 0) return zeros({0}, DType::Int64, x.device());
+  // slots[i] is how many nonzeros lie at or before i: a nonzero's slot is one less.
+  const Array slots = cumulative_sum(mask, int64_t{0}, DType::Int64);
+  const int64_t count = slots.index({IndexItem(int64_t{-1})}).item().i;
+  Array out = Array::empty({count}, DType::Int64, x.device());
+  if (count == 0) return out;
+  CompactKernel kernel = kernel_table(x.device().kind).compact;
+  if (!kernel) throw TypeError("kiln.flatnonzero is not supported on " + x.device().str());
+  CompactArgs args;
+  args.device = x.device().index;
+  args.slots = reinterpret_cast<const int64_t*>(slots.data());
+  args.n = x.size();
+  args.out = reinterpret_cast<int64_t*>(out.data());
   kernel(args);
   return out;
 }

@@ -1,4 +1,4 @@
-// bincount on the CPU. Counts are split over the cores, each counting into a
+// bincount and flatnonzero's compaction on the CPU. Counts are split over the cores, each counting into a
 // private histogram that is summed at the end (when the histograms are small
 // beside the input); weight sums run in order, so that they round exactly as
 // NumPy's do.
@@ -37,11 +37,19 @@ void sum_weights(const BincountArgs& a) {
   for (int64_t i = 0; i < a.n; ++i) out[a.x[i]] += a.weights[i];
 }
 
+void compact(const CompactArgs& a) {
+  parallel_for(a.n, kGrain, [&](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i)
+      if (a.slots[i] != (i > 0 ? a.slots[i - 1] : 0)) a.out[a.slots[i] - 1] = i;
+  });
+}
+
 }  // namespace
 
 void register_counting_kernels(KernelTable& table) {
   table.bincount[0] = &count;
   table.bincount[1] = &sum_weights;
+  table.compact = &compact;
 }
 
 }  // namespace kiln::cpu

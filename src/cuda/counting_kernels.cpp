@@ -1,4 +1,4 @@
-// bincount on the GPU. With few bins each block counts into a histogram in
+// bincount and flatnonzero's compaction on the GPU. With few bins each block counts into a histogram in
 // shared memory and adds it to the output once; otherwise every value is an
 // atomic add to global memory. Weight sums use float64 atomics, so their
 // rounding varies from run to run (as CuPy's does).
@@ -48,6 +48,10 @@ extern "C" __global__ void kiln_bincount_weights_shared(const long long* x, cons
                                                          int bins) {
   count_shared<double>(x, w, n, out, bins);
 }
+extern "C" __global__ void kiln_compact(const long long* slots, long long n, long long* out) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    if (slots[i] != (i > 0 ? slots[i - 1] : 0)) out[slots[i] - 1] = i;
+}
 extern "C" __global__ void kiln_bincount_weights_global(const long long* x, const double* w, long long n, double* out,
                                                          int) {
   count_global(x, w, n, out);
@@ -56,7 +60,7 @@ extern "C" __global__ void kiln_bincount_weights_global(const long long* x, cons
 }
 
 struct CountingFunctions {
-  CUfunction shared, global, weights_shared, weights_global;
+  CUfunction shared, global, weights_shared, weights_global, compact;
 };
 std::atomic<CountingFunctions*> slots[kMaxDevices];
 
@@ -67,7 +71,8 @@ const CountingFunctions& functions(int device) {
     return new CountingFunctions{load_kernel(device, text, "kiln_bincount_shared"),
                                  load_kernel(device, text, "kiln_bincount_global"),
                                  load_kernel(device, text, "kiln_bincount_weights_shared"),
-                                 load_kernel(device, text, "kiln_bincount_weights_global")};
+                                 load_kernel(device, text, "kiln_bincount_weights_global"),
+                                 load_kernel(device, text, "kiln_compact")};
   });
 }
 
@@ -91,11 +96,25 @@ void bincount(const BincountArgs& a) {
         "cuLaunchKernel");
 }
 
+void compact(const CompactArgs& a) {
+  const CountingFunctions& f = functions(a.device);
+  ContextScope scope(a.device);
+  const int64_t resident = int64_t{kBlocksPerSM} * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+  const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(1, std::min(resident, (a.n + kThreads - 1) / kThreads)));
+  const void* slots = a.slots;
+  long long n = a.n;
+  void* out = a.out;
+  void* args[] = {&slots, &n, &out};
+  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
+  check(driver().cuLaunchKernel(f.compact, blocks, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+}
+
 }  // namespace
 
 void register_counting_kernels(KernelTable& table) {
   table.bincount[0] = &bincount;
   table.bincount[1] = &bincount;
+  table.compact = &compact;
 }
 
 }  // namespace kiln::cuda

@@ -127,6 +127,7 @@ void bind_reductions(nb::module_& m) {
     if (!weights.is_none()) w = to_array(weights);
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
+  m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
   m.def("_take", [](const Array& a, const Array& indices, std::optional<int64_t> axis) {
     return take(a, indices, axis);
   }, "a"_a, "indices"_a, "axis"_a.none());
