@@ -7,9 +7,8 @@
 #include <string>
 
 #include "backend.hpp"
-#include "context.hpp"
+#include "grid_stride.hpp"
 #include "kernel_slots.hpp"
-#include "kiln/cuda.hpp"
 #include "module_cache.hpp"
 
 namespace kiln::cuda {
@@ -78,9 +77,7 @@ const CountingFunctions& functions(int device) {
 
 void bincount(const BincountArgs& a) {
   const CountingFunctions& f = functions(a.device);
-  ContextScope scope(a.device);
-  const int64_t resident = int64_t{kBlocksPerSM} * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(1, std::min(resident, (a.n + kThreads - 1) / kThreads)));
+  const unsigned blocks = grid_stride_blocks(a.device, a.n, kThreads, kBlocksPerSM);
   // Shared counts are 32-bit: a block may add at most 2^32 - 1 to one bin.
   const bool shared = a.bins <= kSharedBins && a.n / blocks < (int64_t{1} << 31);
   int bins = static_cast<int>(std::min(a.bins, kSharedBins));
@@ -91,22 +88,16 @@ void bincount(const BincountArgs& a) {
   void* counts[] = {&x, &n, &out, &bins};
   void* sums[] = {&x, &w, &n, &out, &bins};
   CUfunction fn = a.weights ? (shared ? f.weights_shared : f.weights_global) : (shared ? f.shared : f.global);
-  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
-  check(driver().cuLaunchKernel(fn, blocks, 1, 1, kThreads, 1, 1, 0, stream, a.weights ? sums : counts, nullptr),
-        "cuLaunchKernel");
+  launch_grid_stride(fn, a.device, blocks, kThreads, a.weights ? sums : counts);
 }
 
 void compact(const CompactArgs& a) {
   const CountingFunctions& f = functions(a.device);
-  ContextScope scope(a.device);
-  const int64_t resident = int64_t{kBlocksPerSM} * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  const unsigned blocks = static_cast<unsigned>(std::max<int64_t>(1, std::min(resident, (a.n + kThreads - 1) / kThreads)));
   const void* slots = a.slots;
   long long n = a.n;
   void* out = a.out;
   void* args[] = {&slots, &n, &out};
-  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
-  check(driver().cuLaunchKernel(f.compact, blocks, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+  launch_grid_stride(f.compact, a.device, grid_stride_blocks(a.device, a.n, kThreads, kBlocksPerSM), kThreads, args);
 }
 
 }  // namespace

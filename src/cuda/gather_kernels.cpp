@@ -1,12 +1,10 @@
 // take on the GPU: a thread per output element, copied as one value of the
 // element's size.
-#include <algorithm>
 #include <atomic>
 
 #include "backend.hpp"
-#include "context.hpp"
+#include "grid_stride.hpp"
 #include "kernel_slots.hpp"
-#include "kiln/cuda.hpp"
 #include "module_cache.hpp"
 
 namespace kiln::cuda {
@@ -50,18 +48,13 @@ void gather(const GatherArgs& a) {
   check_device_index(a.device);
   CUfunction fn = load_or_build(slots[size_class][a.device],
                                 [&] { return load_kernel(a.device, kSource, names[size_class]); });
-  ContextScope scope(a.device);
-  const long long total = a.outer * a.count * a.inner;
-  const long long resident =
-      static_cast<long long>(kBlocksPerSM) * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  const unsigned grid = static_cast<unsigned>(std::max(1LL, std::min(resident, (total + kThreads - 1) / kThreads)));
+  const unsigned grid = grid_stride_blocks(a.device, a.outer * a.count * a.inner, kThreads, kBlocksPerSM);
   const void* src = a.src;
   void* dst = a.dst;
   const void* indices = a.indices;
   long long count = a.count, axis_length = a.axis_length, outer = a.outer, inner = a.inner;
   void* args[] = {&src, &dst, &indices, &count, &axis_length, &outer, &inner};
-  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
-  check(driver().cuLaunchKernel(fn, grid, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+  launch_grid_stride(fn, a.device, grid, kThreads, args);
 }
 
 }  // namespace

@@ -1,13 +1,11 @@
 // Random draws on the GPU: a thread per Philox block, its 16 bytes of values
 // written with one vector store where the output is 16-byte aligned.
-#include <algorithm>
 #include <atomic>
 #include <string>
 
 #include "backend.hpp"
-#include "context.hpp"
+#include "grid_stride.hpp"
 #include "kernel_slots.hpp"
-#include "kiln/cuda.hpp"
 #include "module_cache.hpp"
 
 namespace kiln::cuda {
@@ -62,19 +60,14 @@ void draw(const RandomArgs& a) {
                                           {"kiln_random_normal_float32", "kiln_random_normal_float64"}};
   check_device_index(a.device);
   CUfunction fn = load_or_build(slots[Kind][Wide][a.device], [&] { return load_kernel(a.device, kSource, names[Kind][Wide]); });
-  ContextScope scope(a.device);
   const long long per = Wide ? 2 : 4;
-  const long long blocks = (a.n + per - 1) / per;
-  const long long resident =
-      static_cast<long long>(kBlocksPerSM) * cached_attribute(a.device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-  const unsigned grid = static_cast<unsigned>(std::max(1LL, std::min(resident, (blocks + kThreads - 1) / kThreads)));
+  const unsigned grid = grid_stride_blocks(a.device, (a.n + per - 1) / per, kThreads, kBlocksPerSM);
   void* out = a.out;
   long long n = a.n;
   unsigned long long key = a.key, first = a.first_block;
   int aligned = reinterpret_cast<uintptr_t>(a.out) % 16 == 0;
   void* args[] = {&out, &n, &key, &first, &aligned};
-  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
-  check(driver().cuLaunchKernel(fn, grid, 1, 1, kThreads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+  launch_grid_stride(fn, a.device, grid, kThreads, args);
 }
 
 }  // namespace
