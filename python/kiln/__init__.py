@@ -88,5 +88,7 @@ def get_array_module(*args):
     return numpy
 
 
-_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray)
+from ._advanced_indexing import getitem as _advanced_getitem  # noqa: E402
+
+_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem)
 __import__("atexit").register(_core._clear_hooks)

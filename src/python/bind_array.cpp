@@ -102,8 +102,14 @@ void bind_array(nb::module_& m) {
       .def("_to", &Array::to)
       .def("_view", [](const Array& a, nb::handle dtype) { return a.view(to_dtype(dtype)); })
       .def("item", [](const Array& a) { return scalar_to_python(a.item()); })
-      .def("__getitem__", [](const Array& a, nb::handle key) { return a.index(to_index(key)); })
+      .def("__getitem__", [](nb::handle self, nb::handle key) -> nb::object {
+        if (is_advanced_index(key)) return hooks().advanced_index(self, key);
+        return nb::cast(nb::cast<const Array&>(self).index(to_index(key)));
+      })
       .def("__setitem__", [](const Array& a, nb::handle key, nb::handle value) {
+        if (is_advanced_index(key))
+          throw IndexError("assignment through integer-array or boolean indices needs a scatter, which kiln "
+                           "does not have yet; x[...] = v takes integers, slices, ... and None");
         Array view = a.index(to_index(key));
         Scalar s;
         if (to_scalar(value, &s)) view.assign(s);

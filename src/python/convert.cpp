@@ -161,6 +161,15 @@ std::optional<int64_t> slice_part(PyObject* o) {
   return to_int(o, "slice index");
 }
 
+bool is_array_item(nb::handle h) {
+  PyObject* o = h.ptr();
+  if (PyBool_Check(o)) return true;
+  // The basic items first: an attribute lookup that misses costs an exception.
+  if (PyLong_Check(o) || PySlice_Check(o) || o == Py_None || o == Py_Ellipsis) return false;
+  return nb::isinstance<Array>(h) || PyList_Check(o) || nb::hasattr(h, "__array_interface__") ||
+         nb::hasattr(h, "__cuda_array_interface__");
+}
+
 IndexItem to_index_item(nb::handle h) {
   PyObject* o = h.ptr();
   if (PySlice_Check(o)) {
@@ -169,10 +178,6 @@ IndexItem to_index_item(nb::handle h) {
   }
   if (o == Py_Ellipsis) return Ellipsis{};
   if (o == Py_None) return NewAxis{};
-  if (PyBool_Check(o) || nb::isinstance<Array>(h) || PyList_Check(o) || nb::hasattr(h, "__array_interface__"))
-    throw IndexError(
-        "kiln supports basic indexing (integers, slices, ..., None); integer-array and boolean "
-        "indexing are not implemented yet");
   if (!nb::hasattr(h, "__index__"))
     throw IndexError("only integers, slices (`:`), ellipsis (`...`) and None (`newaxis`) are valid indices, got " +
                      nb::cast<std::string>(nb::str(h.type().attr("__name__"))));
@@ -180,6 +185,13 @@ IndexItem to_index_item(nb::handle h) {
 }
 
 }  // namespace
+
+bool is_advanced_index(nb::handle key) {
+  if (!PyTuple_Check(key.ptr())) return is_array_item(key);
+  for (nb::handle item : key)
+    if (is_array_item(item)) return true;
+  return false;
+}
 
 std::vector<IndexItem> to_index(nb::handle key) {
   std::vector<IndexItem> items;

@@ -19,6 +19,7 @@ struct Hooks {
   nb::object dtypes[kNumDTypes];
   nb::object normalize_dtype;  // any dtype-like -> one of `dtypes`
   nb::object asarray;          // any array-like -> kiln.ndarray
+  nb::object advanced_index;   // (array, key) -> kiln.ndarray: indexing with arrays
 };
 Hooks& hooks();
 
@@ -39,5 +40,9 @@ nb::object scalar_to_python(const Scalar& s);
 Shape to_shape(nb::handle h, const char* arg = "shape");
 Axes to_axes(nb::handle h, const char* arg = "axis");
 std::vector<IndexItem> to_index(nb::handle key);
+// Whether `key` holds an integer or boolean array (or a list): NumPy's
+// advanced indexing, which the Python layer's hook composes from take and
+// flatnonzero.
+bool is_advanced_index(nb::handle key);
 
 }  // namespace kiln::python

@@ -1,0 +1,144 @@
+"""NumPy's advanced indexing for reading, ``x[key]`` where the key holds
+integer or boolean arrays (or lists), composed from take and flatnonzero.
+
+- A boolean array of k dimensions stands for the k integer arrays of its
+  nonzero(), as in NumPy.
+- Integer arrays broadcast together. Where they are adjacent, the result
+  keeps the other axes in place and puts the broadcast shape where they were;
+  where slices separate them, the broadcast shape goes first (NumPy's rule).
+- Integers beside arrays count as 0-d arrays; slices, ``...`` and None work
+  around them.
+
+Assignment through such keys needs a scatter and raises IndexError (in C++)."""
+import builtins
+import operator
+
+from . import _core
+from ._creation import asarray
+from ._gathering import take
+from ._nonzero import nonzero
+
+
+def _expand(key, ndim):
+    """The key as a list of items, its Ellipsis replaced by full slices, each
+    array item converted (booleans to their nonzero arrays)."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    consumed = builtins.sum(_width(k) for k in items if k is not Ellipsis and k is not None)
+    if builtins.sum(1 for k in items if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    out = []
+    for k in items:
+        if k is Ellipsis:
+            out.extend([slice(None)] * (ndim - consumed))
+        else:
+            out.append(k)
+    return out
+
+
+def _width(item):
+    """Axes of the array an index item consumes."""
+    if isinstance(item, bool):
+        raise IndexError("kiln does not take Python booleans as indices; use a boolean array")
+    if isinstance(item, (slice, int)) or hasattr(item, "__index__") and not hasattr(item, "shape"):
+        return 1
+    a = item if isinstance(item, _core.ndarray) else None
+    if a is None:
+        import numpy as np
+
+        a = np.asarray(item)
+    return a.ndim if a.dtype.kind == "b" else 1
+
+
+def getitem(x, key):
+    items = _expand(key, x.ndim)
+    # Arrays become kiln int64 arrays on x's device; booleans their nonzero() arrays.
+    converted = []
+    for k in items:
+        if k is None or isinstance(k, slice):
+            converted.append(k)
+        elif isinstance(k, (_core.ndarray, list)) or hasattr(k, "__array_interface__") or \
+                hasattr(k, "__cuda_array_interface__"):
+            a = asarray(k, device=x.device)
+            if a.dtype.kind == "b":
+                converted.append(("bool", a))
+            elif a.dtype.kind in "iu" or a.size == 0:
+                converted.append(a.astype("int64"))
+            else:
+                raise IndexError("arrays used as indices must be of integer (or boolean) type")
+        else:
+            converted.append(operator.index(k))
+    # Expand booleans into one integer array per dimension, checking their shapes.
+    flat_items, axis = [], 0
+    for k in converted:
+        if isinstance(k, tuple):
+            mask = k[1]
+            for d in builtins.range(mask.ndim):
+                if axis + d >= x.ndim or mask.shape[d] != x.shape[axis + d]:
+                    size = x.shape[axis + d] if axis + d < x.ndim else 0
+                    raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of "
+                                     f"axis is {size} but size of corresponding boolean axis is {mask.shape[d]}")
+            flat_items.extend(nonzero(mask) if mask.ndim else [_core._flatnonzero(mask)])
+            axis += builtins.max(mask.ndim, 0)
+        else:
+            flat_items.append(k)
+            axis += 0 if k is None else 1
+    if axis > x.ndim:
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {axis} were indexed")
+    flat_items.extend([slice(None)] * (x.ndim - axis))
+    return _gather(x, flat_items)
+
+
+def _gather(x, items):
+    """x indexed by items (slices, None, ints and int64 arrays; one per axis but None)."""
+    positions = [p for p, k in enumerate(items) if isinstance(k, (_core.ndarray, int))]
+    arrays = [p for p in positions if isinstance(items[p], _core.ndarray)]
+    # Integers count as advanced indices only beside arrays; alone they are basic.
+    basic = [slice(None) if isinstance(k, _core.ndarray) or (isinstance(k, int) and arrays) else k for k in items]
+    if not arrays:
+        return x[tuple(basic)]
+    advanced = [asarray(items[p], dtype="int64", device=x.device) if isinstance(items[p], int) else items[p]
+                for p in positions]
+    shape = ()
+    for a in advanced:
+        shape = _core._broadcast_shapes(shape, a.shape)
+    # Axes of x each advanced index stands on (None adds no axis of x).
+    axis_of, at = {}, 0
+    for p, k in enumerate(items):
+        if k is not None:
+            axis_of[p] = at
+            at += 1
+    dims = [axis_of[p] for p in positions]
+    sizes = [x.shape[d] for d in dims]
+    flat = None
+    stride = 1
+    for a, n, d in builtins.reversed(list(zip(advanced, sizes, dims))):
+        if a.size and (int(_core.min(a)) < -n or int(_core.max(a)) >= n):
+            raise IndexError(f"index out of bounds for axis {d} with size {n}")
+        term = _core.remainder(a, n) * stride if n else a
+        flat = term if flat is None else flat + term
+        stride *= n
+    flat = flat._broadcast_to(shape) if flat.shape != shape else flat
+    # Move the advanced axes to the front, merge them into one and take along it.
+    rest = [d for d in builtins.range(x.ndim) if d not in dims]
+    moved = x._permute_dims(dims + rest)
+    merged = moved.reshape((-1,) + builtins.tuple(x.shape[d] for d in rest)) if x.size else \
+        moved.reshape((builtins.int(_prod(sizes)),) + builtins.tuple(x.shape[d] for d in rest))
+    picked = take(merged, flat, axis=0)  # shape: broadcast + rest axes
+    # Basic indexing of the remaining axes (slices and None, in their order).
+    remaining = [k for p, k in enumerate(basic) if p not in positions]
+    picked = picked[(slice(None),) * len(shape) + tuple(remaining)]
+    adjacent = positions == list(builtins.range(positions[0], positions[-1] + 1))
+    if not adjacent:
+        return picked  # NumPy puts the broadcast axes first
+    # Adjacent advanced indices: their axes go where the first of them was.
+    before = builtins.sum(1 for k in items[:positions[0]] if not isinstance(k, int))
+    order = list(builtins.range(len(shape), len(shape) + before)) + list(builtins.range(len(shape))) + \
+        list(builtins.range(len(shape) + before, picked.ndim))
+    return picked._permute_dims(order)
+
+
+def _prod(values):
+    out = 1
+    for v in values:
+        out *= v
+    return out

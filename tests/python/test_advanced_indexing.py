@@ -1,0 +1,59 @@
+"""Reading through integer-array and boolean indices, against NumPy on every
+device present (assignment through them is not there yet)."""
+import numpy as np
+import pytest
+
+import kiln
+
+X = np.arange(2 * 3 * 4 * 5).reshape(2, 3, 4, 5)
+KEYS = {
+    "list": [1, 0],
+    "array": np.array([1, 0, 1]),
+    "negative": (np.array([-1, 0]),),
+    "two arrays": (np.array([1, 0]), np.array([2, 1])),
+    "slice then list": (slice(None), [2, 0]),
+    "ellipsis then list": (Ellipsis, [4, 0]),
+    "int beside list": (0, [1, 2]),
+    "separated by a slice": ([1], slice(1, 3), [3]),
+    "adjacent after a slice": (slice(None), [0, 2], [1, 3]),
+    "broadcast arrays": ([[0], [1]], [0, 2]),
+    "newaxis before": (slice(None), None, [1, 2]),
+    "newaxis between": ([0, 1], None, [1, 2]),
+    "full mask": X % 3 == 0,
+    "leading mask": X[:, :, 0, 0] > 5,
+    "mask after a slice": (slice(None), X[0, :, :, 0] % 2 == 0),
+    "ints around a list": (1, slice(None), [0, -1], 2),
+    "empty list": ([],),
+    "2-d index with slices": (slice(None), [[1, 2], [0, 0]], slice(1, 3)),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYS))
+@pytest.mark.parametrize("dtype", ["int64", "float32", "bool", "complex128"])
+def test_reading_matches_numpy(device, name, dtype):
+    x = X.astype(dtype)
+    key = KEYS[name]
+    got = kiln.asarray(x, device=device)[key]
+    want = x[key]
+    assert isinstance(got, kiln.ndarray) and got.device == device
+    np.testing.assert_array_equal(kiln.asnumpy(got), want)
+    assert kiln.asnumpy(got).shape == want.shape
+
+
+def test_kiln_arrays_as_keys_and_errors(device):
+    k = kiln.asarray(X, device=device)
+    idx = kiln.asarray(np.array([1, 0]), device=device)
+    np.testing.assert_array_equal(kiln.asnumpy(k[idx, idx]), X[[1, 0], [1, 0]])
+    np.testing.assert_array_equal(kiln.asnumpy(k[k > 100]), X[X > 100])
+    with pytest.raises(IndexError, match="out of bounds"):
+        k[[5]]
+    with pytest.raises(IndexError, match="out of bounds"):
+        k[0, [0], [7]]
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        k[np.ones(3, bool)]
+    with pytest.raises(IndexError, match="integer"):
+        k[np.array([0.5])]
+    with pytest.raises(IndexError, match="too many indices"):
+        k[0, 0, 0, 0, [0]]
+    with pytest.raises(IndexError, match="scatter"):
+        k[[0]] = 1
