@@ -1,5 +1,5 @@
 #pragma once
-// Picking elements by integer indices: NumPy's take.
+// Picking and placing elements by integer indices: NumPy's take and put.
 #include <optional>
 
 #include "kiln/array.hpp"
@@ -11,5 +11,10 @@ namespace kiln {
 // Negative indices count from the end; IndexError for one outside [-n, n),
 // TypeError for indices that are not integers.
 Array take(const Array& a, const Array& indices, std::optional<int64_t> axis = std::nullopt);
+
+// a.flat[indices] = values (values cast to a's dtype, repeated when shorter),
+// as NumPy's put with mode "raise". Where an index repeats, which value stays
+// is unspecified on the GPU (as in CuPy); on the CPU the last one does.
+void put(const Array& a, const Array& indices, const Array& values);
 
 }  // namespace kiln

@@ -98,6 +98,16 @@ struct CompactArgs {
   int64_t* out = nullptr;
 };
 
+// dst[indices[j]] = values[j % value_count] for j < count, in a C-contiguous
+// dst of `length` elements of itemsize bytes; indices in [-length, length).
+struct ScatterArgs {
+  int device = 0;
+  char* dst = nullptr;
+  const char* values = nullptr;
+  const int64_t* indices = nullptr;
+  int64_t count = 0, value_count = 0, length = 0, itemsize = 0;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -109,6 +119,7 @@ using ScanKernel = void (*)(const ScanArgs& args);
 using BincountKernel = void (*)(const BincountArgs& args);
 using RandomKernel = void (*)(const RandomArgs& args);
 using GatherKernel = void (*)(const GatherArgs& args);
+using ScatterKernel = void (*)(const ScatterArgs& args);
 using CompactKernel = void (*)(const CompactArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
@@ -131,6 +142,7 @@ struct KernelTable {
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]
   GatherKernel gather = nullptr;
+  ScatterKernel scatter = nullptr;
   CompactKernel compact = nullptr;
 };
 

@@ -38,7 +38,7 @@ from ._joining import (  # noqa: F401
 from ._rearranging import diff, flip, fliplr, flipud, meshgrid, repeat, roll, tile, tril, triu  # noqa: F401
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
 from ._padding import pad  # noqa: F401
-from ._gathering import take, take_along_axis  # noqa: F401
+from ._gathering import put, take, take_along_axis  # noqa: F401
 from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, nonzero  # noqa: F401
 from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
@@ -88,7 +88,7 @@ def get_array_module(*args):
     return numpy
 
 
-from ._advanced_indexing import getitem as _advanced_getitem  # noqa: E402
+from ._advanced_indexing import getitem as _advanced_getitem, setitem as _advanced_setitem  # noqa: E402
 
-_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem)
+_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem)
 __import__("atexit").register(_core._clear_hooks)

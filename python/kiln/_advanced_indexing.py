@@ -1,5 +1,6 @@
-"""NumPy's advanced indexing for reading, ``x[key]`` where the key holds
-integer or boolean arrays (or lists), composed from take and flatnonzero.
+"""NumPy's advanced indexing, ``x[key]`` and ``x[key] = v`` where the key
+holds integer or boolean arrays (or lists), composed from take, put and
+flatnonzero.
 
 - A boolean array of k dimensions stands for the k integer arrays of its
   nonzero(), as in NumPy.
@@ -9,12 +10,15 @@ integer or boolean arrays (or lists), composed from take and flatnonzero.
 - Integers beside arrays count as 0-d arrays; slices, ``...`` and None work
   around them.
 
-Assignment through such keys needs a scatter and raises IndexError (in C++)."""
+Assignment finds the flat positions the key selects (the same reading, of
+the positions 0..size-1), broadcasts the value to them and puts it there.
+Where a position repeats, NumPy keeps the last value; on the GPU which one
+stays is unspecified, as in CuPy."""
 import builtins
 import operator
 
 from . import _core
-from ._creation import asarray
+from ._creation import arange, asarray
 from ._gathering import take
 from ._nonzero import nonzero
 
@@ -142,3 +146,10 @@ def _prod(values):
     for v in values:
         out *= v
     return out
+
+
+def setitem(x, key, value):
+    positions = getitem(arange(x.size, device=x.device).reshape(x.shape), key)
+    values = asarray(value, device=x.device)
+    values = values._broadcast_to(positions.shape).astype(x.dtype).reshape(-1)
+    _core._put(x, positions.reshape(-1), values)

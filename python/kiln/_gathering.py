@@ -1,5 +1,6 @@
-"""Picking elements by integer indices: take and take_along_axis (the
-gather itself is kiln::take, one kernel on each device)."""
+"""Picking and placing elements by integer indices: take, take_along_axis
+and put (the gather and the scatter are kiln::take and kiln::put, one
+kernel each on each device)."""
 import builtins
 import operator
 
@@ -25,6 +26,20 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         return result
     out[...] = result
     return out
+
+
+def put(a, ind, v, mode="raise"):
+    """NumPy's put: ``a.flat[ind] = v``, ``v`` repeated when shorter; ``mode``
+    as take's. Where an index repeats, the last value stays on the CPU; on
+    the GPU which one stays is unspecified (as in CuPy)."""
+    if not isinstance(a, _core.ndarray):
+        raise TypeError(f"put: a must be a kiln.ndarray, got {type(a).__name__}")
+    ind = asarray(ind, device=a.device).reshape(-1)
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError(f"put: mode must be 'raise', 'wrap' or 'clip', got {mode!r}")
+    if mode != "raise" and a.size:
+        ind = ind % a.size if mode == "wrap" else _elementwise.clip(ind, 0, a.size - 1)
+    _core._put(a, ind, asarray(v, device=a.device).reshape(-1))
 
 
 def take_along_axis(arr, indices, axis):

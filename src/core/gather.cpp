@@ -1,5 +1,6 @@
-// take: the output's shape, the index checks (which need the indices' extremes
-// on the host, as NumPy's mode "raise" does), then the device's gather kernel.
+// take and put: the shapes, the index checks (which need the indices'
+// extremes on the host, as NumPy's mode "raise" does), then the device's
+// gather or scatter kernel.
 #include "kiln/gather.hpp"
 
 #include <string>
@@ -10,12 +11,36 @@
 #include "kiln/registry.hpp"
 
 namespace kiln {
+namespace {
+
+// `indices` as contiguous int64, each in [-n, n) (IndexError otherwise).
+Array checked_indices(const char* fn, const Array& indices, int64_t n, int axis) {
+  auto out_of_bounds = [&](const std::string& index) {
+    return IndexError(std::string(fn) + ": index " + index + " is out of bounds for axis " + std::to_string(axis) +
+                      " with size " + std::to_string(n));
+  };
+  if (indices.dtype() == DType::UInt64) {
+    const uint64_t highest = max(indices).item().u;
+    if (highest > static_cast<uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(highest));
+  }
+  const Array idx = indices.dtype() == DType::Int64 && indices.is_c_contiguous() ? indices : indices.astype(DType::Int64);
+  const int64_t lowest = min(idx).item().i, highest = max(idx).item().i;
+  if (lowest < -n || highest >= n) throw out_of_bounds(std::to_string(lowest < -n ? lowest : highest));
+  return idx;
+}
+
+void check_integer_indices(const char* fn, const Array& a, const Array& indices) {
+  if (kind(indices.dtype()) != DTypeKind::SignedInt && kind(indices.dtype()) != DTypeKind::UnsignedInt)
+    throw TypeError(std::string(fn) + ": indices must be integers, got " + std::string(name(indices.dtype())));
+  if (indices.device() != a.device())
+    throw TypeError(std::string(fn) + ": indices are on " + indices.device().str() + " but the array is on " +
+                    a.device().str());
+}
+
+}  // namespace
 
 Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
-  if (kind(indices.dtype()) != DTypeKind::SignedInt && kind(indices.dtype()) != DTypeKind::UnsignedInt)
-    throw TypeError("kiln.take: indices must be integers, got " + std::string(name(indices.dtype())));
-  if (indices.device() != a.device())
-    throw TypeError("kiln.take: indices are on " + indices.device().str() + " but the array is on " + a.device().str());
+  check_integer_indices("kiln.take", a, indices);
   Array src = a.is_c_contiguous() ? a : a.copy();
   int ax = 0;
   if (axis) {
@@ -31,14 +56,7 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
   for (int d = ax + 1; d < src.ndim(); ++d) out_shape.push_back(src.shape()[d]);
   Array out = Array::empty(out_shape, a.dtype(), a.device());
   if (out.size() == 0) return out;
-  if (indices.dtype() == DType::UInt64 && max(indices).item().u > static_cast<uint64_t>(INT64_MAX))
-    throw IndexError("kiln.take: an index is out of bounds for axis " + std::to_string(ax) + " with size " +
-                     std::to_string(n));
-  const Array idx = indices.dtype() == DType::Int64 && indices.is_c_contiguous() ? indices : indices.astype(DType::Int64);
-  const int64_t lowest = min(idx).item().i, highest = max(idx).item().i;
-  if (lowest < -n || highest >= n)
-    throw IndexError("kiln.take: index " + std::to_string(lowest < -n ? lowest : highest) +
-                     " is out of bounds for axis " + std::to_string(ax) + " with size " + std::to_string(n));
+  const Array idx = checked_indices("kiln.take", indices, n, ax);
   GatherKernel kernel = kernel_table(a.device().kind).gather;
   if (!kernel) throw TypeError("kiln.take is not supported on " + a.device().str());
   GatherArgs args;
@@ -55,6 +73,32 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
   for (int d = ax + 1; d < src.ndim(); ++d) args.inner *= src.shape()[d];
   kernel(args);
   return out;
+}
+
+void put(const Array& a, const Array& indices, const Array& values) {
+  check_integer_indices("kiln.put", a, indices);
+  if (!a.writeable()) throw ValueError("kiln.put: the array is read-only");
+  if (values.device() != a.device())
+    throw TypeError("kiln.put: values are on " + values.device().str() + " but the array is on " + a.device().str());
+  if (indices.size() == 0) return;
+  if (values.size() == 0) throw ValueError("kiln.put: cannot place values from an empty array");
+  const Array idx = checked_indices("kiln.put", indices, a.size(), 0);
+  const Array vals = values.dtype() == a.dtype() && values.is_c_contiguous() ? values : values.astype(a.dtype());
+  // The scatter writes a C-contiguous array; any other layout goes through a copy.
+  const Array target = a.is_c_contiguous() ? a : a.copy();
+  ScatterKernel kernel = kernel_table(a.device().kind).scatter;
+  if (!kernel) throw TypeError("kiln.put is not supported on " + a.device().str());
+  ScatterArgs args;
+  args.device = a.device().index;
+  args.dst = target.data();
+  args.values = vals.data();
+  args.indices = reinterpret_cast<const int64_t*>(idx.data());
+  args.count = idx.size();
+  args.value_count = vals.size();
+  args.length = a.size();
+  args.itemsize = a.itemsize();
+  kernel(args);
+  if (!a.is_c_contiguous()) a.assign(target);
 }
 
 }  // namespace kiln

@@ -1,4 +1,6 @@
-// take on the CPU: rows of `inner` elements copied whole, split over the cores.
+// take on the CPU: rows of `inner` elements copied whole, split over the
+// cores. put: in order on one core, so that a repeated index keeps the last
+// value, as NumPy's does.
 #include <cstring>
 
 #include "backend.hpp"
@@ -36,8 +38,19 @@ void gather(const GatherArgs& a) {
   });
 }
 
+void scatter(const ScatterArgs& a) {
+  for (int64_t j = 0; j < a.count; ++j) {
+    int64_t k = a.indices[j];
+    if (k < 0) k += a.length;
+    std::memcpy(a.dst + k * a.itemsize, a.values + (j % a.value_count) * a.itemsize, static_cast<size_t>(a.itemsize));
+  }
+}
+
 }  // namespace
 
-void register_gather_kernels(KernelTable& table) { table.gather = &gather; }
+void register_gather_kernels(KernelTable& table) {
+  table.gather = &gather;
+  table.scatter = &scatter;
+}
 
 }  // namespace kiln::cpu

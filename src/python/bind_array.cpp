@@ -106,11 +106,12 @@ void bind_array(nb::module_& m) {
         if (is_advanced_index(key)) return hooks().advanced_index(self, key);
         return nb::cast(nb::cast<const Array&>(self).index(to_index(key)));
       })
-      .def("__setitem__", [](const Array& a, nb::handle key, nb::handle value) {
-        if (is_advanced_index(key))
-          throw IndexError("assignment through integer-array or boolean indices needs a scatter, which kiln "
-                           "does not have yet; x[...] = v takes integers, slices, ... and None");
-        Array view = a.index(to_index(key));
+      .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
+        if (is_advanced_index(key)) {
+          hooks().advanced_assign(self, key, value);
+          return;
+        }
+        Array view = nb::cast<const Array&>(self).index(to_index(key));
         Scalar s;
         if (to_scalar(value, &s)) view.assign(s);
         else view.assign(to_array(value, "value"));

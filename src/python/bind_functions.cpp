@@ -128,6 +128,8 @@ void bind_reductions(nb::module_& m) {
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
+  m.def("_put", [](const Array& a, const Array& indices, const Array& values) { put(a, indices, values); },
+        "a"_a, "indices"_a, "values"_a);
   m.def("_take", [](const Array& a, const Array& indices, std::optional<int64_t> axis) {
     return take(a, indices, axis);
   }, "a"_a, "indices"_a, "axis"_a.none());

@@ -19,7 +19,8 @@ struct Hooks {
   nb::object dtypes[kNumDTypes];
   nb::object normalize_dtype;  // any dtype-like -> one of `dtypes`
   nb::object asarray;          // any array-like -> kiln.ndarray
-  nb::object advanced_index;   // (array, key) -> kiln.ndarray: indexing with arrays
+  nb::object advanced_index;   // (array, key) -> kiln.ndarray: reading through array indices
+  nb::object advanced_assign;  // (array, key, value): writing through them
 };
 Hooks& hooks();
 

@@ -64,13 +64,15 @@ NB_MODULE(_core, m) {
       })
       .def("__hash__", [](const Device& d) { return static_cast<int>(d.kind) * 1024 + d.index; });
 
-  m.def("_install_hooks", [](nb::list dtypes, nb::object normalize, nb::object asarray, nb::object advanced_index) {
+  m.def("_install_hooks", [](nb::list dtypes, nb::object normalize, nb::object asarray, nb::object advanced_index,
+                             nb::object advanced_assign) {
     Hooks& h = hooks();
     if (nb::len(dtypes) != kNumDTypes) throw ValueError("_install_hooks: expected one object per dtype");
     for (int i = 0; i < kNumDTypes; ++i) h.dtypes[i] = dtypes[i];
     h.normalize_dtype = normalize;
     h.asarray = asarray;
     h.advanced_index = advanced_index;
+    h.advanced_assign = advanced_assign;
   });
 
   // Drops the hooks before interpreter teardown so no Python object outlives it.
@@ -80,6 +82,7 @@ NB_MODULE(_core, m) {
     h.normalize_dtype = nb::object();
     h.asarray = nb::object();
     h.advanced_index = nb::object();
+    h.advanced_assign = nb::object();
   });
 
   m.def("_cpu_threads", &cpu_thread_count);

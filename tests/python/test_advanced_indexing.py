@@ -1,5 +1,5 @@
-"""Reading through integer-array and boolean indices, against NumPy on every
-device present (assignment through them is not there yet)."""
+"""Reading and writing through integer-array and boolean indices, and put,
+against NumPy on every device present."""
 import numpy as np
 import pytest
 
@@ -55,5 +55,51 @@ def test_kiln_arrays_as_keys_and_errors(device):
         k[np.array([0.5])]
     with pytest.raises(IndexError, match="too many indices"):
         k[0, 0, 0, 0, [0]]
-    with pytest.raises(IndexError, match="scatter"):
-        k[[0]] = 1
+
+
+ASSIGNABLE = ["list", "array", "negative", "two arrays", "slice then list", "int beside list",
+              "separated by a slice", "adjacent after a slice", "broadcast arrays", "full mask", "leading mask",
+              "mask after a slice", "ints around a list", "empty list", "2-d index with slices"]
+
+
+@pytest.mark.parametrize("name", ASSIGNABLE)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
+def test_writing_matches_numpy(device, name, dtype):
+    key = KEYS[name]
+    want = X.astype(dtype)
+    k = kiln.asarray(want.copy(), device=device)
+    k[key] = 7  # a scalar, broadcast
+    want[key] = 7
+    np.testing.assert_array_equal(kiln.asnumpy(k), want)
+    shape = want[key].shape
+    values = (np.arange(int(np.prod(shape))) * 3 + 1).reshape(shape).astype(dtype)
+    k[key] = kiln.asarray(values, device=device)  # values of the selection's shape
+    want[key] = values
+    np.testing.assert_array_equal(kiln.asnumpy(k), want)
+
+
+def test_writing_into_views_and_put(device):
+    want = np.arange(20.0).reshape(4, 5)
+    k = kiln.asarray(want.copy(), device=device)
+    k.T[[1, 3]] = -1.0  # a non-contiguous target
+    want.T[[1, 3]] = -1.0
+    np.testing.assert_array_equal(kiln.asnumpy(k), want)
+    k[k > 10] = k[k > 10] * 2
+    want[want > 10] = want[want > 10] * 2
+    np.testing.assert_array_equal(kiln.asnumpy(k), want)
+    a, b = kiln.zeros(6, device=device), np.zeros(6)
+    kiln.put(a, [0, -1, 2], [1.0, 2.0])
+    np.put(b, [0, -1, 2], [1.0, 2.0])
+    np.testing.assert_array_equal(kiln.asnumpy(a), b)
+    kiln.put(a, [7, -8], [5.0], mode="wrap")
+    np.put(b, [7, -8], [5.0], mode="wrap")
+    np.testing.assert_array_equal(kiln.asnumpy(a), b)
+    with pytest.raises(IndexError, match="out of bounds"):
+        kiln.put(a, [6], [1.0])
+    with pytest.raises(ValueError):
+        k[[0, 1]] = kiln.ones(3, device=device)  # does not broadcast to (2, 5)
+    if device.type == "cpu":  # a repeated index keeps the last value, as NumPy's
+        c, d = kiln.zeros(3), np.zeros(3)
+        c[[1, 1, 1]] = kiln.asarray(np.array([4.0, 5.0, 6.0]))
+        d[[1, 1, 1]] = [4.0, 5.0, 6.0]
+        np.testing.assert_array_equal(kiln.asnumpy(c), d)
