@@ -57,6 +57,7 @@ def test_kiln_arrays_as_keys_and_errors(device):
         k[0, 0, 0, 0, [0]]
 
 
+REPEATING = {"array", "2-d index with slices"}  # keys that select a position twice
 ASSIGNABLE = ["list", "array", "negative", "two arrays", "slice then list", "int beside list",
               "separated by a slice", "adjacent after a slice", "broadcast arrays", "full mask", "leading mask",
               "mask after a slice", "ints around a list", "empty list", "2-d index with slices"]
@@ -71,6 +72,8 @@ def test_writing_matches_numpy(device, name, dtype):
     k[key] = 7  # a scalar, broadcast
     want[key] = 7
     np.testing.assert_array_equal(kiln.asnumpy(k), want)
+    if device.type == "cuda" and name in REPEATING:
+        return  # which of a repeated position's values stays is unspecified on the GPU (as in CuPy)
     shape = want[key].shape
     values = (np.arange(int(np.prod(shape))) * 3 + 1).reshape(shape).astype(dtype)
     k[key] = kiln.asarray(values, device=device)  # values of the selection's shape
