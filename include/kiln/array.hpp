@@ -66,6 +66,9 @@ class Array {
   // Copies.
   Array copy() const;
   Array astype(DType dtype, bool copy = true) const;
+  // A C-contiguous array of `dtype` with these values: *this when it already
+  // is one, else a copy (what kernels that walk raw memory take).
+  Array as_contiguous(DType dtype) const;
   Array to(Device device) const;
   // Writes `src` (broadcast, cast unsafely as NumPy's assignment does) into *this.
   void assign(const Array& src) const;

@@ -109,6 +109,10 @@ Array Array::astype(DType dtype, bool copy) const {
   return out;
 }
 
+Array Array::as_contiguous(DType dtype) const {
+  return dtype == dtype_ && is_c_contiguous() ? *this : astype(dtype);
+}
+
 Array Array::to(Device device) const {
   if (device == this->device()) return *this;
   Array out = Array::empty(shape_, dtype_, device);

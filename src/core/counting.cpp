@@ -29,8 +29,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
       throw TypeError("kiln.bincount: weights are on " + weights->device().str() + " but x is on " + x.device().str());
   }
   const DType out_dtype = weights ? DType::Float64 : DType::Int64;
-  // astype gives a C-contiguous copy; an int64 contiguous x is used as it is.
-  const Array index = x.dtype() == DType::Int64 && x.is_c_contiguous() ? x : x.astype(DType::Int64);
+  const Array index = x.as_contiguous(DType::Int64);
   int64_t length = minlength;
   if (x.size() > 0) {
     if (min(index).item().i < 0) throw ValueError("kiln.bincount: x must not hold negative values");
@@ -38,9 +37,7 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   }
   Array out = zeros({length}, out_dtype, x.device());
   if (x.size() == 0) return out;
-  Array w;
-  if (weights) w = weights->dtype() == DType::Float64 && weights->is_c_contiguous() ? *weights
-                                                                                   : weights->astype(DType::Float64);
+  const Array w = weights ? weights->as_contiguous(DType::Float64) : Array();
   BincountKernel kernel = kernel_table(x.device().kind).bincount[weights ? 1 : 0];
   if (!kernel) throw TypeError("kiln.bincount is not supported on " + x.device().str());
   BincountArgs args;

@@ -23,7 +23,7 @@ Array checked_indices(const char* fn, const Array& indices, int64_t n, int axis)
     const uint64_t highest = max(indices).item().u;
     if (highest > static_cast<uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(highest));
   }
-  const Array idx = indices.dtype() == DType::Int64 && indices.is_c_contiguous() ? indices : indices.astype(DType::Int64);
+  const Array idx = indices.as_contiguous(DType::Int64);
   const int64_t lowest = min(idx).item().i, highest = max(idx).item().i;
   if (lowest < -n || highest >= n) throw out_of_bounds(std::to_string(lowest < -n ? lowest : highest));
   return idx;
@@ -41,7 +41,7 @@ void check_integer_indices(const char* fn, const Array& a, const Array& indices)
 
 Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
   check_integer_indices("kiln.take", a, indices);
-  Array src = a.is_c_contiguous() ? a : a.copy();
+  Array src = a.as_contiguous(a.dtype());
   int ax = 0;
   if (axis) {
     if (src.ndim() == 0) throw ValueError("kiln.take: axis must be None for a 0-d array");
@@ -83,9 +83,9 @@ void put(const Array& a, const Array& indices, const Array& values) {
   if (indices.size() == 0) return;
   if (values.size() == 0) throw ValueError("kiln.put: cannot place values from an empty array");
   const Array idx = checked_indices("kiln.put", indices, a.size(), 0);
-  const Array vals = values.dtype() == a.dtype() && values.is_c_contiguous() ? values : values.astype(a.dtype());
+  const Array vals = values.as_contiguous(a.dtype());
   // The scatter writes a C-contiguous array; any other layout goes through a copy.
-  const Array target = a.is_c_contiguous() ? a : a.copy();
+  const Array target = a.as_contiguous(a.dtype());
   ScatterKernel kernel = kernel_table(a.device().kind).scatter;
   if (!kernel) throw TypeError("kiln.put is not supported on " + a.device().str());
   ScatterArgs args;

@@ -84,8 +84,7 @@ void write_record(FILE* f, const void* body, int32_t bytes) {
 
 // A C-contiguous CPU copy (or view) of `a` as `dtype`.
 Array host_dense(const Array& a, DType dtype) {
-  Array out = a.to(Device::cpu()).astype(dtype, false);
-  return out.is_c_contiguous() ? out : out.copy();
+  return a.to(Device::cpu()).as_contiguous(dtype);
 }
 
 template <class T> T* data_of(const Array& a) {

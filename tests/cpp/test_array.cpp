@@ -31,6 +31,19 @@ TEST(Array, BasicIndexingMakesViews) {
   EXPECT_THROW(a.index({Slice{0, 1, 0}}), ValueError);
 }
 
+TEST(Array, AsContiguousCopiesOnlyWhenItMust) {
+  Array a = iota(12).reshape({3, 4});
+  Array same = a.as_contiguous(DType::Float64);
+  EXPECT_TRUE(same.shares_buffer_with(a));
+  Array t = a.permute_dims({1, 0}).as_contiguous(DType::Float64);
+  EXPECT_FALSE(t.shares_buffer_with(a));
+  EXPECT_TRUE(t.is_c_contiguous());
+  EXPECT_EQ(values(t.index({int64_t{1}})), (std::vector<double>{1, 5, 9}));
+  Array i = a.as_contiguous(DType::Int32);
+  EXPECT_EQ(i.dtype(), DType::Int32);
+  EXPECT_EQ(values(i), values(a));
+}
+
 TEST(Array, ReshapeTransposeBroadcast) {
   Array a = iota(6).reshape({2, 3});
   EXPECT_TRUE(a.reshape({3, 2}).shares_buffer_with(a));
