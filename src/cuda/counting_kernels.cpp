@@ -47,13 +47,13 @@ extern "C" __global__ void kiln_bincount_weights_shared(const long long* x, cons
                                                          int bins) {
   count_shared<double>(x, w, n, out, bins);
 }
-extern "C" __global__ void kiln_compact(const long long* slots, long long n, long long* out) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    if (slots[i] != (i > 0 ? slots[i - 1] : 0)) out[slots[i] - 1] = i;
-}
 extern "C" __global__ void kiln_bincount_weights_global(const long long* x, const double* w, long long n, double* out,
                                                          int) {
   count_global(x, w, n, out);
+}
+extern "C" __global__ void kiln_compact(const long long* slots, long long n, long long* out) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    if (slots[i] != (i > 0 ? slots[i - 1] : 0)) out[slots[i] - 1] = i;
 }
 )";
 }

@@ -118,12 +118,23 @@ void delete_managed(Managed* m) {
   delete m;
 }
 
-// A capsule nobody consumed is freed with the capsule.
-template <class Managed>
-void capsule_destructor(PyObject* capsule, const char* name) {
-  if (!PyCapsule_IsValid(capsule, name)) return;  // renamed "used_...": the consumer owns it
-  auto* m = static_cast<Managed*>(PyCapsule_GetPointer(capsule, name));
-  if (m && m->deleter) m->deleter(m);
+constexpr char kLegacyName[] = "dltensor";
+constexpr char kVersionedName[] = "dltensor_versioned";
+
+// A capsule named `Name` holding `m`. A consumer renames it "used_..." and
+// owns the tensor from then on; a capsule nobody consumed frees it itself.
+template <class Managed, const char* Name>
+nb::object new_capsule(Managed* m) {
+  PyObject* c = PyCapsule_New(m, Name, [](PyObject* capsule) {
+    if (!PyCapsule_IsValid(capsule, Name)) return;
+    auto* unconsumed = static_cast<Managed*>(PyCapsule_GetPointer(capsule, Name));
+    if (unconsumed && unconsumed->deleter) unconsumed->deleter(unconsumed);
+  });
+  if (!c) {
+    delete_managed(m);
+    throw nb::python_error();
+  }
+  return nb::steal(c);
 }
 
 nb::object export_capsule(const Array& array, bool versioned, bool copied) {
@@ -137,24 +148,12 @@ nb::object export_capsule(const Array& array, bool versioned, bool copied) {
     m->flags = (array.writeable() ? 0 : kReadOnly) | (copied ? kIsCopied : 0);
     m->deleter = &delete_managed<DLManagedTensorVersioned>;
     fill(m, e);
-    PyObject* c = PyCapsule_New(m, "dltensor_versioned", [](PyObject* o) {
-      capsule_destructor<DLManagedTensorVersioned>(o, "dltensor_versioned");
-    });
-    if (!c) {
-      delete_managed(m);
-      throw nb::python_error();
-    }
-    return nb::steal(c);
+    return new_capsule<DLManagedTensorVersioned, kVersionedName>(m);
   }
   auto* m = new DLManagedTensor{};
   m->deleter = &delete_managed<DLManagedTensor>;
   fill(m, e);
-  PyObject* c = PyCapsule_New(m, "dltensor", [](PyObject* o) { capsule_destructor<DLManagedTensor>(o, "dltensor"); });
-  if (!c) {
-    delete_managed(m);
-    throw nb::python_error();
-  }
-  return nb::steal(c);
+  return new_capsule<DLManagedTensor, kLegacyName>(m);
 }
 
 // An Array viewing the capsule's tensor; the producer's deleter runs when the
@@ -188,16 +187,16 @@ Array import_tensor(Managed* m, bool writeable) {
 
 Array import_capsule(nb::handle capsule) {
   PyObject* c = capsule.ptr();
-  if (PyCapsule_IsValid(c, "dltensor_versioned")) {
-    auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(c, "dltensor_versioned"));
+  if (PyCapsule_IsValid(c, kVersionedName)) {
+    auto* m = static_cast<DLManagedTensorVersioned*>(PyCapsule_GetPointer(c, kVersionedName));
     if (m->version.major > 1)
       throw BufferError("from_dlpack: DLPack " + std::to_string(m->version.major) + ".x is newer than kiln's 1.0");
     Array a = import_tensor(m, !(m->flags & kReadOnly));
     PyCapsule_SetName(c, "used_dltensor_versioned");
     return a;
   }
-  if (PyCapsule_IsValid(c, "dltensor")) {
-    auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, "dltensor"));
+  if (PyCapsule_IsValid(c, kLegacyName)) {
+    auto* m = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, kLegacyName));
     Array a = import_tensor(m, true);
     PyCapsule_SetName(c, "used_dltensor");
     return a;
