@@ -15,6 +15,7 @@ the positions 0..size-1), broadcasts the value to them and puts it there.
 Where a position repeats, NumPy keeps the last value; on the GPU which one
 stays is unspecified, as in CuPy."""
 import builtins
+import math
 import operator
 
 from . import _core
@@ -23,66 +24,49 @@ from ._gathering import take
 from ._nonzero import nonzero
 
 
-def _expand(key, ndim):
-    """The key as a list of items, its Ellipsis replaced by full slices, each
-    array item converted (booleans to their nonzero arrays)."""
-    items = list(key) if isinstance(key, tuple) else [key]
-    consumed = builtins.sum(_width(k) for k in items if k is not Ellipsis and k is not None)
-    if builtins.sum(1 for k in items if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    out = []
-    for k in items:
-        if k is Ellipsis:
-            out.extend([slice(None)] * (ndim - consumed))
-        else:
-            out.append(k)
-    return out
-
-
-def _width(item):
-    """Axes of the array an index item consumes."""
-    if isinstance(item, bool):
+def _item(k, device):
+    """One key item as _gather takes it: None, a slice, Ellipsis, an int, or a
+    kiln array (int64, or bool for a mask) on ``device``."""
+    if k is None or k is Ellipsis or isinstance(k, slice):
+        return k
+    if isinstance(k, bool):
         raise IndexError("kiln does not take Python booleans as indices; use a boolean array")
-    if isinstance(item, (slice, int)) or hasattr(item, "__index__") and not hasattr(item, "shape"):
-        return 1
-    a = item if isinstance(item, _core.ndarray) else None
-    if a is None:
-        import numpy as np
+    if isinstance(k, (_core.ndarray, list)) or hasattr(k, "__array_interface__") or \
+            hasattr(k, "__cuda_array_interface__"):
+        a = asarray(k, device=device)
+        if a.dtype.kind == "b":
+            return a
+        if a.dtype.kind in "iu" or a.size == 0:
+            return a.astype("int64")
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return operator.index(k)
 
-        a = np.asarray(item)
-    return a.ndim if a.dtype.kind == "b" else 1
+
+def _is_mask(k):
+    return isinstance(k, _core.ndarray) and k.dtype.kind == "b"
 
 
 def getitem(x, key):
-    items = _expand(key, x.ndim)
-    # Arrays become kiln int64 arrays on x's device; booleans their nonzero() arrays.
-    converted = []
-    for k in items:
-        if k is None or isinstance(k, slice):
-            converted.append(k)
-        elif isinstance(k, (_core.ndarray, list)) or hasattr(k, "__array_interface__") or \
-                hasattr(k, "__cuda_array_interface__"):
-            a = asarray(k, device=x.device)
-            if a.dtype.kind == "b":
-                converted.append(("bool", a))
-            elif a.dtype.kind in "iu" or a.size == 0:
-                converted.append(a.astype("int64"))
-            else:
-                raise IndexError("arrays used as indices must be of integer (or boolean) type")
-        else:
-            converted.append(operator.index(k))
-    # Expand booleans into one integer array per dimension, checking their shapes.
+    items = [_item(k, x.device) for k in (key if isinstance(key, tuple) else (key,))]
+    if builtins.sum(1 for k in items if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    # Ellipsis stands for the axes no other item consumes (a mask consumes its ndim).
+    consumed = builtins.sum(k.ndim if _is_mask(k) else 1 for k in items if k is not None and k is not Ellipsis)
+    # Masks become one integer array per dimension they cover, their shapes checked.
     flat_items, axis = [], 0
-    for k in converted:
-        if isinstance(k, tuple):
-            mask = k[1]
-            for d in builtins.range(mask.ndim):
-                if axis + d >= x.ndim or mask.shape[d] != x.shape[axis + d]:
+    for k in items:
+        if k is Ellipsis:
+            fill = [slice(None)] * (x.ndim - consumed)
+            flat_items.extend(fill)
+            axis += len(fill)
+        elif _is_mask(k):
+            for d in builtins.range(k.ndim):
+                if axis + d >= x.ndim or k.shape[d] != x.shape[axis + d]:
                     size = x.shape[axis + d] if axis + d < x.ndim else 0
                     raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of "
-                                     f"axis is {size} but size of corresponding boolean axis is {mask.shape[d]}")
-            flat_items.extend(nonzero(mask) if mask.ndim else [_core._flatnonzero(mask)])
-            axis += builtins.max(mask.ndim, 0)
+                                     f"axis is {size} but size of corresponding boolean axis is {k.shape[d]}")
+            flat_items.extend(nonzero(k) if k.ndim else [_core._flatnonzero(k)])
+            axis += k.ndim
         else:
             flat_items.append(k)
             axis += 0 if k is None else 1
@@ -121,12 +105,11 @@ def _gather(x, items):
         term = _core.remainder(a, n) * stride if n else a
         flat = term if flat is None else flat + term
         stride *= n
-    flat = flat._broadcast_to(shape) if flat.shape != shape else flat
+    flat = flat._broadcast_to(shape)
     # Move the advanced axes to the front, merge them into one and take along it.
     rest = [d for d in builtins.range(x.ndim) if d not in dims]
     moved = x._permute_dims(dims + rest)
-    merged = moved.reshape((-1,) + builtins.tuple(x.shape[d] for d in rest)) if x.size else \
-        moved.reshape((builtins.int(_prod(sizes)),) + builtins.tuple(x.shape[d] for d in rest))
+    merged = moved.reshape((math.prod(sizes),) + builtins.tuple(x.shape[d] for d in rest))
     picked = take(merged, flat, axis=0)  # shape: broadcast + rest axes
     # Basic indexing of the remaining axes (slices and None, in their order).
     remaining = [k for p, k in enumerate(basic) if p not in positions]
@@ -139,13 +122,6 @@ def _gather(x, items):
     order = list(builtins.range(len(shape), len(shape) + before)) + list(builtins.range(len(shape))) + \
         list(builtins.range(len(shape) + before, picked.ndim))
     return picked._permute_dims(order)
-
-
-def _prod(values):
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def setitem(x, key, value):
