@@ -33,7 +33,7 @@ def show_config(file=None):
     except ImportError:
         rows.append(("NumPy", "not installed"))
     rows.append(("CPU threads", str(_core._cpu_threads())))
-    found = _core._cuda_libraries() if hasattr(_core, "_cuda_libraries") else {}
+    found = _core._cuda_libraries()
     if cuda.is_available():
         version = _core._cuda_driver_version()
         rows.append(("CUDA driver", f"{version // 1000}.{version % 1000 // 10} ({found.get('driver') or '?'})"))

@@ -44,15 +44,14 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
             return out._astype(dt, not copied)
         return out.copy() if copy and not copied else out
 
-    if hasattr(obj, "__cuda_array_interface__"):  # GPU memory of CuPy, PyTorch, Numba, ...: viewed in place
-        from ._cuda_array_interface import from_interface
-
-        return asarray(from_interface(obj), dtype=dtype, device=device, copy=copy)
-
     import numpy as np
 
     if isinstance(obj, np.ndarray):
         arr = obj
+    elif hasattr(obj, "__cuda_array_interface__"):  # GPU memory of CuPy, PyTorch, Numba, ...: viewed in place
+        from ._cuda_array_interface import from_interface
+
+        return asarray(from_interface(obj), dtype=dtype, device=device, copy=copy)
     else:
         if copy is False and not hasattr(obj, "__array_interface__") and not isinstance(obj, memoryview):
             raise ValueError("asarray: copy=False but converting this object needs a copy")

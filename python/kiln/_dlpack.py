@@ -40,15 +40,13 @@ def dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         array, copied = self.to_device(_device_of(dl_device)), True
     elif copy:
         array, copied = self.copy(), True
-    if self.device.type == "cuda" and array.device.type == "cpu":
-        pass  # the copy to the host has completed
-    elif array.device.type == "cuda":
+    if array.device.type == "cuda":
         if stream != -1:
             from .cuda.stream import _from_interchange, _wait, get_current_stream
 
             device = array.device.index
             _wait(_from_interchange(1 if stream is None else stream, device), get_current_stream(device))
-    elif stream is not None:
+    elif self.device.type == "cpu" and stream is not None:  # (a copy from a GPU to the host has completed)
         raise ValueError("__dlpack__: stream must be None for an array on the CPU")
     versioned = max_version is not None and tuple(max_version)[0] >= _VERSION[0]
     if not versioned and not array._writeable:

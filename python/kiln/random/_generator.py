@@ -2,7 +2,6 @@
 streams (see kiln/random.hpp). A generator is a key (from the seed) and the
 next block of its stream; every draw starts where the last one ended, so
 the same seed gives the same sequence of draws on the CPU and on a GPU."""
-import builtins
 import os
 
 from .. import _core, _creation, _elementwise, _gathering
@@ -44,37 +43,29 @@ class Generator:
     def __repr__(self):
         return f"Generator(Philox4x32-10, key={self._key:#x}, next block {self._block})"
 
-    def _draw(self, kind, shape, dtype, out=None):
+    def _draw(self, kind, size, dtype, out=None):
         if out is None:
-            out = _core._empty(shape, dtype, self._device or default_device())
+            out = _core._empty(_shape(size), dtype, self._device or default_device())
         self._block += _core._fill_random(out, kind, self._key, self._block)
         return out
 
-    def _float_dtype(self, dtype):
-        dt = normalize(dtype)
-        if dt.name not in ("float32", "float64"):
-            raise TypeError(f"dtype must be float32 or float64, got {dt.name}")
-        return dt
-
     def random(self, size=None, dtype="float64", out=None):
         """Uniform values in [0, 1)."""
-        return self._draw(_UNIFORM, _shape(size) if out is None else out.shape, self._float_dtype(dtype), out)
+        return self._draw(_UNIFORM, size, _float_dtype(dtype), out)
 
     def standard_normal(self, size=None, dtype="float64", out=None):
-        return self._draw(_NORMAL, _shape(size) if out is None else out.shape, self._float_dtype(dtype), out)
+        return self._draw(_NORMAL, size, _float_dtype(dtype), out)
 
     def normal(self, loc=0.0, scale=1.0, size=None):
-        if builtins.any(s < 0 for s in _scalars(scale)):
-            raise ValueError("scale must be non-negative")
+        _check_scale(scale)
         return self.standard_normal(size) * scale + loc
 
     def uniform(self, low=0.0, high=1.0, size=None):
         return self.random(size) * (high - low) + low
 
     def exponential(self, scale=1.0, size=None):
-        if builtins.any(s < 0 for s in _scalars(scale)):
-            raise ValueError("scale must be non-negative")
-        return -_elementwise.log1p(-self.random(size)) * scale
+        _check_scale(scale)
+        return self.standard_exponential(size) * scale
 
     def standard_exponential(self, size=None, dtype="float64"):
         return -_elementwise.log1p(-self.random(size, dtype))
@@ -94,7 +85,7 @@ class Generator:
         info = _core._iinfo(dt)
         if low < info[1] or high - 1 > info[2]:
             raise ValueError(f"the range [{low}, {high}) does not fit {dt.name}")
-        bits = self._draw(_BITS, _shape(size), normalize("uint64"))
+        bits = self._draw(_BITS, size, normalize("uint64"))
         span = high - low
         if span > _KEY_MASK:
             values = bits
@@ -124,8 +115,16 @@ class Generator:
         return _gathering.take(a, picks, axis=axis)
 
 
-def _scalars(value):
-    return [value] if isinstance(value, (int, float)) else []
+def _float_dtype(dtype):
+    dt = normalize(dtype)
+    if dt.name not in ("float32", "float64"):
+        raise TypeError(f"dtype must be float32 or float64, got {dt.name}")
+    return dt
+
+
+def _check_scale(scale):
+    if isinstance(scale, (int, float)) and scale < 0:
+        raise ValueError("scale must be non-negative")
 
 
 def default_rng(seed=None, *, device=None):
