@@ -52,9 +52,8 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
 }
 
 Array flatnonzero(const Array& x) {
-  const Array flat = x.reshape({x.size()});
-  const Array mask = not_equal(flat, Operand(0));
   if (x.size() == 0) return zeros({0}, DType::Int64, x.device());
+  const Array mask = not_equal(x.reshape({x.size()}), Operand(0));
   // slots[i] is how many nonzeros lie at or before i: a nonzero's slot is one less.
   const Array slots = cumulative_sum(mask, int64_t{0}, DType::Int64);
   const int64_t count = slots.index({IndexItem(int64_t{-1})}).item().i;

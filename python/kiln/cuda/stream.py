@@ -139,7 +139,7 @@ def _to_interchange(stream):
 
 def _wait(consumer, producer):
     """Orders work queued on ``consumer`` after the work queued so far on ``producer``."""
-    if consumer == producer or _to_interchange(consumer) == _to_interchange(producer):
+    if _to_interchange(consumer) == _to_interchange(producer):  # one stream (the null stream is 1)
         return
     event = Event(disable_timing=True, device_id=producer.device_id)
     event.record(producer)
