@@ -96,7 +96,14 @@ def gpu_cases():
         ("cumulative_sum, 64M float32", (large,),
          lambda xp, a: xp.cumulative_sum(a) if hasattr(xp, "cumulative_sum") else xp.cumsum(a, 0), 2 * n * f32),
         ("standard normal, 64M float32 (Generator; torch.randn)", (), _normal_draw(n, "cuda"), n * f32),
+        # torch.sort returns the positions too; the floor is one read and one write.
+        ("sort, 64M float32", (large,), lambda xp, a: xp.sort(a), 2 * n * f32),
+        ("argsort (stable), 64M float32", (large,), _stable_argsort, n * (f32 + 8)),
     ]
+
+
+def _stable_argsort(xp, a):
+    return xp.argsort(a, stable=True) if xp.__name__ == "torch" else xp.argsort(a, kind="stable")
 
 
 def _normal_draw(n, device):
@@ -251,6 +258,7 @@ def cases(n_large):
          2 * n_large * f32),
         (f"standard normal, {n_large >> 20}M float32 (Generator; torch.randn)", (), _normal_draw(n_large, "cpu"),
          n_large * f32),
+        (f"sort, {n_large >> 20}M float32", (large,), lambda xp, a: xp.sort(a), 2 * n_large * f32),
     ]
 
 

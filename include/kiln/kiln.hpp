@@ -15,3 +15,4 @@
 #include "kiln/reductions.hpp"
 #include "kiln/scalar.hpp"
 #include "kiln/shape.hpp"
+#include "kiln/sorting.hpp"

@@ -108,6 +108,31 @@ struct ScatterArgs {
   int64_t count = 0, value_count = 0, length = 0, itemsize = 0;
 };
 
+// Sorts each of `rows` C-contiguous rows of n keys, stably, in NumPy's order
+// (NaNs last; complex by real part, then imaginary): the sorted keys into
+// `sorted` and/or each one's position within its row into `indices` (either
+// may be null, not both).
+struct SortArgs {
+  int device = 0;
+  const char* keys = nullptr;
+  char* sorted = nullptr;
+  int64_t* indices = nullptr;
+  int64_t rows = 0, n = 0;
+};
+
+// out[j] = where values[j] would go in the ascending (NumPy's order) 1-D
+// `sorted` of n keys: before the first key not less than it (left) or after
+// the last key not greater than it (right). Both of one dtype, contiguous.
+struct SearchArgs {
+  int device = 0;
+  const char* sorted = nullptr;
+  int64_t n = 0;
+  const char* values = nullptr;
+  int64_t count = 0;
+  int64_t* out = nullptr;
+  bool right = false;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -121,6 +146,8 @@ using RandomKernel = void (*)(const RandomArgs& args);
 using GatherKernel = void (*)(const GatherArgs& args);
 using ScatterKernel = void (*)(const ScatterArgs& args);
 using CompactKernel = void (*)(const CompactArgs& args);
+using SortKernel = void (*)(const SortArgs& args);
+using SearchKernel = void (*)(const SearchArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -144,6 +171,8 @@ struct KernelTable {
   GatherKernel gather = nullptr;
   ScatterKernel scatter = nullptr;
   CompactKernel compact = nullptr;
+  SortKernel sort[kNumDTypes] = {};
+  SearchKernel search[kNumDTypes] = {};
 };
 
 KernelTable& kernel_table(DeviceKind kind);

@@ -43,6 +43,9 @@ from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, n
 from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
 )
+from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
+from ._sets import isin, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
+from ._histograms import digitize, histogram, histogram_bin_edges  # noqa: F401
 from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
 from . import cuda
 from .cuda import get_default_memory_pool, get_default_pinned_memory_pool

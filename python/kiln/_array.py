@@ -7,7 +7,7 @@ import builtins
 import operator
 
 from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _gathering, _manipulation,
-               _nonzero, _numpy_protocols, _reductions)
+               _nonzero, _numpy_protocols, _reductions, _sorting)
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -277,6 +277,8 @@ _METHODS = {
     "__divmod__": lambda self, other: (self // other, self % other),
     "__rdivmod__": lambda self, other: (other // self, other % self),
 }
+
+_METHODS.update(_sorting.METHODS)
 
 for _name, _value in _METHODS.items():
     setattr(ndarray, _name, _value)

@@ -13,6 +13,7 @@ void register_kernels(KernelTable& table) {
   register_counting_kernels(table);
   register_random_kernels(table);
   register_gather_kernels(table);
+  register_sort_kernels(table);
 }
 
 }  // namespace kiln::cuda

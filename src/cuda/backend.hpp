@@ -11,5 +11,6 @@ void register_reduction_kernels(KernelTable& table);
 void register_counting_kernels(KernelTable& table);
 void register_random_kernels(KernelTable& table);
 void register_gather_kernels(KernelTable& table);
+void register_sort_kernels(KernelTable& table);
 
 }  // namespace kiln::cuda

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "kernel_family_sources.hpp"
 #include "grid_stride.hpp"
 #include "kernel_slots.hpp"
 #include "module_cache.hpp"
@@ -18,8 +19,10 @@ constexpr unsigned kThreads = 256;
 constexpr int64_t kSharedBins = 6144;   // 48 KiB of float64 sums: the most static shared memory a block has
 constexpr unsigned kBlocksPerSM = 4;
 
+}  // namespace
+
 // Every kernel takes (x, [weights,] n, out, bins), so one argument list serves.
-std::string source() {
+std::string counting_kernel_source() {
   return "#define KILN_SHARED_BINS " + std::to_string(kSharedBins) + R"(
 template <class Acc, class Out>
 __device__ void count_shared(const long long* x, const double* w, long long n, Out* out, int bins) {
@@ -58,6 +61,8 @@ extern "C" __global__ void kiln_compact(const long long* slots, long long n, lon
 )";
 }
 
+namespace {
+
 struct CountingFunctions {
   CUfunction shared, global, weights_shared, weights_global, compact;
 };
@@ -66,7 +71,7 @@ std::atomic<CountingFunctions*> slots[kMaxDevices];
 const CountingFunctions& functions(int device) {
   check_device_index(device);
   return *load_or_build(slots[device], [&] {
-    const std::string text = source();
+    const std::string text = counting_kernel_source();
     return new CountingFunctions{load_kernel(device, text, "kiln_bincount_shared"),
                                  load_kernel(device, text, "kiln_bincount_global"),
                                  load_kernel(device, text, "kiln_bincount_weights_shared"),

@@ -3,6 +3,7 @@
 #include <atomic>
 
 #include "backend.hpp"
+#include "kernel_family_sources.hpp"
 #include "grid_stride.hpp"
 #include "kernel_slots.hpp"
 #include "module_cache.hpp"
@@ -13,7 +14,10 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kBlocksPerSM = 16;
 
-const char* const kSource = R"(
+}  // namespace
+
+const char* gather_kernel_source() {
+  return R"(
 template <class T>
 __device__ void gather(const T* src, T* dst, const long long* indices, long long count, long long axis_length,
                        long long outer, long long inner) {
@@ -57,6 +61,9 @@ KILN_GATHER(kiln_gather_4, unsigned int)
 KILN_GATHER(kiln_gather_8, unsigned long long)
 KILN_GATHER(kiln_gather_16, ulonglong2)
 )";
+}
+
+namespace {
 
 std::atomic<CUfunction> slots[2][5][kMaxDevices];  // [gather, scatter][log2(itemsize)][device]
 
@@ -68,7 +75,7 @@ CUfunction function(int scatter, int64_t itemsize, int device) {
   while ((int64_t{1} << size_class) < itemsize) ++size_class;
   check_device_index(device);
   return load_or_build(slots[scatter][size_class][device],
-                       [&] { return load_kernel(device, kSource, names[scatter][size_class]); });
+                       [&] { return load_kernel(device, gather_kernel_source(), names[scatter][size_class]); });
 }
 
 void gather(const GatherArgs& a) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "backend.hpp"
+#include "kernel_family_sources.hpp"
 #include "grid_stride.hpp"
 #include "kernel_slots.hpp"
 #include "module_cache.hpp"
@@ -14,7 +15,10 @@ namespace {
 constexpr unsigned kThreads = 256;
 constexpr unsigned kBlocksPerSM = 16;  // resident blocks a multiprocessor is given, grid-stride beyond
 
-const char* const kSource = R"(
+}  // namespace
+
+const char* random_kernel_source() {
+  return R"(
 #include "kiln/device/philox.h"
 
 template <class T, class V, int Kind>
@@ -50,6 +54,9 @@ KILN_RANDOM_KERNEL(kiln_random_uniform_float64, double, double2, 1)
 KILN_RANDOM_KERNEL(kiln_random_normal_float32, float, float4, 2)
 KILN_RANDOM_KERNEL(kiln_random_normal_float64, double, double2, 2)
 )";
+}
+
+namespace {
 
 std::atomic<CUfunction> slots[3][2][kMaxDevices];  // [kind][4- or 8-byte][device]
 
@@ -59,7 +66,7 @@ void draw(const RandomArgs& a) {
                                           {"kiln_random_uniform_float32", "kiln_random_uniform_float64"},
                                           {"kiln_random_normal_float32", "kiln_random_normal_float64"}};
   check_device_index(a.device);
-  CUfunction fn = load_or_build(slots[Kind][Wide][a.device], [&] { return load_kernel(a.device, kSource, names[Kind][Wide]); });
+  CUfunction fn = load_or_build(slots[Kind][Wide][a.device], [&] { return load_kernel(a.device, random_kernel_source(), names[Kind][Wide]); });
   const long long per = Wide ? 2 : 4;
   const unsigned grid = grid_stride_blocks(a.device, (a.n + per - 1) / per, kThreads, kBlocksPerSM);
   void* out = a.out;

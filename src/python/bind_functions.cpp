@@ -128,6 +128,16 @@ void bind_reductions(nb::module_& m) {
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
+  m.def("_sort", [](const Array& x, int axis) { return sort(x, axis); }, "x"_a, "axis"_a);
+  m.def("_argsort", [](const Array& x, int axis) { return argsort(x, axis); }, "x"_a, "axis"_a);
+  m.def("_searchsorted", [](const Array& a, const Array& v, bool right) { return searchsorted(a, v, right); },
+        "a"_a, "v"_a, "right"_a);
+  m.def("_unique_values", [](const Array& x, bool equal_nan) { return unique_values(x, equal_nan); }, "x"_a,
+        "equal_nan"_a);
+  m.def("_unique_all", [](const Array& x, bool equal_nan) {
+    UniqueAll u = unique_all(x, equal_nan);
+    return nb::make_tuple(u.values, u.indices, u.inverse, u.counts);
+  }, "x"_a, "equal_nan"_a);
   m.def("_put", [](const Array& a, const Array& indices, const Array& values) { put(a, indices, values); },
         "a"_a, "indices"_a, "values"_a);
   m.def("_take", [](const Array& a, const Array& indices, std::optional<int64_t> axis) {

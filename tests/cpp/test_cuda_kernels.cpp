@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "../../src/cuda/kernel_family_sources.hpp"
 #include "../../src/cuda/kernel_source.hpp"
 #include "../../src/cuda/module_cache.hpp"
 #include "kiln/error.hpp"
@@ -97,6 +98,15 @@ TEST_F(CudaKernels, EveryReductionKernelCompiles) {
   programs.emplace_back("any.cu", reduce_source("any", DType::Bool, "k"));
   programs.emplace_back("all.cu", reduce_source("all", DType::Bool, "k"));
   EXPECT_EQ(compile_all(programs), "");
+}
+
+// The hand-written families: counting, gather/scatter, random draws, sort helpers and binary search.
+TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
+  EXPECT_EQ(compile_all({{"counting.cu", counting_kernel_source()},
+                         {"gather.cu", gather_kernel_source()},
+                         {"random.cu", random_kernel_source()},
+                         {"sort.cu", sort_kernel_source()}}),
+            "");
 }
 
 // Scans include CUB, found at run time as users' machines will find it.

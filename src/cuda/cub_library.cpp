@@ -1,0 +1,79 @@
+#include "cub_library.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "kiln/error.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+constexpr const char* kLibraryName = "libkiln_cub.so";
+
+struct Loaded {
+  RadixSortFn sort[kNumRadixKeys] = {};
+  const char* (*error_string)(int) = nullptr;
+  std::string error;  // empty when loaded
+};
+
+std::string directory_of_this_binary() {
+  Dl_info info;
+  if (!dladdr(reinterpret_cast<void*>(&radix_sort_function), &info) || !info.dli_fname) return {};
+  std::string path = info.dli_fname;
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
+}
+
+const Loaded& load() {
+  static const Loaded loaded = [] {
+    Loaded l;
+    std::string candidates[3];
+    if (const char* env = std::getenv("KILN_CUB_LIBRARY")) candidates[0] = env;
+    candidates[1] = directory_of_this_binary() + "/" + kLibraryName;
+#ifdef KILN_CUB_BUILD_PATH
+    candidates[2] = KILN_CUB_BUILD_PATH;
+#endif
+    void* lib = nullptr;
+    std::string tried;
+    for (const std::string& path : candidates) {
+      if (path.empty()) continue;
+      if ((lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+      tried += "\n  " + path + ": " + dlerror();
+    }
+    if (!lib) {
+      l.error = std::string("kiln's CUB part (") + kLibraryName +
+                ") could not be loaded; it is built when CMake finds nvcc. Tried:" + tried;
+      return l;
+    }
+    static const char* const names[kNumRadixKeys] = {
+        "kiln_cub_radix_sort_uint8",  "kiln_cub_radix_sort_int8",    "kiln_cub_radix_sort_uint16",
+        "kiln_cub_radix_sort_int16",  "kiln_cub_radix_sort_float16", "kiln_cub_radix_sort_uint32",
+        "kiln_cub_radix_sort_int32",  "kiln_cub_radix_sort_float32", "kiln_cub_radix_sort_uint64",
+        "kiln_cub_radix_sort_int64",  "kiln_cub_radix_sort_float64"};
+    for (int k = 0; k < kNumRadixKeys; ++k)
+      if (!(l.sort[k] = reinterpret_cast<RadixSortFn>(dlsym(lib, names[k])))) {
+        l.error = std::string(kLibraryName) + " lacks " + names[k] + ": it was built from other sources than kiln";
+        return l;
+      }
+    l.error_string = reinterpret_cast<const char* (*)(int)>(dlsym(lib, "kiln_cub_error_string"));
+    if (!l.error_string) l.error = std::string(kLibraryName) + " lacks kiln_cub_error_string";
+    return l;
+  }();
+  return loaded;
+}
+
+}  // namespace
+
+RadixSortFn radix_sort_function(RadixKey key) {
+  const Loaded& l = load();
+  if (!l.error.empty()) throw CudaError(l.error);
+  return l.sort[static_cast<int>(key)];
+}
+
+void check_cub(int status, const char* what) {
+  if (status != 0) throw CudaError(std::string(what) + ": " + load().error_string(status));
+}
+
+}  // namespace kiln::cuda
