@@ -66,38 +66,32 @@ def lexsort(keys, axis=-1):
     return order
 
 
-def _check_kth(a, kth, axis):
+def _sorted_for_partition(a, kth, axis, kind, order, name, sort_or_argsort):
+    """partition and argpartition: a full stable sort puts every kth element
+    where a sort would, smaller ones before and larger ones after."""
+    if kind != "introselect":
+        raise ValueError(f"{name}: kind must be 'introselect', got {kind!r}")
+    _check_kind(None, order)
+    a, axis = _flat_or_axis(a, axis)
+    if a.ndim == 0:
+        raise ValueError(f"{name}: a 0-d array cannot be partitioned")
     n = a.shape[axis]
     for k in [kth] if isinstance(kth, int) else list(kth):
         k = operator.index(k)
         if not -n <= k < n:
             raise ValueError(f"kth(={k}) out of bounds ({n})")
+    return sort_or_argsort(a, axis)
 
 
 def partition(a, kth, axis=-1, kind="introselect", order=None):
     """A copy of ``a`` with the element at each ``kth`` position where a sort
-    would put it, smaller ones before and larger ones after. A full stable
-    sort gives that order (and more)."""
-    if kind != "introselect":
-        raise ValueError(f"partition: kind must be 'introselect', got {kind!r}")
-    _check_kind(None, order)
-    a, axis = _flat_or_axis(a, axis)
-    if a.ndim == 0:
-        raise ValueError("partition: a 0-d array cannot be partitioned")
-    _check_kth(a, kth, axis)
-    return _core._sort(a, axis)
+    would put it, smaller ones before and larger ones after."""
+    return _sorted_for_partition(a, kth, axis, kind, order, "partition", _core._sort)
 
 
 def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     """Positions that partition ``a`` around each ``kth`` (those of a stable sort)."""
-    if kind != "introselect":
-        raise ValueError(f"argpartition: kind must be 'introselect', got {kind!r}")
-    _check_kind(None, order)
-    a, axis = _flat_or_axis(a, axis)
-    if a.ndim == 0:
-        raise ValueError("argpartition: a 0-d array cannot be partitioned")
-    _check_kth(a, kth, axis)
-    return _core._argsort(a, axis)
+    return _sorted_for_partition(a, kth, axis, kind, order, "argpartition", _core._argsort)
 
 
 def searchsorted(a, v, side="left", sorter=None):

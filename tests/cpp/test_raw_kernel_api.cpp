@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "devices.hpp"
 #include "kiln/creation.hpp"
 #include "kiln/error.hpp"
 #include "kiln/raw_kernel.hpp"
@@ -34,14 +35,6 @@ extern "C" __global__ void block_sums(const int* x, int* out) {
   if (threadIdx.x == 0) out[blockIdx.x] = part[0];
 })";
 
-std::vector<Device> devices() {
-  std::vector<Device> all = {Device::cpu()};
-#ifdef KILN_WITH_CUDA
-  for (int i = 0; i < cuda::device_count(); ++i) all.push_back(Device::cuda(i));
-#endif
-  return all;
-}
-
 class RawKernelApi : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -55,7 +48,7 @@ class RawKernelApi : public ::testing::Test {
 
 TEST_F(RawKernelApi, TemplateKernelWithArraysAndValues) {
   RawKernel kernel(kScaleAdd, "scale_add<double>");
-  for (Device device : devices()) {
+  for (Device device : test_devices()) {
     const int n = 1000;
     Array x = arange(Scalar::from_int(0), Scalar::from_int(n), Scalar::from_int(1), DType::Float64, device);
     Array out = full({n}, Scalar::from_double(1.0), DType::Float64, device);
@@ -68,7 +61,7 @@ TEST_F(RawKernelApi, TemplateKernelWithArraysAndValues) {
 
 TEST_F(RawKernelApi, SharedMemoryAndBarriers) {
   RawKernel kernel(kScaleAdd, "block_sums");
-  for (Device device : devices()) {
+  for (Device device : test_devices()) {
     Array x = full({4 * 64}, Scalar::from_int(3), DType::Int32, device);
     Array out = zeros({4}, DType::Int32, device);
     kernel(device, {4}, {64}, 64 * sizeof(int), x, out);

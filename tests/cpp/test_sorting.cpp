@@ -7,24 +7,14 @@
 #include <cstring>
 #include <vector>
 
+#include "devices.hpp"
 #include "kiln/creation.hpp"
 #include "kiln/error.hpp"
 #include "kiln/sorting.hpp"
-#ifdef KILN_WITH_CUDA
-#include "kiln/cuda.hpp"
-#endif
 
 using namespace kiln;
 
 namespace {
-
-std::vector<Device> devices() {
-  std::vector<Device> all = {Device::cpu()};
-#ifdef KILN_WITH_CUDA
-  for (int i = 0; i < cuda::device_count(); ++i) all.push_back(Device::cuda(i));
-#endif
-  return all;
-}
 
 template <class T>
 Array array_of(const std::vector<T>& values, DType dtype, Device device, Shape shape = {}) {
@@ -44,7 +34,7 @@ std::vector<T> values_of(const Array& a) {
 
 TEST(Sorting, NanLastAndStable) {
   const double nan = std::nan("");
-  for (Device device : devices()) {
+  for (Device device : test_devices()) {
     Array x = array_of<double>({3.0, nan, -1.0, 3.0, -INFINITY, 0.5}, DType::Float64, device);
     std::vector<double> sorted = values_of<double>(sort(x));
     EXPECT_EQ(std::vector<double>(sorted.begin(), sorted.end() - 1),
@@ -56,7 +46,7 @@ TEST(Sorting, NanLastAndStable) {
 }
 
 TEST(Sorting, RowsAlongEitherAxis) {
-  for (Device device : devices()) {
+  for (Device device : test_devices()) {
     Array x = array_of<int32_t>({5, 1, 4, 2, 2, 9}, DType::Int32, device, {2, 3});
     EXPECT_EQ(values_of<int32_t>(sort(x, 1)), (std::vector<int32_t>{1, 4, 5, 2, 2, 9})) << device.str();
     EXPECT_EQ(values_of<int64_t>(argsort(x, 0)), (std::vector<int64_t>{1, 0, 0, 0, 1, 1})) << device.str();
@@ -65,7 +55,7 @@ TEST(Sorting, RowsAlongEitherAxis) {
 }
 
 TEST(Sorting, SearchsortedAndUniqueAll) {
-  for (Device device : devices()) {
+  for (Device device : test_devices()) {
     Array sorted = array_of<float>({1.0f, 2.0f, 2.0f, 4.0f}, DType::Float32, device);
     Array probes = array_of<int16_t>({2, 0, 5}, DType::Int16, device);
     EXPECT_EQ(values_of<int64_t>(searchsorted(sorted, probes)), (std::vector<int64_t>{1, 0, 4})) << device.str();

@@ -113,7 +113,53 @@ def test_choice_with_replacement(device):
     assert picked.shape == (4, 50) and set(np.unique(picked)) <= {2.5, -1.0, 7.0}
     rows = kiln.asnumpy(g.choice(kiln.asarray(np.arange(12).reshape(3, 4), device=device), size=6, axis=1))
     assert rows.shape == (3, 6) and (rows % 4 == rows[0:1] % 4).all()
-    with pytest.raises(NotImplementedError, match="sorting"):
-        g.choice(5, 3, replace=False)
     with pytest.raises(ValueError, match="positive"):
         g.choice(0, 3)
+
+
+def test_choice_without_replacement_and_weighted(device):
+    g = kiln.random.default_rng(11, device=device)
+    picks = kiln.asnumpy(g.choice(50, size=(5, 10), replace=False))
+    assert picks.shape == (5, 10) and sorted(picks.reshape(-1).tolist()) == list(range(50))
+    pool = kiln.asarray(np.arange(20.0) * 3, device=device)
+    drawn = kiln.asnumpy(g.choice(pool, size=7, replace=False))
+    assert len(set(drawn.tolist())) == 7 and set(drawn.tolist()) <= set((np.arange(20.0) * 3).tolist())
+    p = np.array([0.5, 0.0, 0.2, 0.3])
+    counts = np.bincount(kiln.asnumpy(g.choice(4, size=40_000, p=p)), minlength=4)
+    assert counts[1] == 0
+    np.testing.assert_allclose(counts / 40_000, p, atol=0.015)
+    firsts = np.bincount([int(kiln.asnumpy(g.choice(4, size=3, replace=False, p=p))[0]) for _ in range(400)],
+                         minlength=4)
+    assert firsts[1] == 0 and firsts[0] > firsts[2]  # the first draw follows p
+    assert sorted(kiln.asnumpy(g.choice(4, size=3, replace=False, p=p)).tolist()) == [0, 2, 3]
+    with pytest.raises(ValueError, match="larger sample"):
+        g.choice(3, 4, replace=False)
+    with pytest.raises(ValueError, match="sum to 1"):
+        g.choice(3, 2, p=[0.5, 0.2, 0.2])
+    with pytest.raises(ValueError, match="non-negative"):
+        g.choice(3, 2, p=[1.5, -0.5, 0.0])
+    with pytest.raises(ValueError, match="1-dimensional"):
+        g.choice(3, 2, p=[0.5, 0.5])
+    with pytest.raises(ValueError, match="non-zero"):
+        g.choice(4, 4, replace=False, p=p)
+
+
+def test_permutation_and_shuffle(device):
+    orders = [kiln.asnumpy(kiln.random.default_rng(5, device=d).permutation(1000))
+              for d in ["cpu"] + (["cuda"] if kiln.cuda.is_available() else [])]
+    assert sorted(orders[0].tolist()) == list(range(1000)) and (orders[0] != np.arange(1000)).any()
+    for other in orders[1:]:
+        np.testing.assert_array_equal(other, orders[0])  # the same on every device
+    g = kiln.random.default_rng(6, device=device)
+    x = np.arange(24).reshape(4, 6)
+    cols = kiln.asnumpy(g.permutation(kiln.asarray(x, device=device), axis=1))
+    assert sorted(cols[0].tolist()) == list(range(6)) and (cols - cols[0] == np.arange(0, 24, 6)[:, None]).all()
+    k = kiln.asarray(x, device=device)
+    g.shuffle(k)
+    rows = kiln.asnumpy(k)
+    assert sorted(rows[:, 0].tolist()) == [0, 6, 12, 18] and (rows - rows[:, :1] == np.arange(6)).all()
+    assert kiln.random.permutation(5).shape == (5,)
+    with pytest.raises(IndexError, match="at least 1-dimensional"):
+        g.permutation(kiln.asarray(3.0, device=device))
+    with pytest.raises(TypeError, match="kiln.ndarray"):
+        g.shuffle([1, 2, 3])

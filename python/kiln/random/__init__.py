@@ -1,10 +1,11 @@
 """kiln.random: NumPy's random API on Philox4x32-10 counter-based streams,
 the same numbers on the CPU and on a GPU for the same seed and shape (bits,
 uniforms and integers exactly; normals to the last ulp or so of the
-platform's log/sin/cos).
+platform's log/sin/cos). choice without replacement, permutation and
+shuffle order by sorting random keys, so they differ from NumPy's draws.
 
-Not yet: choice, permutation, shuffle and the distributions beyond normal,
-uniform, exponential and integers."""
+Not yet: the distributions beyond normal, uniform, exponential and integers."""
 from ._generator import Generator, default_rng  # noqa: F401
-from ._legacy import (RandomState, exponential, get_random_state, normal, rand, randint, randn, random,  # noqa: F401
-                      random_sample, ranf, sample, seed, standard_normal, uniform)
+from ._legacy import (RandomState, choice, exponential, get_random_state, normal, permutation,  # noqa: F401
+                      rand, randint, randn, random, random_sample, ranf, sample, seed, shuffle, standard_normal,
+                      uniform)

@@ -2,9 +2,10 @@
 streams (see kiln/random.hpp). A generator is a key (from the seed) and the
 next block of its stream; every draw starts where the last one ended, so
 the same seed gives the same sequence of draws on the CPU and on a GPU."""
+import math
 import os
 
-from .. import _core, _creation, _elementwise, _gathering
+from .. import _core, _creation, _elementwise, _gathering, _sorting
 from .._device import default_device, to_device
 from .._dtypes import normalize
 
@@ -43,9 +44,9 @@ class Generator:
     def __repr__(self):
         return f"Generator(Philox4x32-10, key={self._key:#x}, next block {self._block})"
 
-    def _draw(self, kind, size, dtype, out=None):
+    def _draw(self, kind, size, dtype, out=None, device=None):
         if out is None:
-            out = _core._empty(_shape(size), dtype, self._device or default_device())
+            out = _core._empty(_shape(size), dtype, device or self._device or default_device())
         self._block += _core._fill_random(out, kind, self._key, self._block)
         return out
 
@@ -95,23 +96,76 @@ class Generator:
             return (values + _creation.asarray(low, dtype="uint64", device=bits.device)).astype(dt)
         return (values.astype("int64") + low).astype(dt)
 
+    def _random_order(self, n, device):
+        """A uniformly random ordering of range(n): the positions that sort n
+        random 64-bit keys (a stable sort, so every device orders the same
+        keys alike)."""
+        return _sorting.argsort(self._draw(_BITS, n, normalize("uint64"), device=device))
+
+    def permutation(self, x, axis=0):
+        """A random ordering of ``arange(x)`` for an int, else a shuffled copy
+        of ``x`` along ``axis``."""
+        if isinstance(x, int) and not isinstance(x, bool):
+            if x < 0:
+                raise ValueError(f"permutation: x must be non-negative, got {x}")
+            return self._random_order(x, self._device or default_device())
+        x = _creation.asarray(x)
+        if x.ndim == 0:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        return _gathering.take(x, self._random_order(x.shape[axis], x.device), axis=axis)
+
+    def shuffle(self, x, axis=0):
+        """Shuffles the kiln array ``x`` in place along ``axis``."""
+        if not isinstance(x, _core.ndarray):
+            raise TypeError(f"shuffle: x must be a kiln.ndarray, got {type(x).__name__}")
+        x[...] = self.permutation(x, axis)
+
     def choice(self, a, size=None, replace=True, p=None, axis=0, shuffle=True):
         """Samples of ``a`` (an array, or ``arange(a)`` for an int) along
-        ``axis``, with replacement. Without replacement, or weighted by ``p``,
-        they need sorting or searching, which kiln does not have yet."""
-        if not replace or p is not None:
-            raise NotImplementedError("choice: replace=False and p= need sorting, which kiln does not have yet")
-        if isinstance(a, int) and not isinstance(a, bool):
-            if a <= 0:
+        ``axis``. With ``p``, weighted: with replacement by inverting the
+        running sum of ``p``; without, by sorting exponential keys over
+        ``p`` (each draw takes the next item with chance proportional to its
+        weight among those left, as NumPy's draws do)."""
+        from_int = isinstance(a, int) and not isinstance(a, bool)
+        shape = _shape(size)
+        count = math.prod(shape)
+        if from_int:
+            if a < 0 or (a == 0 and count):
                 raise ValueError("a must be a positive integer unless no samples are taken")
-            return self.integers(0, a, size)
-        a = _creation.asarray(a)
-        if a.ndim == 0:
-            raise ValueError("a must be a sequence or an integer, not a 0-d array")
-        n = a.shape[axis]
-        if n == 0:
-            raise ValueError("a cannot be empty unless no samples are taken")
-        picks = _creation.asarray(self.integers(0, n, size), device=a.device)
+            population, device = a, self._device or default_device()
+        else:
+            a = _creation.asarray(a)
+            if a.ndim == 0:
+                raise ValueError("a must be a sequence or an integer, not a 0-d array")
+            population, device = a.shape[axis], a.device
+            if population == 0 and count:
+                raise ValueError("a cannot be empty unless no samples are taken")
+        if p is not None:
+            p = _creation.asarray(p, dtype="float64", device=device)
+            if p.ndim != 1 or p.shape[0] != population:
+                raise ValueError("p must be 1-dimensional and as long as a")
+            if bool(_core.any(_core.less(p, 0))) or not bool(_core.all(_core.isfinite(p))):
+                raise ValueError("probabilities are not non-negative")
+            if abs(float(_core.sum(p)) - 1) > 1e-8:
+                raise ValueError("probabilities do not sum to 1")
+        if not replace and count > population:
+            raise ValueError("Cannot take a larger sample than population when replace is False")
+        if p is None and replace:
+            picks = _creation.asarray(self.integers(0, population, shape), device=device) if population else \
+                _core._empty(shape, "int64", device)
+        elif p is None:
+            picks = self._random_order(population, device)[:count].reshape(shape)
+        elif replace:
+            total = _core.cumulative_sum(p)
+            u = self.random(shape).to_device(device) * total[-1]
+            picks = _core.minimum(_sorting.searchsorted(total, u, side="right"), population - 1)
+        else:
+            if count > int(_core.sum(_core.greater(p, 0))):
+                raise ValueError("Fewer non-zero entries in p than size")
+            keys = self.standard_exponential(population).to_device(device) / p
+            picks = _sorting.argsort(keys)[:count].reshape(shape)
+        if from_int:
+            return picks
         return _gathering.take(a, picks, axis=axis)
 
 

@@ -38,6 +38,15 @@ class RandomState:
     def exponential(self, scale=1.0, size=None):
         return self._generator.exponential(scale, size)
 
+    def choice(self, a, size=None, replace=True, p=None):
+        return self._generator.choice(a, size, replace, p)
+
+    def permutation(self, x):
+        return self._generator.permutation(x)
+
+    def shuffle(self, x):
+        self._generator.shuffle(x)
+
 
 _global = RandomState()
 
@@ -79,6 +88,18 @@ def standard_normal(size=None):
 
 def exponential(scale=1.0, size=None):
     return _global.exponential(scale, size)
+
+
+def choice(a, size=None, replace=True, p=None):
+    return _global.choice(a, size, replace, p)
+
+
+def permutation(x):
+    return _global.permutation(x)
+
+
+def shuffle(x):
+    _global.shuffle(x)
 
 
 def get_random_state():
