@@ -20,6 +20,12 @@ struct CudaLibraries {
 };
 CudaLibraries cuda_libraries();
 
+// The CPU's BLAS/LAPACK, loaded with dlopen on first use (see
+// src/cpu/blas_library.hpp for where kiln looks): a library file to try
+// before the system's, and the file in use ("" when none was found).
+void add_blas_library_candidate(const std::string& path);
+std::string blas_library_path();
+
 // Opens and closes a named range on this thread's NVTX stack (a no-op when no
 // profiler is attached, or kiln was built without the NVTX headers).
 // `argb` 0 leaves the colour to the tool.

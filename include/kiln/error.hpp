@@ -12,6 +12,12 @@ struct ValueError : std::invalid_argument {
 struct TypeError : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
+// A linear-algebra routine cannot give a result (a singular matrix, a
+// matrix that is not positive definite, no convergence), as NumPy's
+// LinAlgError, which is a ValueError.
+struct LinAlgError : ValueError {
+  using ValueError::ValueError;
+};
 struct IndexError : std::out_of_range {
   using std::out_of_range::out_of_range;
 };

@@ -9,6 +9,7 @@
 #include "kiln/device.hpp"
 #include "kiln/dtype.hpp"
 #include "kiln/gather.hpp"
+#include "kiln/linalg.hpp"
 #include "kiln/error.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/random.hpp"

@@ -133,6 +133,18 @@ struct SearchArgs {
   bool right = false;
 };
 
+// out[p] = a[p] @ b[p] for p < batch: row-major C-contiguous matrices, a
+// (m, k), b (k, n), out (m, n), all of one dtype; the batch strides are in
+// elements, 0 where one matrix serves the whole batch.
+struct MatmulArgs {
+  int device = 0;
+  const char* a = nullptr;
+  const char* b = nullptr;
+  char* out = nullptr;
+  int64_t batch = 0, m = 0, n = 0, k = 0;
+  int64_t a_stride = 0, b_stride = 0;  // out's is m * n
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -148,6 +160,7 @@ using ScatterKernel = void (*)(const ScatterArgs& args);
 using CompactKernel = void (*)(const CompactArgs& args);
 using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
+using MatmulKernel = void (*)(const MatmulArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -173,6 +186,7 @@ struct KernelTable {
   CompactKernel compact = nullptr;
   SortKernel sort[kNumDTypes] = {};
   SearchKernel search[kNumDTypes] = {};
+  MatmulKernel matmul[kNumDTypes] = {};
 };
 
 KernelTable& kernel_table(DeviceKind kind);

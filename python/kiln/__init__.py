@@ -29,7 +29,7 @@ from ._config import show_config  # noqa: F401
 from . import profiler, random  # noqa: F401
 from ._reduction_kernel import ReductionKernel  # noqa: F401
 from ._manipulation import (
-    astype, broadcast_arrays, broadcast_shapes, broadcast_to, expand_dims, matrix_transpose,
+    astype, broadcast_arrays, broadcast_shapes, broadcast_to, diagonal, expand_dims, matrix_transpose,
     moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
 from ._joining import (  # noqa: F401
@@ -43,10 +43,13 @@ from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, n
 from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
 )
+from ._products import dot, einsum, inner, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
+from . import linalg  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
 from ._sets import isin, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
 from ._histograms import digitize, histogram, histogram_bin_edges  # noqa: F401
 from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
+from . import _blas_candidates
 from . import cuda
 from .cuda import get_default_memory_pool, get_default_pinned_memory_pool
 
@@ -93,5 +96,6 @@ def get_array_module(*args):
 
 from ._advanced_indexing import getitem as _advanced_getitem, setitem as _advanced_setitem  # noqa: E402
 
+_blas_candidates.register()
 _core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem)
 __import__("atexit").register(_core._clear_hooks)

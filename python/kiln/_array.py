@@ -7,7 +7,7 @@ import builtins
 import operator
 
 from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _gathering, _manipulation,
-               _nonzero, _numpy_protocols, _reductions, _sorting)
+               _nonzero, _numpy_protocols, _products, _reductions, _sorting)
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -223,6 +223,11 @@ def _diagonal(self, offset=0, axis1=0, axis2=1):
     return x._diagonal(offset)
 
 
+def _imatmul(self, other):
+    self[...] = _products.matmul(self, other)
+    return self
+
+
 _METHODS = {
     "__array__": _array,
     "__array_interface__": property(_interface),
@@ -279,6 +284,14 @@ _METHODS = {
 }
 
 _METHODS.update(_sorting.METHODS)
+_METHODS.update({
+    "__matmul__": lambda self, other: _products.matmul(self, other),
+    "__rmatmul__": lambda self, other: _products.matmul(other, self),
+    "__imatmul__": _imatmul,
+    "dot": lambda self, b, out=None: _products.dot(self, b, out),
+    "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: _products.trace(self, offset, axis1, axis2,
+                                                                                            dtype, out),
+})
 
 for _name, _value in _METHODS.items():
     setattr(ndarray, _name, _value)

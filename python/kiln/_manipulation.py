@@ -86,3 +86,8 @@ def astype(x, dtype, /, *, copy=True, device=None):
     x = asarray(x)
     out = x if device is None else asarray(x, device=device)
     return out._astype(normalize(dtype), builtins.bool(copy) and out is x)
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """A view of the diagonal ``offset`` of the matrices spanned by ``axis1`` and ``axis2`` (NumPy's diagonal)."""
+    return asarray(a).diagonal(offset, axis1, axis2)

@@ -14,6 +14,7 @@ void register_kernels(KernelTable& table) {
   register_random_kernels(table);
   register_gather_kernels(table);
   register_sort_kernels(table);
+  register_matmul_kernels(table);
 }
 
 }  // namespace kiln::cuda

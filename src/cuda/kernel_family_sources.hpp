@@ -9,5 +9,6 @@ std::string counting_kernel_source();
 const char* gather_kernel_source();
 const char* random_kernel_source();
 const char* sort_kernel_source();
+const char* matmul_kernel_source();
 
 }  // namespace kiln::cuda

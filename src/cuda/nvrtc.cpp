@@ -8,6 +8,7 @@
 
 #include "../core/compile_failure.hpp"
 #include "kiln/error.hpp"
+#include "toolkit_library.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -24,25 +25,10 @@ struct Nvrtc {
   std::string error;
 };
 
-void* open_library() {
-  // Versioned names first; then the toolkit's usual homes.
-  const char* names[] = {"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-  for (const char* name : names)
-    if (void* lib = dlopen(name, RTLD_NOW | RTLD_LOCAL)) return lib;
-  std::vector<std::string> dirs;
-  for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char* v = std::getenv(env)) dirs.push_back(std::string(v) + "/lib64/");
-  dirs.push_back("/usr/local/cuda/lib64/");
-  for (const std::string& dir : dirs)
-    for (const char* name : names)
-      if (void* lib = dlopen((dir + name).c_str(), RTLD_NOW | RTLD_LOCAL)) return lib;
-  return nullptr;
-}
-
 const Nvrtc& nvrtc() {
   static const Nvrtc api = [] {
     Nvrtc n;
-    void* lib = open_library();
+    void* lib = open_toolkit_library({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"});
     if (!lib) {
       n.error = "NVRTC (libnvrtc.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME";
       return n;

@@ -128,6 +128,9 @@ void bind_reductions(nb::module_& m) {
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
+  m.def("matmul", [](nb::handle a, nb::handle b) { return matmul(to_array(a), to_array(b)); }, "x1"_a, "x2"_a);
+  m.def("_add_blas_library_candidate", &add_blas_library_candidate, "path"_a);
+  m.def("_blas_library_path", &blas_library_path);
   m.def("_sort", [](const Array& x, int axis) { return sort(x, axis); }, "x"_a, "axis"_a);
   m.def("_argsort", [](const Array& x, int axis) { return argsort(x, axis); }, "x"_a, "axis"_a);
   m.def("_searchsorted", [](const Array& a, const Array& v, bool right) { return searchsorted(a, v, right); },

@@ -49,6 +49,7 @@ NB_MODULE(_core, m) {
   nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
+  nb::exception<kiln::LinAlgError>(m, "LinAlgError", PyExc_ValueError);
 
   nb::class_<Device>(m, "Device")
       .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)

@@ -1,0 +1,94 @@
+#include "blas_library.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "kiln/config.hpp"
+
+namespace kiln::cpu {
+namespace {
+
+std::mutex candidates_mutex;
+std::vector<std::string>& added_candidates() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+struct Spelling {
+  const char* prefix;
+  const char* suffix;
+  bool ilp64;
+};
+constexpr Spelling kSpellings[] = {{"scipy_", "_64_", true}, {"", "_64_", true}, {"", "64_", true}, {"", "_", false}};
+
+const char* const kNames[] = {"sgemm", "dgemm", "cgemm", "zgemm"};
+static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(LapackFn::count_));
+
+// Every routine under the library's spelling, or false.
+bool resolve(void* lib, BlasLibrary& out) {
+  for (const Spelling& s : kSpellings) {
+    if (!dlsym(lib, (std::string(s.prefix) + "dgemm" + s.suffix).c_str())) continue;
+    for (int f = 0; f < static_cast<int>(LapackFn::count_); ++f)
+      if (!(out.fn[f] = dlsym(lib, (std::string(s.prefix) + kNames[f] + s.suffix).c_str()))) return false;
+    out.ilp64 = s.ilp64;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+const BlasLibrary& blas_library() {
+  static const BlasLibrary* loaded = [] {
+    std::vector<std::string> candidates;
+    if (const char* env = std::getenv("KILN_BLAS_LIBRARY")) candidates.push_back(env);
+    {
+      std::lock_guard<std::mutex> lock(candidates_mutex);
+      candidates.insert(candidates.end(), added_candidates().begin(), added_candidates().end());
+    }
+    for (const char* name : {"libscipy_openblas64_.so", "libopenblas64_.so.0", "libopenblas.so.0", "liblapack.so.3"})
+      candidates.push_back(name);
+    std::string tried;
+    for (const std::string& path : candidates) {
+      void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!lib) {
+        tried += "\n  " + path + ": not found";
+        continue;
+      }
+      auto* l = new BlasLibrary;
+      if (resolve(lib, *l)) {
+        l->path = path;
+        return static_cast<const BlasLibrary*>(l);
+      }
+      delete l;
+      tried += "\n  " + path + ": lacks BLAS/LAPACK routines kiln needs";
+    }
+    throw std::runtime_error(
+        "kiln found no BLAS/LAPACK for the CPU; install OpenBLAS (e.g. the scipy-openblas64 wheel or the "
+        "libopenblas0 package) or set KILN_BLAS_LIBRARY to its path. Tried:" + tried);
+  }();
+  return *loaded;
+}
+
+}  // namespace kiln::cpu
+
+namespace kiln {
+
+void add_blas_library_candidate(const std::string& path) {
+  std::lock_guard<std::mutex> lock(cpu::candidates_mutex);
+  cpu::added_candidates().push_back(path);
+}
+
+std::string blas_library_path() {
+  try {
+    return cpu::blas_library().path;
+  } catch (const std::exception&) {
+    return {};
+  }
+}
+
+}  // namespace kiln
