@@ -145,6 +145,37 @@ struct MatmulArgs {
   int64_t a_stride = 0, b_stride = 0;  // out's is m * n
 };
 
+// LAPACK's factorizations of a batch of column-major matrices (each m x n,
+// leading dimension m, one after another), in place, with LAPACK's
+// conventions; `info` (host memory, one a matrix) gets LAPACK's info.
+enum class LapackOp : uint8_t {
+  getrf,  // LU with partial pivoting: pivots (1-based, min(m, n) a matrix)
+  getrs,  // solves with getrf's factors: b (n x nrhs a matrix) is overwritten
+  potrf,  // Cholesky: the `upper` or lower triangle of a
+  geqrf,  // QR: R above the diagonal, reflectors below, their factors in values (min(m, n))
+  orgqr,  // forms geqrf's Q in a (m x n) from its `reflectors` factors in values
+  syevd,  // Hermitian eigenproblem: eigenvalues ascending in values (real), vectors in a when `vectors`
+  gesvd,  // singular values descending in values (real); u (m x m or m x k) and vt (n x n or k x n)
+          // when not null (`full` for the square ones), k = min(m, n); a is destroyed
+  count_
+};
+inline constexpr int kNumLapackOps = static_cast<int>(LapackOp::count_);
+
+struct LapackArgs {
+  int device = 0;
+  char* a = nullptr;
+  int64_t batch = 0, m = 0, n = 0;
+  char* b = nullptr;
+  int64_t nrhs = 0;
+  int64_t reflectors = 0;
+  int64_t* pivots = nullptr;
+  char* values = nullptr;
+  char* u = nullptr;
+  char* vt = nullptr;
+  bool full = false, vectors = false, upper = false;
+  int64_t* info = nullptr;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -161,6 +192,7 @@ using CompactKernel = void (*)(const CompactArgs& args);
 using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
 using MatmulKernel = void (*)(const MatmulArgs& args);
+using LapackKernel = void (*)(const LapackArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -187,6 +219,7 @@ struct KernelTable {
   SortKernel sort[kNumDTypes] = {};
   SearchKernel search[kNumDTypes] = {};
   MatmulKernel matmul[kNumDTypes] = {};
+  LapackKernel lapack[kNumLapackOps][kNumDTypes] = {};  // float32/64 and complex64/128
 };
 
 KernelTable& kernel_table(DeviceKind kind);

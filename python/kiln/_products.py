@@ -1,5 +1,5 @@
 """Products of arrays: matmul and ``@``, dot, vdot, inner, outer, tensordot,
-vecdot, einsum and trace. Every contraction becomes one (batched) kiln
+vecdot, einsum, trace, multi_dot and cross. Every contraction becomes one (batched) kiln
 matmul, which is cuBLAS on the GPU and the CPU's BLAS for floating types."""
 import builtins
 import math
@@ -8,6 +8,7 @@ import string
 
 from . import _core
 from ._creation import asarray
+from ._joining import stack
 from ._manipulation import diagonal, moveaxis, permute_dims
 
 
@@ -199,3 +200,26 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, casting=
         x, x_labels = _contract(x, x_labels, y, y_labels, later)
     x, x_labels = _reduce_single(x, x_labels, set(output))
     return _out(permute_dims(x, [x_labels.index(c) for c in output]) if output else x, out)
+
+
+def multi_dot(arrays, *, out=None):
+    """The product of a chain of matrices (the first may be a vector, and the
+    last), multiplied left to right."""
+    arrays = [asarray(a) for a in arrays]
+    if len(arrays) < 2:
+        raise ValueError("multi_dot: expecting at least two arrays")
+    result = arrays[0]
+    for a in arrays[1:]:
+        result = _core.matmul(result, asarray(a, device=result.device))
+    return _out(result, out)
+
+
+def cross(a, b, /, *, axis=-1):
+    """Cross products of the 3-element vectors along ``axis`` (the array API's cross)."""
+    a, b = asarray(a), asarray(b, device=asarray(a).device)
+    if a.shape[axis] != 3 or b.shape[axis] != 3:
+        raise ValueError("cross: both inputs must have 3 elements along axis")
+    a, b = moveaxis(a, axis, -1), moveaxis(b, axis, -1)
+    parts = [_core.subtract(_core.multiply(a[..., i], b[..., j]), _core.multiply(a[..., j], b[..., i]))
+             for i, j in ((1, 2), (2, 0), (0, 1))]
+    return moveaxis(stack(parts, axis=-1), -1, axis)

@@ -25,15 +25,19 @@ struct Spelling {
 };
 constexpr Spelling kSpellings[] = {{"scipy_", "_64_", true}, {"", "_64_", true}, {"", "64_", true}, {"", "_", false}};
 
-const char* const kNames[] = {"sgemm", "dgemm", "cgemm", "zgemm"};
-static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<int>(LapackFn::count_));
+const char* const kNames[kNumRoutines][4] = {
+    {"sgemm", "dgemm", "cgemm", "zgemm"},     {"sgetrf", "dgetrf", "cgetrf", "zgetrf"},
+    {"sgetrs", "dgetrs", "cgetrs", "zgetrs"}, {"spotrf", "dpotrf", "cpotrf", "zpotrf"},
+    {"sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf"}, {"sorgqr", "dorgqr", "cungqr", "zungqr"},
+    {"ssyevd", "dsyevd", "cheevd", "zheevd"}, {"sgesdd", "dgesdd", "cgesdd", "zgesdd"}};
 
 // Every routine under the library's spelling, or false.
 bool resolve(void* lib, BlasLibrary& out) {
   for (const Spelling& s : kSpellings) {
     if (!dlsym(lib, (std::string(s.prefix) + "dgemm" + s.suffix).c_str())) continue;
-    for (int f = 0; f < static_cast<int>(LapackFn::count_); ++f)
-      if (!(out.fn[f] = dlsym(lib, (std::string(s.prefix) + kNames[f] + s.suffix).c_str()))) return false;
+    for (int r = 0; r < kNumRoutines; ++r)
+      for (int t = 0; t < 4; ++t)
+        if (!(out.fn[r][t] = dlsym(lib, (std::string(s.prefix) + kNames[r][t] + s.suffix).c_str()))) return false;
     out.ilp64 = s.ilp64;
     return true;
   }

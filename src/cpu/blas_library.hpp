@@ -9,6 +9,7 @@
 // Routines are the Fortran interface, in any of the spellings OpenBLAS
 // builds use: scipy-openblas's scipy_dgemm_64_ and dgemm_64_ (64-bit
 // integers), or plain dgemm_ (32-bit integers).
+#include <complex>
 #include <cstdint>
 #include <string>
 
@@ -16,16 +17,24 @@
 
 namespace kiln::cpu {
 
-enum class LapackFn : uint8_t { sgemm, dgemm, cgemm, zgemm, count_ };
+// The routines kiln calls, each in four precisions (s, d, c, z).
+enum class Routine : uint8_t { gemm, getrf, getrs, potrf, geqrf, orgqr, syevd, gesdd, count_ };
+inline constexpr int kNumRoutines = static_cast<int>(Routine::count_);
 
 struct BlasLibrary {
   std::string path;
   bool ilp64 = false;  // 64-bit integer arguments
-  void* fn[static_cast<int>(LapackFn::count_)] = {};
+  void* fn[kNumRoutines][4] = {};  // [routine][float32, float64, complex64, complex128]
 };
 
 // The loaded library; std::runtime_error saying where it looked when none works.
 const BlasLibrary& blas_library();
+
+// The column of BlasLibrary::fn for a precision.
+template <class T> inline constexpr int precision_index = 0;
+template <> inline constexpr int precision_index<double> = 1;
+template <> inline constexpr int precision_index<std::complex<float>> = 2;
+template <> inline constexpr int precision_index<std::complex<double>> = 3;
 
 // A size as the library's integer type (ValueError when it does not fit).
 template <class Int>

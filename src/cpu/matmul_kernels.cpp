@@ -13,11 +13,6 @@
 namespace kiln::cpu {
 namespace {
 
-template <class T> constexpr LapackFn gemm_of = LapackFn::sgemm;
-template <> constexpr LapackFn gemm_of<double> = LapackFn::dgemm;
-template <> constexpr LapackFn gemm_of<c64> = LapackFn::cgemm;
-template <> constexpr LapackFn gemm_of<c128> = LapackFn::zgemm;
-
 // Row-major out = a @ b is column-major out^T = b^T a^T: gemm with the
 // operands swapped and nothing transposed.
 template <class T, class Int>
@@ -33,7 +28,7 @@ void gemm(void* fn, const T* a, const T* b, T* out, int64_t m, int64_t n, int64_
 template <class T>
 void blas_matmul(const MatmulArgs& p) {
   const BlasLibrary& blas = blas_library();
-  void* fn = blas.fn[static_cast<int>(gemm_of<T>)];
+  void* fn = blas.fn[static_cast<int>(Routine::gemm)][precision_index<T>];
   const T* a = reinterpret_cast<const T*>(p.a);
   const T* b = reinterpret_cast<const T*>(p.b);
   T* out = reinterpret_cast<T*>(p.out);

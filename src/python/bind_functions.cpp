@@ -129,6 +129,27 @@ void bind_reductions(nb::module_& m) {
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
   m.def("matmul", [](nb::handle a, nb::handle b) { return matmul(to_array(a), to_array(b)); }, "x1"_a, "x2"_a);
+  m.def("_solve", &solve, "a"_a, "b"_a);
+  m.def("_inv", &inv, "a"_a);
+  m.def("_det", &det, "a"_a);
+  m.def("_slogdet", [](const Array& a) {
+    SignLogDet s = slogdet(a);
+    return nb::make_tuple(s.sign, s.logabsdet);
+  }, "a"_a);
+  m.def("_cholesky", &cholesky, "a"_a, "upper"_a);
+  m.def("_qr", [](const Array& a, int mode) {
+    if (mode < 0 || mode > 2) throw ValueError("_qr: mode must be 0, 1 or 2");
+    QR r = qr(a, static_cast<QrMode>(mode));
+    return nb::make_tuple(r.q, r.r);
+  }, "a"_a, "mode"_a);
+  m.def("_eigh", [](const Array& a, bool upper, bool vectors) {
+    Eigh e = eigh(a, upper, vectors);
+    return nb::make_tuple(e.eigenvalues, e.eigenvectors);
+  }, "a"_a, "upper"_a, "vectors"_a);
+  m.def("_svd", [](const Array& a, bool full_matrices, bool compute_uv) {
+    SVD r = svd(a, full_matrices, compute_uv);
+    return nb::make_tuple(r.u, r.s, r.vh);
+  }, "a"_a, "full_matrices"_a, "compute_uv"_a);
   m.def("_add_blas_library_candidate", &add_blas_library_candidate, "path"_a);
   m.def("_blas_library_path", &blas_library_path);
   m.def("_sort", [](const Array& x, int axis) { return sort(x, axis); }, "x"_a, "axis"_a);
