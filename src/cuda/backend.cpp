@@ -15,6 +15,7 @@ void register_kernels(KernelTable& table) {
   register_gather_kernels(table);
   register_sort_kernels(table);
   register_matmul_kernels(table);
+  register_lapack_kernels(table);
 }
 
 }  // namespace kiln::cuda
