@@ -106,6 +106,8 @@ def gpu_cases():
         ("matmul 4096x4096 float32 (137 GFLOP)", (square4k, square4k), lambda xp, a, b: a @ b, 3 * square4k.nbytes),
         ("matmul 8192x8192 float16 (1.1 TFLOP)", (half8k, half8k), lambda xp, a, b: a @ b, 3 * half8k.nbytes),
         ("matmul 64x64 float32 (per call)", (tiny, tiny), lambda xp, a, b: a @ b, 3 * tiny.nbytes),
+        (f"matmul 64x64 float32 (per call, {pipelined} queued per wait)", (tiny, tiny),
+         lambda xp, a, b: [a @ b for _ in range(pipelined)], 3 * tiny.nbytes, pipelined),
     ]
 
 

@@ -285,8 +285,6 @@ _METHODS = {
 
 _METHODS.update(_sorting.METHODS)
 _METHODS.update({
-    "__matmul__": lambda self, other: _products.matmul(self, other),
-    "__rmatmul__": lambda self, other: _products.matmul(other, self),
     "__imatmul__": _imatmul,
     "dot": lambda self, b, out=None: _products.dot(self, b, out),
     "trace": lambda self, offset=0, axis1=0, axis2=1, dtype=None, out=None: _products.trace(self, offset, axis1, axis2,

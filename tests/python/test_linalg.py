@@ -70,6 +70,9 @@ def test_solve_broadcasts_and_refuses_bad_input(device, rng):
         kiln.linalg.inv(kiln.ones((2, 2), dtype="float16", device=device))
     with pytest.raises(ValueError, match="solve"):
         kiln.linalg.solve(kiln.ones((2, 2), device=device), kiln.ones((3, 1), device=device))
+    if device.type == "cuda":
+        with pytest.raises(TypeError, match="is on"):
+            kiln.linalg.solve(kiln.eye(2, device=device), kiln.ones(2, device="cpu"))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -9,7 +9,7 @@ from .. import _core
 from .._elementwise import where
 from .._creation import asarray, eye
 from .._manipulation import broadcast_to
-from .._products import matmul
+from .._products import _operands, matmul
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
@@ -23,8 +23,7 @@ def _conj_transpose(x):
 
 def solve(a, b):
     """x with a @ x == b, for square a; b is (..., n, k), or (n,) for one vector."""
-    a = asarray(a)
-    return _core._solve(a, asarray(b, device=a.device))
+    return _core._solve(*_operands(a, b))
 
 
 def inv(a):
@@ -119,8 +118,7 @@ def lstsq(a, b, rcond=None):
     """The least-squares solution x of a @ x = b (minimum norm where a is
     rank-deficient), the residual sums of squares (when a has full column
     rank and more rows than columns), a's rank and singular values."""
-    a = asarray(a)
-    b = asarray(b, device=a.device)
+    a, b = _operands(a, b)
     if a.ndim != 2:
         raise _core.LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
     vector = b.ndim == 1

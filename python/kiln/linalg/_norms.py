@@ -3,11 +3,11 @@ reductions of |x| and (for the 2-norm and the nuclear norm of matrices)
 singular values."""
 import builtins
 import math
-import operator
 
 from .. import _core, _elementwise
 from .._creation import asarray
 from .._manipulation import moveaxis
+from .._rearranging import _axes
 from ._decompositions import inv, svdvals
 
 
@@ -17,21 +17,10 @@ def _float_abs(x):
     return magnitude if magnitude.dtype.kind == "f" else magnitude.astype("float64")
 
 
-def _axes(axis, ndim):
-    axes = tuple(builtins.range(ndim)) if axis is None else (axis if isinstance(axis, tuple) else (axis,))
-    out = []
-    for a in axes:
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            raise ValueError(f"axis {a} is out of bounds for array of dimension {ndim}")
-        out.append(a % ndim)
-    return tuple(out)
-
-
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     """The array API's vector_norm over ``axis`` (all axes when None)."""
     x = asarray(x)
-    axes = _axes(axis, x.ndim)
+    axes = tuple(_axes(axis, x.ndim, "vector_norm"))
     a = _float_abs(x)
     if ord == math.inf:
         return _core.max(a, axes, keepdims) if a.size else _core.sum(a, axes, None, keepdims)
