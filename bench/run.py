@@ -83,6 +83,7 @@ def gpu_cases():
     square4k = rng.random((4096, 4096), dtype=np.float32)
     half8k = rng.random((8192, 8192), dtype=np.float32).astype(np.float16)
     tiny = rng.random((64, 64), dtype=np.float32)
+    wave4k = (square4k + 1j * square4k[::-1]).astype(np.complex64)
     f32 = 4
     pipelined = 100  # calls queued per wait: the host cost of a call, not the round trip
     return [
@@ -102,6 +103,7 @@ def gpu_cases():
         # torch.sort returns the positions too; the floor is one read and one write.
         ("sort, 64M float32", (large,), lambda xp, a: xp.sort(a), 2 * n * f32),
         ("argsort (stable), 64M float32", (large,), _stable_argsort, n * (f32 + 8)),
+        ("fft2, 4096x4096 complex64", (wave4k,), lambda xp, a: xp.fft.fft2(a), 2 * wave4k.nbytes),
         # Products are bound by arithmetic, not bandwidth: compare the times (2 n^3 flops each).
         ("matmul 4096x4096 float32 (137 GFLOP)", (square4k, square4k), lambda xp, a, b: a @ b, 3 * square4k.nbytes),
         ("matmul 8192x8192 float16 (1.1 TFLOP)", (half8k, half8k), lambda xp, a, b: a @ b, 3 * half8k.nbytes),

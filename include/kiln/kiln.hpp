@@ -11,6 +11,7 @@
 #include "kiln/gather.hpp"
 #include "kiln/linalg.hpp"
 #include "kiln/error.hpp"
+#include "kiln/fft.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/random.hpp"
 #include "kiln/reductions.hpp"

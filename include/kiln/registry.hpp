@@ -176,6 +176,21 @@ struct LapackArgs {
   int64_t* info = nullptr;
 };
 
+// A batch of C-contiguous transforms over the last `rank` axes of logical
+// sizes n[0..rank) (see kiln/fft.hpp): in and out are the batch's
+// contiguous complex or real arrays; C2R may overwrite `in`.
+struct FftArgs {
+  int device = 0;
+  uint8_t kind = 0;  // FftKind
+  bool inverse = false;
+  bool double_precision = false;
+  const char* in = nullptr;
+  char* out = nullptr;
+  int rank = 1;
+  int64_t n[3] = {};
+  int64_t batch = 0;
+};
+
 using ElementwiseKernel = void (*)(const StridedArgs& args);
 // Writes `value` (itemsize bytes of the array's dtype) to every element.
 using FillKernel = void (*)(const StridedArgs& args, const void* value);
@@ -193,6 +208,7 @@ using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
 using MatmulKernel = void (*)(const MatmulArgs& args);
 using LapackKernel = void (*)(const LapackArgs& args);
+using FftKernel = void (*)(const FftArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
@@ -220,6 +236,7 @@ struct KernelTable {
   SearchKernel search[kNumDTypes] = {};
   MatmulKernel matmul[kNumDTypes] = {};
   LapackKernel lapack[kNumLapackOps][kNumDTypes] = {};  // float32/64 and complex64/128
+  FftKernel fft = nullptr;
 };
 
 KernelTable& kernel_table(DeviceKind kind);

@@ -44,7 +44,7 @@ from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
 )
 from ._products import dot, einsum, inner, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
-from . import linalg  # noqa: F401
+from . import fft, linalg, scipy  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
 from ._sets import isin, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
 from ._histograms import digitize, histogram, histogram_bin_edges  # noqa: F401

@@ -33,6 +33,8 @@ def show_config(file=None):
     except ImportError:
         rows.append(("NumPy", "not installed"))
     rows.append(("CPU threads", str(_core._cpu_threads())))
+    rows.append(("CPU BLAS/LAPACK", _core._blas_library_path() or "none found (set KILN_BLAS_LIBRARY)"))
+    rows.append(("CPU FFT", _core._fft_library_path() or "none found (install FFTW or set KILN_FFT_LIBRARY)"))
     found = _core._cuda_libraries()
     if cuda.is_available():
         version = _core._cuda_driver_version()

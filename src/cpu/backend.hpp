@@ -20,5 +20,6 @@ void register_gather_kernels(KernelTable& table);
 void register_sort_kernels(KernelTable& table);
 void register_matmul_kernels(KernelTable& table);
 void register_lapack_kernels(KernelTable& table);
+void register_fft_kernels(KernelTable& table);
 
 }  // namespace kiln::cpu

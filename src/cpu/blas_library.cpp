@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kiln/config.hpp"
+#include "library_search.hpp"
 
 namespace kiln::cpu {
 namespace {
@@ -56,24 +57,10 @@ const BlasLibrary& blas_library() {
     }
     for (const char* name : {"libscipy_openblas64_.so", "libopenblas64_.so.0", "libopenblas.so.0", "liblapack.so.3"})
       candidates.push_back(name);
-    std::string tried;
-    for (const std::string& path : candidates) {
-      void* lib = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-      if (!lib) {
-        tried += "\n  " + path + ": not found";
-        continue;
-      }
-      auto* l = new BlasLibrary;
-      if (resolve(lib, *l)) {
-        l->path = path;
-        return static_cast<const BlasLibrary*>(l);
-      }
-      delete l;
-      tried += "\n  " + path + ": lacks BLAS/LAPACK routines kiln needs";
-    }
-    throw std::runtime_error(
+    return open_first<BlasLibrary>(
+        candidates, resolve, "lacks BLAS/LAPACK routines kiln needs",
         "kiln found no BLAS/LAPACK for the CPU; install OpenBLAS (e.g. the scipy-openblas64 wheel or the "
-        "libopenblas0 package) or set KILN_BLAS_LIBRARY to its path. Tried:" + tried);
+        "libopenblas0 package) or set KILN_BLAS_LIBRARY to its path.");
   }();
   return *loaded;
 }

@@ -129,6 +129,11 @@ void bind_reductions(nb::module_& m) {
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
   m.def("matmul", [](nb::handle a, nb::handle b) { return matmul(to_array(a), to_array(b)); }, "x1"_a, "x2"_a);
+  m.def("_fft", [](const Array& x, int rank, int kind, bool inverse, int64_t last_length) {
+    if (kind < 0 || kind > 2) throw ValueError("_fft: kind must be 0, 1 or 2");
+    return fft(x, rank, static_cast<FftKind>(kind), inverse, last_length);
+  }, "x"_a, "rank"_a, "kind"_a, "inverse"_a, "last_length"_a);
+  m.def("_fft_library_path", &fft_library_path);
   m.def("_solve", &solve, "a"_a, "b"_a);
   m.def("_inv", &inv, "a"_a);
   m.def("_det", &det, "a"_a);
