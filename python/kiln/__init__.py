@@ -32,10 +32,14 @@ from ._manipulation import (
     astype, broadcast_arrays, broadcast_shapes, broadcast_to, diagonal, expand_dims, matrix_transpose,
     moveaxis, permute_dims, ravel, reshape, squeeze, swapaxes, transpose,
 )
+from ._namespace_info import __array_namespace_info__  # noqa: F401
 from ._joining import (  # noqa: F401
-    array_split, atleast_1d, atleast_2d, atleast_3d, concat, concatenate, dstack, hstack, split, stack, vstack,
+    array_split, atleast_1d, atleast_2d, atleast_3d, concat, concatenate, dstack, hstack, split, stack, unstack,
+    vstack,
 )
-from ._rearranging import diff, flip, fliplr, flipud, meshgrid, repeat, roll, tile, tril, triu  # noqa: F401
+from ._rearranging import (  # noqa: F401
+    diag, diagflat, diff, flip, fliplr, flipud, meshgrid, repeat, roll, tile, tril, triu,
+)
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
 from ._padding import pad  # noqa: F401
 from ._gathering import put, take, take_along_axis  # noqa: F401

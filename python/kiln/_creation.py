@@ -56,7 +56,9 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
         if copy is False and not hasattr(obj, "__array_interface__") and not isinstance(obj, memoryview):
             raise ValueError("asarray: copy=False but converting this object needs a copy")
         try:
-            arr = np.asarray(obj)
+            # With the dtype given, NumPy converts Python ints exactly (a
+            # uint64 above 2**63 would otherwise pass through float64).
+            arr = np.asarray(obj) if dt is None else np.asarray(obj, dtype=dt.name)
         except (ValueError, TypeError) as e:
             raise TypeError(f"obj: cannot convert {type(obj).__name__} to a kiln array: {e}") from None
         if arr.dtype.kind not in _NUMPY_KINDS:

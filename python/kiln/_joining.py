@@ -142,3 +142,15 @@ def split(ary, indices_or_sections, axis=0):
             ary.shape[operator.index(axis)] % indices_or_sections:
         raise ValueError("array split does not result in an equal division")
     return array_split(ary, indices_or_sections, axis)
+
+
+def unstack(x, /, *, axis=0):
+    """The array API's unstack: views of ``x``'s slices along ``axis``, stack undone."""
+    x = asarray(x)
+    if x.ndim == 0:
+        raise ValueError("unstack: a 0-d array has no axis to unstack")
+    axis = operator.index(axis)
+    if not -x.ndim <= axis < x.ndim:
+        raise ValueError(f"unstack: axis {axis} is out of bounds for array of dimension {x.ndim}")
+    before = (builtins.slice(None),) * (axis % x.ndim)
+    return tuple(x[before + (i,)] for i in builtins.range(x.shape[axis]))

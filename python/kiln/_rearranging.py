@@ -85,20 +85,37 @@ def tile(A, reps):
 
 
 def repeat(a, repeats, axis=None):
-    """Each element repeated ``repeats`` times along ``axis`` (the flattened
-    array when None). kiln takes one integer for every element so far."""
+    """Each element repeated along ``axis`` (the flattened array when None):
+    ``repeats`` times, or repeats[i] times for element i. Per-element counts
+    become a gather: output position j takes the element whose running
+    count first exceeds j."""
     a = asarray(a)
-    if not isinstance(repeats, int):
-        raise TypeError("repeats: kiln.repeat takes one integer for all elements so far (per-element counts "
-                        "need a gather, which comes with integer-array indexing)")
-    if repeats < 0:
-        raise ValueError("repeat: negative repeats are not allowed")
     if axis is None:
         a, axis = a.reshape(-1), 0
     axis = _axes(axis, a.ndim, "repeat")[0]
-    shape = a.shape[:axis + 1] + (repeats,) + a.shape[axis + 1:]
-    out = broadcast_to(expand_dims(a, axis=axis + 1), shape).copy()
-    return out.reshape(a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1:])
+    if getattr(repeats, "ndim", 1 if hasattr(repeats, "__len__") else 0) == 0:
+        repeats = operator.index(repeats)
+        if repeats < 0:
+            raise ValueError("repeat: negative repeats are not allowed")
+        shape = a.shape[:axis + 1] + (repeats,) + a.shape[axis + 1:]
+        out = broadcast_to(expand_dims(a, axis=axis + 1), shape).copy()
+        return out.reshape(a.shape[:axis] + (a.shape[axis] * repeats,) + a.shape[axis + 1:])
+    counts = asarray(repeats, device=a.device)
+    if counts.dtype.kind not in "iub":
+        raise TypeError(f"repeat: repeats must be integers, got {counts.dtype}")
+    if counts.ndim != 1 or counts.shape[0] not in (1, a.shape[axis]):
+        raise ValueError(f"repeat: operands could not be broadcast together with shape ({a.shape[axis]},) "
+                         f"{tuple(counts.shape)}")
+    if counts.shape[0] == 1:
+        return repeat(a, int(counts[0]), axis)
+    if bool(_core.any(_core.less(counts, 0))):
+        raise ValueError("repeat: negative repeats are not allowed")
+    ends = _core.cumulative_sum(counts, 0, "int64")
+    total = int(ends[-1]) if ends.size else 0
+    from ._sorting import searchsorted  # imported here: _sorting itself builds on this module
+
+    picks = searchsorted(ends, arange(total, device=a.device), side="right")
+    return _core._take(a, picks, axis)
 
 
 def _triangle(m, k, lower, name):
@@ -168,3 +185,22 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
         full = tuple(builtins.max(s[d] for s in shapes) for d in builtins.range(ndim))
         out = [broadcast_to(o, full) for o in out]
     return [o.copy() for o in out] if copy else out
+
+
+def diag(v, k=0):
+    """The k-th diagonal of a 2-D ``v`` (a copy), or a 2-D array with the
+    1-D ``v`` on its k-th diagonal."""
+    v = asarray(v)
+    if v.ndim == 2:
+        return v.diagonal(k).copy()
+    if v.ndim != 1:
+        raise ValueError("Input must be 1- or 2-d.")
+    n = v.shape[0] + abs(k)
+    out = _core._full((n, n), 0, v.dtype, v.device)
+    out.diagonal(k)[...] = v
+    return out
+
+
+def diagflat(v, k=0):
+    """A 2-D array with the flattened ``v`` on its k-th diagonal."""
+    return diag(asarray(v).reshape(-1), k)

@@ -38,7 +38,7 @@ struct ProdOp {
   static constexpr bool pairwise = false;
   static Acc identity() { return Acc(1); }
   static Acc load(T x) { return Acc(x); }
-  static Acc combine(Acc a, Acc b) { return static_cast<Acc>(a * b); }
+  static Acc combine(Acc a, Acc b) { return ops::Multiply::call(a, b); }
 };
 template <class T>
 struct MinOp {

@@ -19,6 +19,24 @@ template <class T> T wrap_neg(T x) {
   else return static_cast<T>(-x);
 }
 
+// Complex products and quotients as NumPy (and kiln's GPU code) compute
+// them: the textbook product, without C99 Annex G's recovery of infinities
+// that std::complex's operator* does (so inf * inf-ish overflow gives NaN
+// parts, as in NumPy), and Smith's quotient with NumPy's zero divisor.
+template <class R> std::complex<R> complex_multiply(std::complex<R> a, std::complex<R> b) {
+  return {a.real() * b.real() - a.imag() * b.imag(), a.real() * b.imag() + a.imag() * b.real()};
+}
+template <class R> std::complex<R> complex_divide(std::complex<R> a, std::complex<R> b) {
+  const R br = std::fabs(b.real()), bi = std::fabs(b.imag());
+  if (br >= bi) {
+    if (br == 0 && bi == 0) return {a.real() / br, a.imag() / br};
+    const R rat = b.imag() / b.real(), scl = R(1) / (b.real() + b.imag() * rat);
+    return {(a.real() + a.imag() * rat) * scl, (a.imag() - a.real() * rat) * scl};
+  }
+  const R rat = b.real() / b.imag(), scl = R(1) / (b.imag() + b.real() * rat);
+  return {(a.real() * rat + a.imag()) * scl, (a.imag() * rat - a.real()) * scl};
+}
+
 // ---- arithmetic -----------------------------------------------------------
 struct Add {
   template <class T> static T call(T a, T b) {
@@ -32,11 +50,15 @@ struct Subtract {
 struct Multiply {
   template <class T> static T call(T a, T b) {
     if constexpr (std::is_same_v<T, bool>) return a && b;
+    else if constexpr (is_complex_v<T>) return complex_multiply(a, b);
     else return static_cast<T>(a * b);
   }
 };
 struct Divide {
-  template <class T> static T call(T a, T b) { return static_cast<T>(a / b); }
+  template <class T> static T call(T a, T b) {
+    if constexpr (is_complex_v<T>) return complex_divide(a, b);
+    else return static_cast<T>(a / b);
+  }
 };
 
 // NumPy's divmod for floats (npy_divmod): floor division consistent with the
@@ -198,6 +220,15 @@ struct Reciprocal {
     if constexpr (is_int_v<T>) {
       if (x == 0) return 0;
       return static_cast<T>(1 / x);
+    } else if constexpr (is_complex_v<T>) {
+      // NumPy's (and kiln's GPU's) scaled form: 1 / (0 + 0j) is NaN + NaN j.
+      using R = typename T::value_type;
+      if (std::fabs(x.imag()) <= std::fabs(x.real())) {
+        const R r = x.imag() / x.real(), d = x.real() + x.imag() * r;
+        return {R(1) / d, -r / d};
+      }
+      const R r = x.real() / x.imag(), d = x.imag() + x.real() * r;
+      return {r / d, R(-1) / d};
     } else {
       return static_cast<T>(T(1) / x);
     }

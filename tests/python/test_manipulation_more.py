@@ -90,8 +90,14 @@ def test_flip_roll_tile_repeat(device, dtype):
     _same(kiln.repeat(k, 3), np.repeat(x, 3))
     _same(kiln.repeat(k, 2, axis=0), np.repeat(x, 2, axis=0))
     _same(kiln.repeat(k, 0, axis=1), np.repeat(x, 0, axis=1))
-    with pytest.raises(TypeError, match="one integer"):
-        kiln.repeat(k, [1, 2, 3])
+    counts = list(range(x.shape[1]))
+    _same(kiln.repeat(k, counts, axis=1), np.repeat(x, counts, axis=1))
+    _same(kiln.repeat(k, kiln.asarray(counts[::-1], device=device), axis=-1), np.repeat(x, counts[::-1], axis=-1))
+    _same(kiln.repeat(k, [2], axis=0), np.repeat(x, [2], axis=0))
+    with pytest.raises(ValueError, match="broadcast"):
+        kiln.repeat(k, [1, 2, 3, 4, 5, 6, 7])
+    with pytest.raises(ValueError, match="negative"):
+        kiln.repeat(k, [-1] * x.shape[0], axis=0)
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float64", "bool", "complex64"])
