@@ -48,10 +48,18 @@ template <class R> __device__ complex<R> csqrt(complex<R> z) {
   if (z.re >= 0) return make_complex(t, z.im / (2 * t));
   return make_complex(fabs(z.im) / (2 * t), copysign(t, z.im));
 }
-template <class R> __device__ complex<R> csin(complex<R> z) { return make_complex(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }
-template <class R> __device__ complex<R> ccos(complex<R> z) { return make_complex(cos(z.re) * cosh(z.im), -sin(z.re) * sinh(z.im)); }
-template <class R> __device__ complex<R> csinh(complex<R> z) { return make_complex(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }
-template <class R> __device__ complex<R> ccosh(complex<R> z) { return make_complex(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }
+// A part of these is (a zero) times (a cosh or sinh that may have overflowed):
+// C99 gives that part the signed zero of the product, not 0 * inf = NaN.
+template <class R> __device__ __forceinline__ R zero_times(R zero, R other) { return copysign(R(0), zero) * copysign(R(1), other); }
+template <class R> __device__ complex<R> csinh(complex<R> z) {
+  const R re = z.re == 0 ? zero_times(z.re, cos(z.im)) : sinh(z.re) * cos(z.im);
+  const R im = z.im == 0 ? zero_times(z.im, cosh(z.re)) : cosh(z.re) * sin(z.im);
+  return make_complex(re, im);
+}
+template <class R> __device__ complex<R> ccosh(complex<R> z) {
+  const R im = z.im == 0 || z.re == 0 ? zero_times(z.re * z.im, R(1)) : sinh(z.re) * sin(z.im);
+  return make_complex(cosh(z.re) * cos(z.im), im);
+}
 template <class R> __device__ complex<R> ctanh(complex<R> z) {
   if (fabs(z.re) > R(20)) return make_complex(copysign(R(1), z.re), copysign(R(0), sin(2 * z.im)));
   R d = cosh(2 * z.re) + cos(2 * z.im);
@@ -61,6 +69,9 @@ template <class R> __device__ complex<R> ctanh(complex<R> z) {
 template <class R> __device__ __forceinline__ complex<R> times_i(complex<R> z) { return make_complex(-z.im, z.re); }
 template <class R> __device__ __forceinline__ complex<R> times_minus_i(complex<R> z) { return make_complex(z.im, -z.re); }
 template <class R> __device__ complex<R> ctan(complex<R> z) { return times_minus_i(ctanh(times_i(z))); }
+// sin z = -i sinh(iz), cos z = cosh(iz): the zero cases carry over.
+template <class R> __device__ complex<R> csin(complex<R> z) { return times_minus_i(csinh(times_i(z))); }
+template <class R> __device__ complex<R> ccos(complex<R> z) { return ccosh(times_i(z)); }
 template <class R> __device__ complex<R> casinh(complex<R> z) {
   complex<R> one = make_complex(R(1), R(0));
   return clog(z + csqrt(z * z + one));
