@@ -35,11 +35,13 @@ DTYPES = {
     "real": xps.real_dtypes(),
     "integral": xps.integer_dtypes() | xps.unsigned_integer_dtypes(),
 }
-# kiln's GPU computes these of complex arguments with textbook formulas,
-# which overflow for huge parts and miss C99's values for infinite and NaN
-# parts: complex arguments stay finite and moderate until they are rewritten
-# (real arguments, and the CPU's glibc functions, are tested unrestricted).
-COMPLEX_MODERATE = {"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}
+# kiln's GPU computes these of complex arguments with textbook formulas:
+# they overflow for huge parts, miss C99's values for infinite and NaN parts,
+# lose precision (tan, tanh) and take wrong branches (asin and kin) for some
+# arguments. Until they are rewritten, their complex cases on the GPU are a
+# separate test expected to fail; real arguments, and the CPU's (glibc's)
+# complex functions, are tested here in full.
+GPU_COMPLEX_GAPS = {"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh"}
 REAL_ONLY = {"atan2", "hypot", "logaddexp", "copysign", "nextafter", "floor", "ceil", "trunc", "signbit"}
 
 
@@ -63,17 +65,26 @@ def _cases(table):
 @pytest.mark.parametrize("kind, name", _cases(UNARY))
 def test_unary_functions(device, kind, name):
     dtypes = xps.floating_dtypes() if name in REAL_ONLY else DTYPES[kind]
+    if device.type == "cuda" and name in GPU_COMPLEX_GAPS:
+        dtypes = xps.floating_dtypes()
+    _check_unary(device, name, dtypes)
 
+
+@pytest.mark.xfail(reason="kiln's GPU complex trigonometric and hyperbolic functions are textbook formulas "
+                          "(overflow, precision, branch cuts): remaining work", strict=False)
+@pytest.mark.parametrize("name", sorted(GPU_COMPLEX_GAPS))
+def test_gpu_complex_transcendentals(device, name):
+    if device.type != "cuda":
+        pytest.skip("the CPU's complex functions are glibc's, tested in test_unary_functions")
+    _check_unary(device, name, xps.complex_dtypes())
+
+
+def _check_unary(device, name, dtypes):
     @EXAMPLES
     @given(data=st.data())
     def run(data):
-        dtype = data.draw(dtypes)
-        elements = None
-        if name in COMPLEX_MODERATE and dtype in (kiln.complex64, kiln.complex128):
-            elements = st.complex_numbers(max_magnitude=1e3, allow_nan=False, allow_infinity=False,
-                                          width=64 if dtype == kiln.complex64 else 128)
-        x = data.draw(xps.arrays(dtype=dtype, shape=xps.array_shapes(min_dims=0, max_dims=3, max_side=4),
-                                 elements=elements))
+        x = data.draw(xps.arrays(dtype=data.draw(dtypes), shape=xps.array_shapes(min_dims=0, max_dims=3,
+                                                                                 max_side=4)))
         want = getattr(np, NUMPY_NAMES.get(name, name))(kiln.asnumpy(x))
         with np.errstate(all="ignore"):
             _check(getattr(kiln, name)(kiln.asarray(x, device=device)), np.asarray(want), want.dtype)

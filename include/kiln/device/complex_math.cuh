@@ -8,8 +8,12 @@ namespace kiln { namespace dev {
 template <class R> __device__ __forceinline__ complex<R> operator+(complex<R> a, complex<R> b) { return make_complex(a.re + b.re, a.im + b.im); }
 template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a, complex<R> b) { return make_complex(a.re - b.re, a.im - b.im); }
 template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a) { return make_complex(-a.re, -a.im); }
+// Each product rounded on its own (no FMA contraction), so that overflow
+// goes as in NumPy's textbook product (an infinite term stays infinite).
+__device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+__device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 template <class R> __device__ __forceinline__ complex<R> operator*(complex<R> a, complex<R> b) {
-  return make_complex(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+  return make_complex(mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re));
 }
 template <class R> __device__ __forceinline__ complex<R> scale(complex<R> a, R s) { return make_complex(a.re * s, a.im * s); }
 template <class R> __device__ __forceinline__ bool operator==(complex<R> a, complex<R> b) { return a.re == b.re && a.im == b.im; }
@@ -34,7 +38,20 @@ template <class R> __device__ complex<R> creciprocal(complex<R> z) {
   return make_complex(r / d, R(-1) / d);
 }
 
-template <class R> __device__ __forceinline__ R cabs(complex<R> z) { return hypot(z.re, z.im); }
+// hypot scaled by the larger magnitude: CUDA's own overflows to inf just
+// below the largest double (hypot(1, DBL_MAX)), where C's and NumPy's do not.
+template <class F> __device__ F scaled_hypot(F a, F b) {
+  a = fabs(a);
+  b = fabs(b);
+  if (isinf(a) || isinf(b)) return infinity<F>();
+  if (a != a || b != b) return a + b;  // NaN (fmax and fmin would drop it)
+  const F big = fmax(a, b), small = fmin(a, b);
+  if (big == 0) return big;
+  const F r = small / big;
+  return big * sqrt(F(1) + r * r);
+}
+
+template <class R> __device__ __forceinline__ R cabs(complex<R> z) { return scaled_hypot(z.re, z.im); }
 template <class R> __device__ complex<R> cexp(complex<R> z) {
   R e = exp(z.re);
   if (z.im == 0) return make_complex(e, z.im);

@@ -357,18 +357,6 @@ struct op_fmin {
   }
 };
 
-// hypot scaled by the larger magnitude: CUDA's own overflows to inf just
-// below the largest double (hypot(1, DBL_MAX)), where C's and NumPy's do not.
-template <class F> __device__ F scaled_hypot(F a, F b) {
-  a = fabs(a);
-  b = fabs(b);
-  if (isinf(a) || isinf(b)) return infinity<F>();
-  const F big = fmax(a, b), small = fmin(a, b);
-  if (big == 0 || big != big || small != small) return a + b;
-  const F r = small / big;
-  return big * sqrt(F(1) + r * r);
-}
-
 #define KILN_DEV_REAL2(name, ffn, dfn)                                                     \
   struct op_##name {                                                                       \
     __device__ static float call(float a, float b) { return ffn; }                         \
