@@ -83,8 +83,13 @@ def _check_unary(device, name, dtypes):
     @EXAMPLES
     @given(data=st.data())
     def run(data):
-        x = data.draw(xps.arrays(dtype=data.draw(dtypes), shape=xps.array_shapes(min_dims=0, max_dims=3,
-                                                                                 max_side=4)))
+        dtype = data.draw(dtypes)
+        elements = None
+        if name == "sign" and dtype in (kiln.complex64, kiln.complex128):
+            # NumPy's own scalar and array loops disagree on sign(inf + nan j): no NaN parts here.
+            elements = st.complex_numbers(allow_nan=False, width=64 if dtype == kiln.complex64 else 128)
+        x = data.draw(xps.arrays(dtype=dtype, shape=xps.array_shapes(min_dims=0, max_dims=3, max_side=4),
+                                 elements=elements))
         want = getattr(np, NUMPY_NAMES.get(name, name))(kiln.asnumpy(x))
         with np.errstate(all="ignore"):
             _check(getattr(kiln, name)(kiln.asarray(x, device=device)), np.asarray(want), want.dtype)
