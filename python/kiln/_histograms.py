@@ -11,6 +11,11 @@ from ._rearranging import diff
 from ._elementwise import where
 
 
+def _any_step(v, compare):
+    """Whether ``compare`` holds between some element of the 1-D v and the one before it."""
+    return v.size > 1 and builtins.bool(_core.any(compare(v[1:], v[:-1])))
+
+
 def _edges(a, bins, range, name):
     """NumPy's bin edges: ``bins`` + 1 even steps over ``range`` (the data's
     extent when None, widened by 0.5 each way when it is one value), or the
@@ -22,7 +27,7 @@ def _edges(a, bins, range, name):
         edges = asarray(bins, device=a.device)
         if edges.ndim != 1:
             raise ValueError(f"{name}: bins must be 1d, when an array")
-        if edges.size > 1 and builtins.bool(_core.any(_core.less(edges[1:], edges[:-1]))):
+        if _any_step(edges, _core.less):
             raise ValueError(f"{name}: bins must increase monotonically, when an array")
         return edges
     count = operator.index(bins)
@@ -86,8 +91,8 @@ def digitize(x, bins, right=False):
     if x.dtype.kind == "c":
         raise TypeError("x may not be complex")
     side = "left" if right else "right"
-    if bins.size > 1 and builtins.bool(_core.any(_core.less(bins[1:], bins[:-1]))):
-        if builtins.bool(_core.any(_core.greater(bins[1:], bins[:-1]))):
+    if _any_step(bins, _core.less):
+        if _any_step(bins, _core.greater):
             raise ValueError("bins must be monotonically increasing or decreasing")
         return bins.size - searchsorted(bins[::-1], x, side)
     return searchsorted(bins, x, side)

@@ -183,21 +183,17 @@ QR qr(const Array& a, QrMode mode) {
   args.n = n;
   const bool work = batch > 0 && k > 0;
   if (work) run(LapackOp::geqrf, dt, a.device(), args);
-  const Array r_rows = factors.matrix_transpose().index({Ellipsis{}, Slice{{}, mode == QrMode::Complete ? m : k, {}},
-                                                         Slice{}});
-  QR out;
-  out.r = triangle(r_rows, true);
-  if (mode == QrMode::R) return out;
-  // Q's columns: k of them (reduced), or m (complete), the first from geqrf's reflectors.
+  // R's rows and Q's columns: k of each (reduced), or m (complete).
   const int64_t q_cols = mode == QrMode::Complete ? m : k;
+  QR out;
+  out.r = triangle(factors.matrix_transpose().index({Ellipsis{}, Slice{{}, q_cols, {}}, Slice{}}), true);
+  if (mode == QrMode::R) return out;
+  // Q's first columns come from geqrf's reflectors.
   Array q = zeros(with(batch_of(a), {q_cols, m}), dt, a.device());  // column-major m x q_cols
   const int64_t shared = std::min(q_cols, n);
   q.index({Ellipsis{}, Slice{{}, shared, {}}, Slice{}}).assign(factors.index({Ellipsis{}, Slice{{}, shared, {}}, Slice{}}));
-  LapackArgs form;
+  LapackArgs form = args;
   form.a = q.data();
-  form.values = tau.data();
-  form.batch = batch;
-  form.m = m;
   form.n = q_cols;
   form.reflectors = k;
   if (work) run(LapackOp::orgqr, dt, a.device(), form);

@@ -85,6 +85,15 @@ def _default_rtol(a, s):
     return max(a.shape[-2:]) * _core._finfo(s.dtype.name)[1]
 
 
+def _pinv_from_svd(u, s, vh, cutoff):
+    """The pseudo-inverse from a reduced SVD, and which singular values it
+    kept: those above ``cutoff`` times the largest (the others count as zero)."""
+    largest = _core.max(s, -1, True) if s.size else s
+    keep = _core.greater(s, _core.multiply(cutoff, largest))
+    inverse = where(keep, _core.divide(1, where(keep, s, 1)), 0)
+    return matmul(_conj_transpose(vh) * inverse[..., None, :], _conj_transpose(u)), keep
+
+
 def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     """The Moore-Penrose pseudo-inverse, from the SVD: singular values at or
     below rtol times the largest count as zero."""
@@ -93,10 +102,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=None):
     cutoff = rcond if rcond is not None else rtol
     if cutoff is None:
         cutoff = _default_rtol(a, s) if a.size else 0.0
-    largest = _core.max(s, -1, True) if s.size else s
-    keep = _core.greater(s, _core.multiply(cutoff, largest))
-    inverse = where(keep, _core.divide(1, where(keep, s, 1)), 0)
-    return matmul(_conj_transpose(vh) * inverse[..., None, :], _conj_transpose(u))
+    return _pinv_from_svd(u, s, vh, cutoff)[0]
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
@@ -126,12 +132,11 @@ def lstsq(a, b, rcond=None):
     if b2.shape[0] != a.shape[0]:
         raise _core.LinAlgError("Incompatible dimensions")
     m, n = a.shape
-    s = svdvals(a)
-    if rcond is None:
-        rcond = _core._finfo(s.dtype.name)[1] * max(m, n)
-    x = matmul(pinv(a, rcond=rcond), b2)
-    rank = _core.sum(_core.greater(s, _core.multiply(_core.max(s), rcond)), None, "int64") if s.size else \
-        asarray(0, dtype="int64", device=a.device)
+    # One SVD serves the solution, the rank and the singular values.
+    u, s, vh = _core._svd(a, False, True)
+    inverse, kept = _pinv_from_svd(u, s, vh, _default_rtol(a, s) if rcond is None else rcond)
+    x = matmul(inverse, b2)
+    rank = _core.sum(kept, None, "int64")
     if m > n and int(rank) == n:
         r = _core.subtract(matmul(a, x), b2)
         residuals = _core.sum(_core.square(_core.abs(r)), 0)
