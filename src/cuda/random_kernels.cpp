@@ -21,24 +21,30 @@ const char* random_kernel_source() {
   return R"(
 #include "kiln/device/philox.h"
 
+template <class T, int Kind>
+__device__ __forceinline__ void fill(T* v, unsigned long long key, unsigned long long block) {
+  const kiln::philox::Block b = kiln::philox::stream_block(key, block);
+  if constexpr (Kind == 0) kiln::philox::bits(b, v);
+  else if constexpr (Kind == 1) kiln::philox::uniform(b, v);
+  else kiln::philox::normal(b, v);
+}
+
+// Whole blocks of a 16-byte aligned output take one vector store each, in a
+// loop of their own (no bounds test per store); the rest, one value at a time.
 template <class T, class V, int Kind>
 __device__ void draw(T* out, long long n, unsigned long long key, unsigned long long first, int aligned) {
   const long long per = 16 / sizeof(T);
-  const long long blocks = (n + per - 1) / per;
-  for (long long b = blockIdx.x * (long long)blockDim.x + threadIdx.x; b < blocks;
-       b += (long long)gridDim.x * blockDim.x) {
+  const long long blocks = (n + per - 1) / per, vector_blocks = aligned ? n / per : 0;
+  const long long start = blockIdx.x * (long long)blockDim.x + threadIdx.x, stride = (long long)gridDim.x * blockDim.x;
+  for (long long b = start; b < vector_blocks; b += stride) {
     V pack;
-    T* v = reinterpret_cast<T*>(&pack);
-    const kiln::philox::Block block = kiln::philox::stream_block(key, first + b);
-    if constexpr (Kind == 0) kiln::philox::bits(block, v);
-    else if constexpr (Kind == 1) kiln::philox::uniform(block, v);
-    else kiln::philox::normal(block, v);
-    const long long at = b * per;
-    if (aligned && at + per <= n) {
-      *reinterpret_cast<V*>(out + at) = pack;
-    } else {
-      for (long long j = 0; j < per && at + j < n; ++j) out[at + j] = v[j];
-    }
+    fill<T, Kind>(reinterpret_cast<T*>(&pack), key, first + b);
+    reinterpret_cast<V*>(out)[b] = pack;
+  }
+  for (long long b = vector_blocks + start; b < blocks; b += stride) {
+    T v[16 / sizeof(T)];
+    fill<T, Kind>(v, key, first + b);
+    for (long long j = 0; j < per && b * per + j < n; ++j) out[b * per + j] = v[j];
   }
 }
 

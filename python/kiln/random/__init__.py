@@ -1,7 +1,7 @@
 """kiln.random: NumPy's random API on Philox4x32-10 counter-based streams,
 the same numbers on the CPU and on a GPU for the same seed and shape (bits,
-uniforms and integers exactly; normals to the last ulp or so of the
-platform's log/sin/cos). choice without replacement, permutation and
+uniforms, integers and float32 normals exactly; float64 normals and
+exponentials to the last ulp or so of the platform's log/sin/cos). choice without replacement, permutation and
 shuffle order by sorting random keys, so they differ from NumPy's draws.
 
 Not yet: the distributions beyond normal, uniform, exponential and integers."""
