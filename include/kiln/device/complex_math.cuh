@@ -1,5 +1,6 @@
-// Complex arithmetic and functions for device code (NumPy's algorithms for
-// division and reciprocal; textbook identities for the rest).
+// Complex arithmetic and functions for device code: NumPy's algorithms for
+// division, reciprocal and powers; C99's special values and careful forms for
+// the elementary functions.
 #pragma once
 #include "kiln/device/types.cuh"
 
@@ -52,59 +53,224 @@ template <class F> __device__ F scaled_hypot(F a, F b) {
 }
 
 template <class R> __device__ __forceinline__ R cabs(complex<R> z) { return scaled_hypot(z.re, z.im); }
+
+// Where the functions below change method, by precision.
+template <class R> struct complex_bounds;
+template <> struct complex_bounds<float> {
+  static constexpr float exp_overflow = 88.0f;  // exp(x) and cosh(x) overflow a little above
+  static constexpr float tanh_one = 9.0f;       // tanh(x) rounds to +-1 beyond
+  static constexpr float asymptotic = 16384.0f; // 2^14: asinh(z) = log(2z) to the last bit beyond
+  static constexpr float sqrt_large = 8.5e37f;  // a quarter of the largest float
+  static constexpr float sqrt_small = 1e-36f, sqrt_up = 1099511627776.0f, sqrt_down = 9.5367431640625e-07f;  // 2^40, 2^-20
+  static constexpr float underflowing_square = 1e-28f;  // a sum of squares this small has lost bits
+};
+template <> struct complex_bounds<double> {
+  static constexpr double exp_overflow = 709.0;
+  static constexpr double tanh_one = 22.0;
+  static constexpr double asymptotic = 268435456.0;  // 2^28
+  static constexpr double sqrt_large = 4.49e307;
+  static constexpr double sqrt_small = 1e-300, sqrt_up = 4.149515568880993e+180, sqrt_down = 4.909093465297727e-91;  // 2^600, 2^-300
+  static constexpr double underflowing_square = 1e-290;
+};
+template <class R> __device__ __forceinline__ R half_pi() { return R(1.5707963267948966); }
+template <class R> __device__ __forceinline__ R ln2() { return R(0.6931471805599453); }
+
+// The functions follow C99's Annex G (glibc's, and so NumPy's, values for
+// infinite and NaN parts), scale where a direct formula would overflow, and
+// take W. Kahan's forms ("Branch cuts for complex elementary functions",
+// 1987) for tanh and the inverse functions: accurate to a few ulps and on the
+// right side of every branch cut, signed zeros included.
+
+// e^x cis y. Beyond exp's overflow, e^(x/2) twice: e^x cos y can be finite.
 template <class R> __device__ complex<R> cexp(complex<R> z) {
-  R e = exp(z.re);
-  if (z.im == 0) return make_complex(e, z.im);
-  return make_complex(e * cos(z.im), e * sin(z.im));
+  const R x = z.re, y = z.im;
+  if (isnan(x)) return make_complex(x, y == 0 ? y : quiet_nan<R>());
+  if (isinf(x) && !isfinite(y)) return x > 0 ? make_complex(x, quiet_nan<R>()) : make_complex(R(0), R(0));
+  if (y == 0) return make_complex(exp(x), y);
+  if (x > complex_bounds<R>::exp_overflow) {
+    const R h = exp(x / 2);
+    return make_complex(h * cos(y) * h, h * sin(y) * h);
+  }
+  const R e = exp(x);
+  return make_complex(e * cos(y), e * sin(y));
 }
-template <class R> __device__ complex<R> clog(complex<R> z) { return make_complex(log(cabs(z)), atan2(z.im, z.re)); }
+// log |z| + i arg z; near |z| = 1, log|z| = log1p(|z|^2 - 1) / 2 with
+// (|x| - 1)(|x| + 1) + y^2 (no cancellation of the 1).
+template <class R> __device__ complex<R> clog(complex<R> z) {
+  const R ax = fabs(z.re), ay = fabs(z.im);
+  if (isinf(ax) || isinf(ay)) return make_complex(infinity<R>(), atan2(z.im, z.re));
+  if (isnan(ax) || isnan(ay)) return make_complex(quiet_nan<R>(), quiet_nan<R>());
+  R re;
+  const R big = fmax(ax, ay), small = fmin(ax, ay);
+  if (big >= R(0.5) && big <= R(2) && small < R(1))
+    re = log1p(fma(small, small, (big - 1) * (big + 1))) / 2;
+  else if (big >= complex_bounds<R>::sqrt_large)
+    re = log(cabs(scale(z, R(0.5)))) + ln2<R>();  // |z| itself may overflow
+  else if (big < complex_bounds<R>::sqrt_small)  // |z| of subnormal parts rounds coarsely
+    re = log(cabs(scale(z, complex_bounds<R>::sqrt_up))) - log(complex_bounds<R>::sqrt_up);
+  else
+    re = log(cabs(z));
+  return make_complex(re, atan2(z.im, z.re));
+}
+// Kahan's: t = sqrt((|x| + |z|) / 2), the other part y / 2t; scaled by
+// powers of 2 near overflow and underflow.
 template <class R> __device__ complex<R> csqrt(complex<R> z) {
-  if (z.re == 0 && z.im == 0) return make_complex(R(0), z.im);
-  if (isinf(z.im)) return make_complex(infinity<R>(), z.im);
-  R t = sqrt((fabs(z.re) + cabs(z)) / 2);
-  if (z.re >= 0) return make_complex(t, z.im / (2 * t));
-  return make_complex(fabs(z.im) / (2 * t), copysign(t, z.im));
+  const R x = z.re, y = z.im;
+  if (isinf(y)) return make_complex(infinity<R>(), y);
+  if (isnan(x)) return make_complex(x, quiet_nan<R>());
+  if (isinf(x)) {
+    if (x > 0) return make_complex(x, isnan(y) ? y : copysign(R(0), y));
+    return make_complex(isnan(y) ? y : R(0), copysign(infinity<R>(), y));
+  }
+  if (isnan(y)) return make_complex(y, y);
+  if (x == 0 && y == 0) return make_complex(R(0), y);
+  R ax = fabs(x), ay = fabs(y), rescale = 1;
+  if (ax >= complex_bounds<R>::sqrt_large || ay >= complex_bounds<R>::sqrt_large) {
+    ax *= R(0.25);
+    ay *= R(0.25);
+    rescale = 2;
+  } else if (ax < complex_bounds<R>::sqrt_small && ay < complex_bounds<R>::sqrt_small) {
+    ax *= complex_bounds<R>::sqrt_up;
+    ay *= complex_bounds<R>::sqrt_up;
+    rescale = complex_bounds<R>::sqrt_down;
+  }
+  const R t = sqrt((ax + scaled_hypot(ax, ay)) / 2), other = ay / (2 * t);
+  if (x >= 0) return make_complex(t * rescale, copysign(other * rescale, y));
+  return make_complex(other * rescale, copysign(t * rescale, y));
 }
-// A part of these is (a zero) times (a cosh or sinh that may have overflowed):
-// C99 gives that part the signed zero of the product, not 0 * inf = NaN.
-template <class R> __device__ __forceinline__ R zero_times(R zero, R other) { return copysign(R(0), zero) * copysign(R(1), other); }
+// sinh x cos y + i cosh x sin y. Beyond exp's overflow sinh and cosh are
+// e^|x| / 2, taken as e^(|x|/2) twice.
 template <class R> __device__ complex<R> csinh(complex<R> z) {
-  const R re = z.re == 0 ? zero_times(z.re, cos(z.im)) : sinh(z.re) * cos(z.im);
-  const R im = z.im == 0 ? zero_times(z.im, cosh(z.re)) : cosh(z.re) * sin(z.im);
-  return make_complex(re, im);
+  const R x = z.re, y = z.im;
+  if (isnan(x)) return make_complex(x, y == 0 ? y : quiet_nan<R>());
+  if (isinf(x)) {
+    if (y == 0) return make_complex(x, y);
+    if (!isfinite(y)) return make_complex(x, quiet_nan<R>());
+    return make_complex(x * cos(y), infinity<R>() * sin(y));
+  }
+  if (!isfinite(y)) return make_complex(x == 0 ? x : quiet_nan<R>(), quiet_nan<R>());
+  if (fabs(x) > complex_bounds<R>::exp_overflow) {
+    const R h = exp(fabs(x) / 2), sinh_cos = R(0.5) * h * cos(y) * h;
+    return make_complex(x > 0 ? sinh_cos : -sinh_cos, y == 0 ? y : R(0.5) * h * sin(y) * h);
+  }
+  return make_complex(sinh(x) * cos(y), cosh(x) * sin(y));
 }
 template <class R> __device__ complex<R> ccosh(complex<R> z) {
-  const R im = z.im == 0 || z.re == 0 ? zero_times(z.re * z.im, R(1)) : sinh(z.re) * sin(z.im);
-  return make_complex(cosh(z.re) * cos(z.im), im);
+  const R x = z.re, y = z.im;
+  if (isnan(x)) return make_complex(x, y == 0 ? y : quiet_nan<R>());
+  if (isinf(x)) {
+    if (y == 0) return make_complex(infinity<R>(), x > 0 ? y : -y);
+    if (!isfinite(y)) return make_complex(infinity<R>(), quiet_nan<R>());
+    return make_complex(infinity<R>() * cos(y), x * sin(y));
+  }
+  if (!isfinite(y)) return make_complex(quiet_nan<R>(), x == 0 ? R(0) : quiet_nan<R>());
+  if (fabs(x) > complex_bounds<R>::exp_overflow) {
+    const R h = exp(fabs(x) / 2), sinh_sin = y == 0 ? y : R(0.5) * h * sin(y) * h;
+    return make_complex(R(0.5) * h * cos(y) * h, x > 0 ? sinh_sin : -sinh_sin);
+  }
+  return make_complex(cosh(x) * cos(y), sinh(x) * sin(y));
 }
+// Kahan's tanh: t = tan y, b = 1 + t^2, s = sinh x, r = sqrt(1 + s^2):
+// (b r s + i t) / (1 + b s^2), no cancellation anywhere; beyond tanh's
+// saturation, +-1 + 4 i sin y cos y e^(-2|x|).
 template <class R> __device__ complex<R> ctanh(complex<R> z) {
-  if (fabs(z.re) > R(20)) return make_complex(copysign(R(1), z.re), copysign(R(0), sin(2 * z.im)));
-  R d = cosh(2 * z.re) + cos(2 * z.im);
-  return make_complex(sinh(2 * z.re) / d, sin(2 * z.im) / d);
+  const R x = z.re, y = z.im;
+  if (isnan(x)) return make_complex(x, y == 0 ? y : quiet_nan<R>());
+  if (isinf(x)) return make_complex(copysign(R(1), x), isfinite(y) ? copysign(R(0), sin(y) * cos(y)) : copysign(R(0), y));
+  if (!isfinite(y)) return make_complex(x == 0 ? x : quiet_nan<R>(), quiet_nan<R>());
+  if (fabs(x) > complex_bounds<R>::tanh_one)
+    return make_complex(copysign(R(1), x), 4 * sin(y) * cos(y) * exp(-2 * fabs(x)));
+  const R t = tan(y), b = 1 + t * t, s = sinh(x), r = sqrt(1 + s * s), d = 1 + b * s * s;
+  return make_complex(b * r * s / d, t / d);
 }
 // i*z and -i*z
 template <class R> __device__ __forceinline__ complex<R> times_i(complex<R> z) { return make_complex(-z.im, z.re); }
 template <class R> __device__ __forceinline__ complex<R> times_minus_i(complex<R> z) { return make_complex(z.im, -z.re); }
 template <class R> __device__ complex<R> ctan(complex<R> z) { return times_minus_i(ctanh(times_i(z))); }
-// sin z = -i sinh(iz), cos z = cosh(iz): the zero cases carry over.
+// sin z = -i sinh(iz), cos z = cosh(iz): the special values carry over.
 template <class R> __device__ complex<R> csin(complex<R> z) { return times_minus_i(csinh(times_i(z))); }
 template <class R> __device__ complex<R> ccos(complex<R> z) { return ccosh(times_i(z)); }
+
+// Beyond complex_bounds::asymptotic, asin, acos and their hyperbolic kin are
+// log(2z) and arg z to the last bit: log|z| + log 2 (no square to overflow).
+template <class R> __device__ __forceinline__ bool asymptotic(R ax, R ay) {
+  return fmax(ax, ay) > complex_bounds<R>::asymptotic;
+}
+template <class R> __device__ __forceinline__ R log_twice_abs(complex<R> z) {
+  return log(cabs(scale(z, R(0.5)))) + 2 * ln2<R>();  // |z| itself may overflow
+}
+// asinh, odd in each part: first quadrant, then the signs of z. Finite z
+// between the bounds: Kahan's -i asin(iz), asin w = atan(Re w / Re(sqrt(1-w)
+// sqrt(1+w))) + i asinh(Im(conj(sqrt(1-w)) sqrt(1+w))).
 template <class R> __device__ complex<R> casinh(complex<R> z) {
-  complex<R> one = make_complex(R(1), R(0));
-  return clog(z + csqrt(z * z + one));
-}
-template <class R> __device__ complex<R> cacosh(complex<R> z) {
-  complex<R> one = make_complex(R(1), R(0));
-  return clog(z + csqrt(z + one) * csqrt(z - one));
-}
-template <class R> __device__ complex<R> catanh(complex<R> z) {
-  complex<R> one = make_complex(R(1), R(0));
-  return scale(clog(one + z) - clog(one - z), R(0.5));
+  const R ax = fabs(z.re), ay = fabs(z.im);
+  R re, im;
+  if (isinf(ax) || isinf(ay)) {
+    re = infinity<R>();
+    im = isnan(ax) || isnan(ay) ? quiet_nan<R>() : atan2(ay, ax);
+  } else if (isnan(ax) || isnan(ay)) {
+    re = quiet_nan<R>();
+    im = isnan(ax) && ay == 0 ? ay : quiet_nan<R>();
+  } else if (asymptotic(ax, ay)) {
+    re = log_twice_abs(z);
+    im = atan2(ay, ax);
+  } else {
+    const complex<R> a = csqrt(make_complex(1 + ay, -ax)), b = csqrt(make_complex(1 - ay, ax));  // w = i|z|-ish
+    im = atan2(ay, a.re * b.re - a.im * b.im);
+    re = asinh(a.re * b.im - a.im * b.re);
+  }
+  return make_complex(copysign(re, z.re), copysign(im, z.im));
 }
 template <class R> __device__ complex<R> casin(complex<R> z) { return times_minus_i(casinh(times_i(z))); }
+// acos, conjugate-symmetric: Kahan's 2 atan(Re sqrt(1-z) / Re sqrt(1+z))
+// + i asinh(Im(conj(sqrt(1+z)) sqrt(1-z))).
 template <class R> __device__ complex<R> cacos(complex<R> z) {
-  complex<R> a = casin(z);
-  return make_complex(R(1.5707963267948966) - a.re, -a.im);
+  const R x = z.re, y = z.im;
+  if (isinf(x) || isinf(y)) {
+    if (isnan(x) || isnan(y)) return make_complex(quiet_nan<R>(), isnan(x) ? -copysign(infinity<R>(), y) : -infinity<R>());
+    return make_complex(atan2(fabs(y), x), -copysign(infinity<R>(), y));
+  }
+  if (isnan(x) || isnan(y)) return make_complex(x == 0 ? half_pi<R>() : quiet_nan<R>(), quiet_nan<R>());
+  if (asymptotic(fabs(x), fabs(y))) return make_complex(atan2(fabs(y), x), -copysign(log_twice_abs(z), y));
+  const complex<R> a = csqrt(make_complex(1 - x, -y)), b = csqrt(make_complex(1 + x, y));
+  return make_complex(2 * atan2(a.re, b.re), asinh(b.re * a.im - b.im * a.re));
+}
+// acosh, conjugate-symmetric: Kahan's asinh(Re(conj(sqrt(z-1)) sqrt(z+1)))
+// + 2i atan(Im sqrt(z-1) / Re sqrt(z+1)).
+template <class R> __device__ complex<R> cacosh(complex<R> z) {
+  const R x = z.re, y = z.im;
+  if (isinf(x) || isinf(y))
+    return make_complex(infinity<R>(), isnan(x) || isnan(y) ? quiet_nan<R>() : copysign(atan2(fabs(y), x), y));
+  if (isnan(x) || isnan(y)) return make_complex(quiet_nan<R>(), x == 0 ? half_pi<R>() : quiet_nan<R>());  // as glibc
+  if (asymptotic(fabs(x), fabs(y))) return make_complex(log_twice_abs(z), copysign(atan2(fabs(y), x), y));
+  const complex<R> a = csqrt(make_complex(x - 1, y)), b = csqrt(make_complex(x + 1, y));
+  return make_complex(asinh(a.re * b.re + a.im * b.im), 2 * atan2(a.im, b.re));
+}
+// atanh, odd in each part: Kahan's log1p(4x / ((1-x)^2 + y^2)) / 4 +
+// i atan2(2y, (1-x)(1+x) - y^2) / 2 in the first quadrant. Near 1 with a tiny
+// y, where (1-x)^2 + y^2 underflows: (log|1+z| - log|1-z|) / 2. For huge
+// parts: x / |z|^2 + i (pi/2 - atan(2y / |z|^2) / 2), |z|^2 never formed.
+template <class R> __device__ complex<R> catanh(complex<R> z) {
+  const R ax = fabs(z.re), ay = fabs(z.im);
+  R re, im;
+  if (isinf(ax) || isinf(ay)) {
+    re = 0;
+    im = isnan(ay) ? ay : half_pi<R>();
+  } else if (isnan(ax) || isnan(ay)) {
+    re = ax == 0 ? ax : quiet_nan<R>();
+    im = quiet_nan<R>();
+  } else if (asymptotic(ax, ay)) {
+    const R big = fmax(ax, ay), ratio = fmin(ax, ay) / big, unit = 1 / big / (1 + ratio * ratio);
+    re = ax >= ay ? unit : ratio * unit;  // x / |z|^2
+    im = half_pi<R>() - atan(2 * (ay >= ax ? unit : ratio * unit)) / 2;
+  } else {
+    const R one_minus = 1 - ax, d = one_minus * one_minus + ay * ay;
+    re = d < complex_bounds<R>::underflowing_square
+             ? (log(scaled_hypot(1 + ax, ay)) - log(scaled_hypot(one_minus, ay))) / 2
+             : log1p(4 * ax / d) / 4;
+    im = atan2(2 * ay, one_minus * (1 + ax) - ay * ay) / 2;
+  }
+  return make_complex(copysign(re, z.re), copysign(im, z.im));
 }
 template <class R> __device__ complex<R> catan(complex<R> z) { return times_minus_i(catanh(times_i(z))); }
 // NumPy's nc_pow: zero bases by rule, integral exponents below 100 in
