@@ -9,12 +9,14 @@ namespace kiln { namespace dev {
 template <class R> __device__ __forceinline__ complex<R> operator+(complex<R> a, complex<R> b) { return make_complex(a.re + b.re, a.im + b.im); }
 template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a, complex<R> b) { return make_complex(a.re - b.re, a.im - b.im); }
 template <class R> __device__ __forceinline__ complex<R> operator-(complex<R> a) { return make_complex(-a.re, -a.im); }
-// Each product rounded on its own (no FMA contraction), so that overflow
-// goes as in NumPy's textbook product (an infinite term stays infinite).
+// NumPy's SIMD loops on x86 CPUs with FMA multiply complex numbers as
+// (fma(ar, br, -(ai bi)), fma(ar, bi, ai br)); the same form here, with the
+// inner products kept out of contraction, gives their bits, and so their
+// cancellation and overflow.
 __device__ __forceinline__ float mul_rn(float a, float b) { return __fmul_rn(a, b); }
 __device__ __forceinline__ double mul_rn(double a, double b) { return __dmul_rn(a, b); }
 template <class R> __device__ __forceinline__ complex<R> operator*(complex<R> a, complex<R> b) {
-  return make_complex(mul_rn(a.re, b.re) - mul_rn(a.im, b.im), mul_rn(a.re, b.im) + mul_rn(a.im, b.re));
+  return make_complex(fma(a.re, b.re, -mul_rn(a.im, b.im)), fma(a.re, b.im, mul_rn(a.im, b.re)));
 }
 template <class R> __device__ __forceinline__ complex<R> scale(complex<R> a, R s) { return make_complex(a.re * s, a.im * s); }
 template <class R> __device__ __forceinline__ bool operator==(complex<R> a, complex<R> b) { return a.re == b.re && a.im == b.im; }
@@ -145,7 +147,7 @@ template <class R> __device__ complex<R> csinh(complex<R> z) {
   if (isnan(x)) return make_complex(x, y == 0 ? y : quiet_nan<R>());
   if (isinf(x)) {
     if (y == 0) return make_complex(x, y);
-    if (!isfinite(y)) return make_complex(x, quiet_nan<R>());
+    if (!isfinite(y)) return make_complex(infinity<R>(), quiet_nan<R>());  // C99 leaves the sign open; glibc's +
     return make_complex(x * cos(y), infinity<R>() * sin(y));
   }
   if (!isfinite(y)) return make_complex(x == 0 ? x : quiet_nan<R>(), quiet_nan<R>());
@@ -188,7 +190,11 @@ template <class R> __device__ __forceinline__ complex<R> times_i(complex<R> z) {
 template <class R> __device__ __forceinline__ complex<R> times_minus_i(complex<R> z) { return make_complex(z.im, -z.re); }
 template <class R> __device__ complex<R> ctan(complex<R> z) { return times_minus_i(ctanh(times_i(z))); }
 // sin z = -i sinh(iz), cos z = cosh(iz): the special values carry over.
-template <class R> __device__ complex<R> csin(complex<R> z) { return times_minus_i(csinh(times_i(z))); }
+template <class R> __device__ complex<R> csin(complex<R> z) {
+  // The one open sign: -i sinh(iz) gives NaN - i inf where glibc's sin gives + i inf.
+  if (!isfinite(z.re) && isinf(z.im)) return make_complex(quiet_nan<R>(), infinity<R>());
+  return times_minus_i(csinh(times_i(z)));
+}
 template <class R> __device__ complex<R> ccos(complex<R> z) { return ccosh(times_i(z)); }
 
 // Beyond complex_bounds::asymptotic, asin, acos and their hyperbolic kin are
