@@ -1,42 +1,35 @@
 #include "cublas.hpp"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <string>
 
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
+#include "loaded_api.hpp"
 #include "toolkit_library.hpp"
 
 namespace kiln::cuda {
 namespace {
 
-struct Loaded {
-  Cublas api{};
-  std::string error;
-};
-
-const Loaded& load() {
-  static const Loaded loaded = [] {
-    Loaded l;
-    void* lib = open_toolkit_library({"libcublas.so.13", "libcublas.so.12", "libcublas.so"});
-    if (!lib) {
-      l.error = "cuBLAS (libcublas.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME";
-      return l;
-    }
-    auto resolve = [&](auto& fn, const char* name) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-      if (!fn && l.error.empty()) l.error = std::string("cuBLAS is too old: it lacks ") + name;
-    };
-    resolve(l.api.create, "cublasCreate_v2");
-    resolve(l.api.set_stream, "cublasSetStream_v2");
-    resolve(l.api.status_string, "cublasGetStatusString");
-    resolve(l.api.gemm, "cublasGemmEx");
-    resolve(l.api.gemm_strided_batched, "cublasGemmStridedBatchedEx");
-    return l;
-  }();
+// Cublas's members are named for what they do; the symbols carry _v2.
+const LoadedApi<Cublas>& load() {
+  static const LoadedApi<Cublas> loaded = load_api<Cublas>(
+      "cuBLAS", "cuBLAS (libcublas.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME",
+      [] { return open_toolkit_library({"libcublas.so.13", "libcublas.so.12", "libcublas.so"}); },
+      [](void* lib, Cublas& api) -> const char* {
+        const char* missing = nullptr;
+        auto resolve = [&](auto& fn, const char* name) {
+          fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
+          if (!fn && !missing) missing = name;
+        };
+        resolve(api.create, "cublasCreate_v2");
+        resolve(api.set_stream, "cublasSetStream_v2");
+        resolve(api.status_string, "cublasGetStatusString");
+        resolve(api.gemm, "cublasGemmEx");
+        resolve(api.gemm_strided_batched, "cublasGemmStridedBatchedEx");
+        return missing;
+      });
   return loaded;
 }
 
@@ -44,11 +37,7 @@ std::atomic<cublasHandle_t> handles[kMaxDevices];
 
 }  // namespace
 
-const Cublas& cublas() {
-  const Loaded& l = load();
-  if (!l.error.empty()) throw CudaError(l.error);
-  return l.api;
-}
+const Cublas& cublas() { return api_or_throw(load()); }
 
 void check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS) throw CudaError(std::string(what) + ": " + cublas().status_string(status));

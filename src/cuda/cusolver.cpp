@@ -1,41 +1,25 @@
 #include "cusolver.hpp"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <string>
 
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
+#include "loaded_api.hpp"
 #include "toolkit_library.hpp"
 
 namespace kiln::cuda {
 namespace {
 
-struct Loaded {
-  Cusolver api;
-  std::string error;
-};
-
-const Loaded& load() {
-  static const Loaded loaded = [] {
-    Loaded l;
-    void* lib = open_toolkit_library({"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"});
-    if (!lib) {
-      l.error = "cuSOLVER (libcusolver.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME";
-      return l;
-    }
-#define KILN_CUSOLVER_RESOLVE(name)                                                   \
-  l.api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));               \
-  if (!l.api.name) {                                                                  \
-    l.error = "cuSOLVER is too old: it lacks " #name;                                 \
-    return l;                                                                         \
-  }
-    KILN_CUSOLVER_FUNCTIONS(KILN_CUSOLVER_RESOLVE)
-#undef KILN_CUSOLVER_RESOLVE
-    return l;
-  }();
+const LoadedApi<Cusolver>& load() {
+  static const LoadedApi<Cusolver> loaded = load_api<Cusolver>(
+      "cuSOLVER", "cuSOLVER (libcusolver.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME",
+      [] { return open_toolkit_library({"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}); },
+      [](void* lib, Cusolver& api) -> const char* {
+        KILN_CUSOLVER_FUNCTIONS(KILN_RESOLVE_OR_RETURN)
+        return nullptr;
+      });
   return loaded;
 }
 
@@ -43,11 +27,7 @@ std::atomic<CusolverHandle*> handles[kMaxDevices];
 
 }  // namespace
 
-const Cusolver& cusolver() {
-  const Loaded& l = load();
-  if (!l.error.empty()) throw CudaError(l.error);
-  return l.api;
-}
+const Cusolver& cusolver() { return api_or_throw(load()); }
 
 void check(cusolverStatus_t status, const char* what) {
   if (status != CUSOLVER_STATUS_SUCCESS)

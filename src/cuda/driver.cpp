@@ -1,37 +1,27 @@
 #include "driver.hpp"
 
-#include <dlfcn.h>
-
-#include <mutex>
 #include <string>
 
 #include "kiln/error.hpp"
+#include "loaded_api.hpp"
 
 namespace kiln::cuda {
 namespace {
 
-struct Loaded {
-  Driver api;
-  std::string error;  // empty when the driver works
-};
-
-const Loaded& load() {
-  static const Loaded loaded = [] {
-    Loaded l;
-    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) lib = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) {
-      l.error = "the CUDA driver (libcuda.so.1) could not be loaded: no NVIDIA driver is installed";
-      return l;
-    }
-#define KILN_DRIVER_RESOLVE(name)                                                     \
-  l.api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));               \
-  if (!l.api.name) {                                                                  \
-    l.error = "the CUDA driver is too old: it lacks " #name;                          \
-    return l;                                                                         \
-  }
-    KILN_DRIVER_FUNCTIONS(KILN_DRIVER_RESOLVE)
-#undef KILN_DRIVER_RESOLVE
+// The driver, once resolved, is initialised; a failing cuInit is the error.
+const LoadedApi<Driver>& load() {
+  static const LoadedApi<Driver> loaded = [] {
+    LoadedApi<Driver> l = load_api<Driver>(
+        "the CUDA driver", "the CUDA driver (libcuda.so.1) could not be loaded: no NVIDIA driver is installed",
+        [] {
+          void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+          return lib ? lib : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+        },
+        [](void* lib, Driver& api) -> const char* {
+          KILN_DRIVER_FUNCTIONS(KILN_RESOLVE_OR_RETURN)
+          return nullptr;
+        });
+    if (!l.error.empty()) return l;
     CUresult r = l.api.cuInit(0);
     if (r != CUDA_SUCCESS) {
       const char* name = nullptr;
@@ -45,11 +35,7 @@ const Loaded& load() {
 
 }  // namespace
 
-const Driver& driver() {
-  const Loaded& l = load();
-  if (!l.error.empty()) throw CudaError(l.error);
-  return l.api;
-}
+const Driver& driver() { return api_or_throw(load()); }
 
 bool driver_available() { return load().error.empty(); }
 

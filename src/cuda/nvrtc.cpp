@@ -8,6 +8,7 @@
 
 #include "../core/compile_failure.hpp"
 #include "kiln/error.hpp"
+#include "loaded_api.hpp"
 #include "toolkit_library.hpp"
 
 namespace kiln::cuda {
@@ -22,29 +23,17 @@ struct Nvrtc {
 #define KILN_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;
   KILN_NVRTC_FUNCTIONS(KILN_NVRTC_MEMBER)
 #undef KILN_NVRTC_MEMBER
-  std::string error;
 };
 
 const Nvrtc& nvrtc() {
-  static const Nvrtc api = [] {
-    Nvrtc n;
-    void* lib = open_toolkit_library({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"});
-    if (!lib) {
-      n.error = "NVRTC (libnvrtc.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME";
-      return n;
-    }
-#define KILN_NVRTC_RESOLVE(name)                                              \
-  n.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));           \
-  if (!n.name) {                                                              \
-    n.error = "NVRTC is too old: it lacks " #name;                            \
-    return n;                                                                 \
-  }
-    KILN_NVRTC_FUNCTIONS(KILN_NVRTC_RESOLVE)
-#undef KILN_NVRTC_RESOLVE
-    return n;
-  }();
-  if (!api.error.empty()) throw CudaError(api.error);
-  return api;
+  static const LoadedApi<Nvrtc> loaded = load_api<Nvrtc>(
+      "NVRTC", "NVRTC (libnvrtc.so) could not be loaded: install the CUDA toolkit or set CUDA_HOME",
+      [] { return open_toolkit_library({"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}); },
+      [](void* lib, Nvrtc& api) -> const char* {
+        KILN_NVRTC_FUNCTIONS(KILN_RESOLVE_OR_RETURN)
+        return nullptr;
+      });
+  return api_or_throw(loaded);
 }
 
 void check(nvrtcResult r, const char* what) {
