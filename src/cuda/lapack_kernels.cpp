@@ -2,6 +2,7 @@
 // the batch, queued on the current stream, each with its own info; the infos
 // come back to the host once, after the whole batch.
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
@@ -23,68 +24,82 @@ cudaDataType data_type(DType dt) {
 }
 cudaDataType real_type(DType dt) { return dt == DType::Float32 || dt == DType::Complex64 ? CUDA_R_32F : CUDA_R_64F; }
 
-// What every call of a batch shares: the handle, the workspaces and the infos.
+// The workspaces and the info of one call.
+struct Workspace {
+  void* device;
+  size_t device_bytes;
+  void* host;
+  size_t host_bytes;
+  int* info;
+};
+
+// One cuSOLVER routine over a batch of matrices: the handle, workspaces sized
+// once by the routine's query, one call per matrix, and the infos copied to
+// p.info after the last (the one wait).
 class Batch {
  public:
   Batch(const LapackArgs& p, DType dt)
-      : p_(p), dt_(dt), item_(static_cast<int64_t>(itemsize(dt))), scope_(p.device), h_(cusolver_handle(p.device)),
+      : p_(p), item_(static_cast<int64_t>(itemsize(dt))), scope_(p.device), handle_(cusolver_handle(p.device)),
         infos_(allocate_device(sizeof(int) * std::max<int64_t>(1, p.batch), Device::cuda(p.device))) {}
 
-  void workspaces(size_t device_bytes, size_t host_bytes) {
-    device_bytes_ = device_bytes;
-    host_bytes_ = host_bytes;
-    device_work_ = allocate_device(std::max<size_t>(device_bytes, 1), Device::cuda(p_.device));
-    host_work_.resize(std::max<size_t>(host_bytes, 1));
-  }
+  cusolverDnHandle_t handle() const { return handle_.handle; }
+  cusolverDnParams_t params() const { return handle_.params; }
   // Element i of a batch of matrices of `elements` elements each.
   char* matrix(char* base, int64_t i, int64_t elements) const { return base + i * elements * item_; }
-  int* info(int64_t i) const { return static_cast<int*>(infos_->data()) + i; }
-  // Copies the infos to p.info (this waits for the batch).
-  void finish() const {
-    std::vector<int> host(static_cast<size_t>(p_.batch));
-    kernel_table(DeviceKind::CUDA).transfer(host.data(), Device::cpu(), infos_->data(), Device::cuda(p_.device),
-                                            host.size() * sizeof(int));
-    std::copy(host.begin(), host.end(), p_.info);
+
+  // `query(&device_bytes, &host_bytes)` and `factor(i, workspace)` return the
+  // routine's status; `routine` names it in errors.
+  template <class Query, class Factor>
+  void run(const char* routine, Query query, Factor factor) {
+    size_t device_bytes = 0, host_bytes = 0;
+    check(query(&device_bytes, &host_bytes), (std::string(routine) + "_bufferSize").c_str());
+    BufferPtr device_work = allocate_device(std::max<size_t>(device_bytes, 1), Device::cuda(p_.device));
+    std::vector<char> host_work(std::max<size_t>(host_bytes, 1));
+    for (int64_t i = 0; i < p_.batch; ++i)
+      check(factor(i, Workspace{device_work->data(), device_bytes, host_work.data(), host_bytes,
+                                static_cast<int*>(infos_->data()) + i}),
+            routine);
+    std::vector<int> infos(static_cast<size_t>(p_.batch));
+    kernel_table(DeviceKind::CUDA).transfer(infos.data(), Device::cpu(), infos_->data(), Device::cuda(p_.device),
+                                            infos.size() * sizeof(int));
+    std::copy(infos.begin(), infos.end(), p_.info);
   }
 
+ private:
   const LapackArgs& p_;
-  DType dt_;
   int64_t item_;
   ContextScope scope_;
-  CusolverHandle h_;
-  BufferPtr infos_, device_work_;
-  std::vector<char> host_work_;
-  size_t device_bytes_ = 0, host_bytes_ = 0;
-  void* dwork() const { return device_work_->data(); }
-  void* hwork() { return host_work_.data(); }
+  CusolverHandle handle_;
+  BufferPtr infos_;
 };
+
+cusolverStatus_t no_workspace(size_t*, size_t*) { return CUSOLVER_STATUS_SUCCESS; }
 
 void getrf(const LapackArgs& p, DType dt) {
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
   const int64_t lda = std::max<int64_t>(1, p.m), k = std::min(p.m, p.n);
-  size_t dbytes = 0, hbytes = 0;
-  check(api.cusolverDnXgetrf_bufferSize(b.h_.handle, b.h_.params, p.m, p.n, t, p.a, lda, t, &dbytes, &hbytes),
-        "cusolverDnXgetrf_bufferSize");
-  b.workspaces(dbytes, hbytes);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(api.cusolverDnXgetrf(b.h_.handle, b.h_.params, p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda,
-                               p.pivots + i * k, t, b.dwork(), dbytes, b.hwork(), hbytes, b.info(i)),
-          "cusolverDnXgetrf");
-  b.finish();
+  b.run(
+      "cusolverDnXgetrf",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXgetrf_bufferSize(b.handle(), b.params(), p.m, p.n, t, p.a, lda, t, dbytes, hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXgetrf(b.handle(), b.params(), p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda,
+                                    p.pivots + i * k, t, w.device, w.device_bytes, w.host, w.host_bytes, w.info);
+      });
 }
 
 void getrs(const LapackArgs& p, DType dt) {
   Batch b(p, dt);
+  const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
   const int64_t ld = std::max<int64_t>(1, p.n);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(cusolver().cusolverDnXgetrs(b.h_.handle, b.h_.params, CUBLAS_OP_N, p.n, p.nrhs, t,
-                                      b.matrix(p.a, i, p.n * p.n), ld, p.pivots + i * p.n, t,
-                                      b.matrix(p.b, i, p.n * p.nrhs), ld, b.info(i)),
-          "cusolverDnXgetrs");
-  b.finish();
+  b.run("cusolverDnXgetrs", no_workspace, [&](int64_t i, const Workspace& w) {
+    return api.cusolverDnXgetrs(b.handle(), b.params(), CUBLAS_OP_N, p.n, p.nrhs, t, b.matrix(p.a, i, p.n * p.n), ld,
+                                p.pivots + i * p.n, t, b.matrix(p.b, i, p.n * p.nrhs), ld, w.info);
+  });
 }
 
 void potrf(const LapackArgs& p, DType dt) {
@@ -93,15 +108,15 @@ void potrf(const LapackArgs& p, DType dt) {
   const cudaDataType t = data_type(dt);
   const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const int64_t ld = std::max<int64_t>(1, p.n);
-  size_t dbytes = 0, hbytes = 0;
-  check(api.cusolverDnXpotrf_bufferSize(b.h_.handle, b.h_.params, uplo, p.n, t, p.a, ld, t, &dbytes, &hbytes),
-        "cusolverDnXpotrf_bufferSize");
-  b.workspaces(dbytes, hbytes);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(api.cusolverDnXpotrf(b.h_.handle, b.h_.params, uplo, p.n, t, b.matrix(p.a, i, p.n * p.n), ld, t,
-                               b.dwork(), dbytes, b.hwork(), hbytes, b.info(i)),
-          "cusolverDnXpotrf");
-  b.finish();
+  b.run(
+      "cusolverDnXpotrf",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXpotrf_bufferSize(b.handle(), b.params(), uplo, p.n, t, p.a, ld, t, dbytes, hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXpotrf(b.handle(), b.params(), uplo, p.n, t, b.matrix(p.a, i, p.n * p.n), ld, t,
+                                    w.device, w.device_bytes, w.host, w.host_bytes, w.info);
+      });
 }
 
 void geqrf(const LapackArgs& p, DType dt) {
@@ -109,35 +124,40 @@ void geqrf(const LapackArgs& p, DType dt) {
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
   const int64_t lda = std::max<int64_t>(1, p.m), k = std::min(p.m, p.n);
-  size_t dbytes = 0, hbytes = 0;
-  check(api.cusolverDnXgeqrf_bufferSize(b.h_.handle, b.h_.params, p.m, p.n, t, p.a, lda, t, p.values, t, &dbytes,
-                                        &hbytes),
-        "cusolverDnXgeqrf_bufferSize");
-  b.workspaces(dbytes, hbytes);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(api.cusolverDnXgeqrf(b.h_.handle, b.h_.params, p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda, t,
-                               b.matrix(p.values, i, k), t, b.dwork(), dbytes, b.hwork(), hbytes, b.info(i)),
-          "cusolverDnXgeqrf");
-  b.finish();
+  b.run(
+      "cusolverDnXgeqrf",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXgeqrf_bufferSize(b.handle(), b.params(), p.m, p.n, t, p.a, lda, t, p.values, t, dbytes,
+                                               hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXgeqrf(b.handle(), b.params(), p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda, t,
+                                    b.matrix(p.values, i, k), t, w.device, w.device_bytes, w.host, w.host_bytes,
+                                    w.info);
+      });
 }
 
-// The typed orgqr/ungqr: T is the element (any type of its size and layout).
+// The typed orgqr/ungqr: T is the element (any type of its size and layout);
+// their workspace is counted in elements.
 template <class T, class BufferSize, class Form>
 void orgqr_typed(const LapackArgs& p, DType dt, BufferSize buffer_size, Form form) {
   Batch b(p, dt);
   const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.reflectors),
             lda = std::max(1, m);
   int lwork = 0;
-  check(buffer_size(b.h_.handle, m, n, k, reinterpret_cast<const T*>(p.a), lda, reinterpret_cast<const T*>(p.values),
-                    &lwork),
-        "cusolverDn<t>orgqr_bufferSize");
-  b.workspaces(static_cast<size_t>(std::max(lwork, 1)) * sizeof(T), 0);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(form(b.h_.handle, m, n, k, reinterpret_cast<T*>(b.matrix(p.a, i, p.m * p.n)), lda,
-               reinterpret_cast<const T*>(b.matrix(p.values, i, p.reflectors)), static_cast<T*>(b.dwork()), lwork,
-               b.info(i)),
-          "cusolverDn<t>orgqr");
-  b.finish();
+  b.run(
+      "cusolverDn<t>orgqr",
+      [&](size_t* dbytes, size_t*) {
+        const cusolverStatus_t status = buffer_size(b.handle(), m, n, k, reinterpret_cast<const T*>(p.a), lda,
+                                                    reinterpret_cast<const T*>(p.values), &lwork);
+        *dbytes = static_cast<size_t>(std::max(lwork, 1)) * sizeof(T);
+        return status;
+      },
+      [&](int64_t i, const Workspace& w) {
+        return form(b.handle(), m, n, k, reinterpret_cast<T*>(b.matrix(p.a, i, p.m * p.n)), lda,
+                    reinterpret_cast<const T*>(b.matrix(p.values, i, p.reflectors)), static_cast<T*>(w.device), lwork,
+                    w.info);
+      });
 }
 
 void orgqr(const LapackArgs& p, DType dt) {
@@ -161,16 +181,17 @@ void syevd(const LapackArgs& p, DType dt) {
   const cusolverEigMode_t jobz = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const int64_t ld = std::max<int64_t>(1, p.n), real_item = r == CUDA_R_32F ? 4 : 8;
-  size_t dbytes = 0, hbytes = 0;
-  check(api.cusolverDnXsyevd_bufferSize(b.h_.handle, b.h_.params, jobz, uplo, p.n, t, p.a, ld, r, p.values, t, &dbytes,
-                                        &hbytes),
-        "cusolverDnXsyevd_bufferSize");
-  b.workspaces(dbytes, hbytes);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(api.cusolverDnXsyevd(b.h_.handle, b.h_.params, jobz, uplo, p.n, t, b.matrix(p.a, i, p.n * p.n), ld, r,
-                               p.values + i * p.n * real_item, t, b.dwork(), dbytes, b.hwork(), hbytes, b.info(i)),
-          "cusolverDnXsyevd");
-  b.finish();
+  b.run(
+      "cusolverDnXsyevd",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXsyevd_bufferSize(b.handle(), b.params(), jobz, uplo, p.n, t, p.a, ld, r, p.values, t,
+                                               dbytes, hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXsyevd(b.handle(), b.params(), jobz, uplo, p.n, t, b.matrix(p.a, i, p.n * p.n), ld, r,
+                                    p.values + i * p.n * real_item, t, w.device, w.device_bytes, w.host,
+                                    w.host_bytes, w.info);
+      });
 }
 
 // cuSOLVER's gesvd wants m >= n, which the core arranges.
@@ -182,18 +203,18 @@ void gesvd(const LapackArgs& p, DType dt) {
   const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(1, p.m), ldu = lda,
                 ldvt = std::max<int64_t>(1, p.full ? p.n : k), real_item = r == CUDA_R_32F ? 4 : 8;
   const int64_t u_size = p.m * (p.full ? p.m : k), vt_size = (p.full ? p.n : k) * p.n;
-  size_t dbytes = 0, hbytes = 0;
-  check(api.cusolverDnXgesvd_bufferSize(b.h_.handle, b.h_.params, job, job, p.m, p.n, t, p.a, lda, r, p.values, t,
-                                        p.u, ldu, t, p.vt, ldvt, t, &dbytes, &hbytes),
-        "cusolverDnXgesvd_bufferSize");
-  b.workspaces(dbytes, hbytes);
-  for (int64_t i = 0; i < p.batch; ++i)
-    check(api.cusolverDnXgesvd(b.h_.handle, b.h_.params, job, job, p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda, r,
-                               p.values + i * k * real_item, t, p.u ? b.matrix(p.u, i, u_size) : nullptr, ldu, t,
-                               p.vt ? b.matrix(p.vt, i, vt_size) : nullptr, ldvt, t, b.dwork(), dbytes, b.hwork(),
-                               hbytes, b.info(i)),
-          "cusolverDnXgesvd");
-  b.finish();
+  b.run(
+      "cusolverDnXgesvd",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXgesvd_bufferSize(b.handle(), b.params(), job, job, p.m, p.n, t, p.a, lda, r, p.values,
+                                               t, p.u, ldu, t, p.vt, ldvt, t, dbytes, hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXgesvd(b.handle(), b.params(), job, job, p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda,
+                                    r, p.values + i * k * real_item, t, p.u ? b.matrix(p.u, i, u_size) : nullptr,
+                                    ldu, t, p.vt ? b.matrix(p.vt, i, vt_size) : nullptr, ldvt, t, w.device,
+                                    w.device_bytes, w.host, w.host_bytes, w.info);
+      });
 }
 
 template <void (*Op)(const LapackArgs&, DType), int D>
