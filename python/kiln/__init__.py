@@ -45,13 +45,18 @@ from ._padding import pad  # noqa: F401
 from ._gathering import put, take, take_along_axis  # noqa: F401
 from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, nonzero  # noqa: F401
 from ._nan_reductions import (  # noqa: F401
-    nanargmax, nanargmin, nanmax, nanmean, nanmin, nanprod, nansum,
+    nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
 )
-from ._products import dot, einsum, inner, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
+from ._products import dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
 from . import fft, linalg, scipy  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
-from ._sets import isin, unique, unique_all, unique_counts, unique_inverse, unique_values  # noqa: F401
+from ._sets import (  # noqa: F401
+    intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
+)
 from ._histograms import digitize, histogram, histogram_bin_edges  # noqa: F401
+from ._statistics import (  # noqa: F401
+    average, corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, ptp, quantile,
+)
 from . import _array, _dtypes  # noqa: F401  (installs ndarray's Python methods)
 from . import _blas_candidates
 from . import cuda

@@ -1,10 +1,12 @@
-"""Reductions that skip NaNs: nansum, nanprod, nanmean, nanmax, nanmin,
-nanargmax, nanargmin. Integer and boolean arrays have no NaNs and reduce as
-they are."""
+"""Reductions that skip NaNs: nansum, nanprod, nanmean, nanvar, nanstd,
+nanmax, nanmin, nanargmax, nanargmin, nancumsum, nancumprod. Integer and
+boolean arrays have no NaNs and reduce as they are."""
 import math
 
 from . import _core, _elementwise
 from ._creation import asarray
+from ._manipulation import squeeze
+from ._reductions import cumprod, cumsum
 
 
 def _has_nan(a):
@@ -23,14 +25,57 @@ def nanprod(a, axis=None, dtype=None, keepdims=False):
     return _core.prod(_filled(asarray(a), 1), axis, dtype, keepdims)
 
 
+def _count(a, axis, keepdims):
+    """How many non-NaN elements each slice has, in a's real floating type
+    (so that dividing by it keeps float32 data float32, as in NumPy)."""
+    real_type = {"complex64": "float32", "complex128": "float64"}.get(a.dtype.name, a.dtype)
+    return _core.sum(_core.logical_not(_core.isnan(a)), axis, "int64", keepdims).astype(real_type)
+
+
 def nanmean(a, axis=None, dtype=None, keepdims=False):
     """The mean of the non-NaN elements (NaN where a slice has none)."""
     a = asarray(a)
     if not _has_nan(a):
         return _core.mean(a, axis, dtype, keepdims)
-    count = _core.sum(_core.logical_not(_core.isnan(a)), axis, "int64", keepdims)
-    total = _core.sum(_filled(a, 0), axis, dtype, keepdims)
-    return total / count
+    return _core.sum(_filled(a, 0), axis, dtype, keepdims) / _count(a, axis, keepdims)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
+    """The variance of the non-NaN elements, divided by their count - ddof
+    (NaN where that is not positive)."""
+    if out is not None or mean is not None:
+        raise NotImplementedError("nanvar: out= and mean= are not supported")
+    if correction is not None:
+        ddof = correction
+    a = asarray(a)
+    if not _has_nan(a):
+        return _core._var(a, axis, float(ddof), keepdims, dtype)
+    count = _count(a, axis, True)
+    centred = _filled(a - _core.sum(_filled(a, 0), axis, dtype, True) / count, 0)
+    squares = _elementwise.real(centred * _core.conj(centred)) if a.dtype.kind == "c" else centred * centred
+    divisor = count - ddof
+    variance = _core.sum(squares, axis, None, True) / _elementwise.where(divisor > 0, divisor, 0)
+    return variance if keepdims else squeeze(variance, _reduced(axis, a.ndim))
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
+    return _core.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+
+
+def _reduced(axis, ndim):
+    if axis is None:
+        return tuple(range(ndim))
+    return tuple(ax % ndim for ax in (axis if isinstance(axis, tuple) else (axis,)))
+
+
+def nancumsum(a, axis=None, dtype=None):
+    """cumsum with NaNs counted as zero."""
+    return cumsum(_filled(asarray(a), 0), axis, dtype)
+
+
+def nancumprod(a, axis=None, dtype=None):
+    """cumprod with NaNs counted as one."""
+    return cumprod(_filled(asarray(a), 1), axis, dtype)
 
 
 def _nan_extreme(a, axis, keepdims, reduce, fill):

@@ -233,3 +233,15 @@ def cross(a, b, /, *, axis=-1):
     parts = [_core.subtract(_core.multiply(a[..., i], b[..., j]), _core.multiply(a[..., j], b[..., i]))
              for i, j in ((1, 2), (2, 0), (0, 1))]
     return moveaxis(stack(parts, axis=-1), -1, axis)
+
+
+def kron(a, b):
+    """The Kronecker product: each element of ``a`` times all of ``b``, in
+    blocks. Operands of different ranks get leading axes of one."""
+    a, b = _operands(a, b)
+    ndim = builtins.max(a.ndim, b.ndim)
+    a_shape, b_shape = (1,) * (ndim - a.ndim) + a.shape, (1,) * (ndim - b.ndim) + b.shape
+    interleaved_a = tuple(d for n in a_shape for d in (n, 1))
+    interleaved_b = tuple(d for n in b_shape for d in (1, n))
+    blocks = a.reshape(interleaved_a) * b.reshape(interleaved_b)
+    return blocks.reshape(tuple(m * n for m, n in zip(a_shape, b_shape)))

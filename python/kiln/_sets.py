@@ -1,5 +1,6 @@
 """Distinct values: unique (NumPy's), the array API's unique_all,
-unique_counts, unique_inverse and unique_values, and isin. All come from a
+unique_counts, unique_inverse and unique_values, isin, and the set
+operations union1d, intersect1d, setdiff1d and setxor1d. All come from a
 stable sort (kiln::unique_all): a value's run starts where it differs from
 the one before it."""
 import math
@@ -9,8 +10,9 @@ from collections import namedtuple
 from . import _core
 from ._creation import asarray
 from ._gathering import take
+from ._joining import concatenate
 from ._manipulation import moveaxis
-from ._sorting import lexsort, searchsorted, sort
+from ._sorting import argsort, lexsort, searchsorted, sort
 
 UniqueAllResult = namedtuple("UniqueAllResult", ["values", "indices", "inverse_indices", "counts"])
 UniqueCountsResult = namedtuple("UniqueCountsResult", ["values", "counts"])
@@ -96,3 +98,53 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
     at = _core.minimum(searchsorted(ordered, element), tests.size - 1)
     found = _core.equal(take(ordered, at), element)
     return _core.logical_not(found) if invert else found
+
+
+def union1d(ar1, ar2):
+    """The sorted distinct values of both arrays (flattened)."""
+    return unique(concatenate((asarray(ar1).ravel(), asarray(ar2).ravel())))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """The sorted values in both arrays; with ``return_indices``, where each
+    first occurs in ar1 and in ar2 (flattened)."""
+    ar1, ar2 = asarray(ar1).ravel(), asarray(ar2).ravel()
+    if return_indices:
+        if not assume_unique:
+            ar1, index1 = unique(ar1, return_index=True)
+            ar2, index2 = unique(ar2, return_index=True)
+        else:
+            index1 = _core._arange(0, ar1.size, 1, "int64", ar1.device)
+            index2 = _core._arange(0, ar2.size, 1, "int64", ar2.device)
+    elif not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    both = concatenate((ar1, ar2))
+    order = argsort(both, kind="stable") if return_indices else None
+    ordered = take(both, order) if return_indices else sort(both)
+    repeated = _core.equal(ordered[1:], ordered[:-1])
+    values = ordered[:-1][repeated]
+    if not return_indices:
+        return values
+    first = order[:-1][repeated]
+    second = order[1:][repeated] - ar1.size
+    return values, take(index1, first), take(index2, second)
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """The values of ar1 not in ar2: sorted and distinct unless ``assume_unique``."""
+    ar1 = asarray(ar1).ravel() if assume_unique else unique(ar1)
+    if not assume_unique:
+        ar2 = unique(ar2)
+    return ar1[_core.logical_not(isin(ar1, ar2, assume_unique=True))]
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """The sorted values in exactly one of the two arrays."""
+    if not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    ordered = sort(concatenate((asarray(ar1).ravel(), asarray(ar2).ravel())))
+    if ordered.size == 0:
+        return ordered
+    alone = _core._full((ordered.size + 1,), True, "bool", ordered.device)
+    alone[1:-1] = _core.not_equal(ordered[1:], ordered[:-1])
+    return ordered[_core.logical_and(alone[1:], alone[:-1])]
