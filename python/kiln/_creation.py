@@ -75,6 +75,16 @@ def asarray(obj, /, dtype=None, *, device=None, copy=None):
     return out if target == out.device else out._to(target)
 
 
+def operands(x1, x2):
+    """Both as kiln arrays: one that is not a kiln array goes to the other's
+    device, while kiln arrays on two devices stay there, so that what they
+    are given to refuses them (TypeError) instead of copying one."""
+    if isinstance(x1, ndarray):
+        return x1, x2 if isinstance(x2, ndarray) else asarray(x2, device=x1.device)
+    x2 = asarray(x2)
+    return asarray(x1, device=x2.device), x2
+
+
 def array(obj, dtype=None, *, copy=True, device=None):
     """NumPy's ``array``: like asarray, but copies by default."""
     return asarray(obj, dtype=dtype, device=device, copy=copy)

@@ -7,19 +7,9 @@ import operator
 import string
 
 from . import _core
-from ._creation import asarray
+from ._creation import asarray, operands
 from ._joining import stack
 from ._manipulation import diagonal, moveaxis, permute_dims
-
-
-def _operands(x1, x2):
-    """Both as kiln arrays: one that is not a kiln array goes to the other's
-    device, while kiln arrays on two devices stay there, so that the
-    product refuses them (TypeError) instead of copying one."""
-    if isinstance(x1, _core.ndarray):
-        return x1, x2 if isinstance(x2, _core.ndarray) else asarray(x2, device=x1.device)
-    x2 = asarray(x2)
-    return asarray(x1, device=x2.device), x2
 
 
 def _out(result, out):
@@ -32,7 +22,7 @@ def _out(result, out):
 def matmul(x1, x2, /, out=None, *, dtype=None):
     """NumPy's matmul: the matrix product of the last two axes, the others
     broadcast; a 1-D operand is a row (first) or a column (second)."""
-    x1, x2 = _operands(x1, x2)
+    x1, x2 = operands(x1, x2)
     if dtype is not None:
         x1, x2 = x1.astype(dtype, copy=False), x2.astype(dtype, copy=False)
     return _out(_core.matmul(x1, x2), out)
@@ -41,7 +31,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None):
 def tensordot(a, b, /, axes=2):
     """The sum of products over ``axes`` of ``a`` and ``b``: the last ``axes``
     of a with the first of b for an int, else the two lists of axes."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if isinstance(axes, int):
         if axes < 0:
             raise ValueError("tensordot: axes must be non-negative")
@@ -67,7 +57,7 @@ def dot(a, b, out=None):
     """NumPy's dot: a product for scalars, the inner product of vectors, the
     matrix product of matrices, else a sum over the last axis of ``a`` and
     the second-to-last of ``b`` (the last when ``b`` is 1-D)."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if a.ndim == 0 or b.ndim == 0:
         result = _core.multiply(a, b)
     elif b.ndim <= 2:
@@ -79,7 +69,7 @@ def dot(a, b, out=None):
 
 def vdot(a, b, /):
     """The dot product of the flattened arrays, the first conjugated."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if a.size != b.size:
         raise ValueError(f"vdot: vectors have different lengths ({a.size} and {b.size})")
     return _core.matmul(_core.conj(a.reshape(-1)), b.reshape(-1))
@@ -87,7 +77,7 @@ def vdot(a, b, /):
 
 def inner(a, b, /):
     """Sums of products over the last axes of ``a`` and ``b``."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if a.ndim == 0 or b.ndim == 0:
         return _core.multiply(a, b)
     return tensordot(a, b, ([-1], [-1]))
@@ -95,13 +85,13 @@ def inner(a, b, /):
 
 def outer(a, b, /, out=None):
     """Every product of an element of the flattened ``a`` with one of ``b``."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     return _out(_core.multiply(a.reshape(-1, 1), b.reshape(1, -1)), out)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
     """The array API's vecdot: sum over ``axis`` of conj(x1) * x2, the other axes broadcast."""
-    x1, x2 = _operands(x1, x2)
+    x1, x2 = operands(x1, x2)
     if x1.ndim == 0 or x2.ndim == 0:
         raise ValueError("vecdot: the inputs must have at least one dimension")
     if x1.shape[axis] != x2.shape[axis]:
@@ -226,7 +216,7 @@ def multi_dot(arrays, *, out=None):
 
 def cross(a, b, /, *, axis=-1):
     """Cross products of the 3-element vectors along ``axis`` (the array API's cross)."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if a.shape[axis] != 3 or b.shape[axis] != 3:
         raise ValueError("cross: both inputs must have 3 elements along axis")
     a, b = moveaxis(a, axis, -1), moveaxis(b, axis, -1)
@@ -238,7 +228,7 @@ def cross(a, b, /, *, axis=-1):
 def kron(a, b):
     """The Kronecker product: each element of ``a`` times all of ``b``, in
     blocks. Operands of different ranks get leading axes of one."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     ndim = builtins.max(a.ndim, b.ndim)
     a_shape, b_shape = (1,) * (ndim - a.ndim) + a.shape, (1,) * (ndim - b.ndim) + b.shape
     interleaved_a = tuple(d for n in a_shape for d in (n, 1))

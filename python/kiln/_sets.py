@@ -8,7 +8,7 @@ import operator
 from collections import namedtuple
 
 from . import _core
-from ._creation import asarray
+from ._creation import asarray, operands
 from ._gathering import take
 from ._joining import concatenate
 from ._manipulation import moveaxis
@@ -102,13 +102,15 @@ def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None
 
 def union1d(ar1, ar2):
     """The sorted distinct values of both arrays (flattened)."""
-    return unique(concatenate((asarray(ar1).ravel(), asarray(ar2).ravel())))
+    ar1, ar2 = operands(ar1, ar2)
+    return unique(concatenate((ar1.ravel(), ar2.ravel())))
 
 
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """The sorted values in both arrays; with ``return_indices``, where each
     first occurs in ar1 and in ar2 (flattened)."""
-    ar1, ar2 = asarray(ar1).ravel(), asarray(ar2).ravel()
+    ar1, ar2 = operands(ar1, ar2)
+    ar1, ar2 = ar1.ravel(), ar2.ravel()
     if return_indices:
         if not assume_unique:
             ar1, index1 = unique(ar1, return_index=True)
@@ -132,7 +134,8 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def setdiff1d(ar1, ar2, assume_unique=False):
     """The values of ar1 not in ar2: sorted and distinct unless ``assume_unique``."""
-    ar1 = asarray(ar1).ravel() if assume_unique else unique(ar1)
+    ar1, ar2 = operands(ar1, ar2)
+    ar1 = ar1.ravel() if assume_unique else unique(ar1)
     if not assume_unique:
         ar2 = unique(ar2)
     return ar1[_core.logical_not(isin(ar1, ar2, assume_unique=True))]
@@ -140,9 +143,10 @@ def setdiff1d(ar1, ar2, assume_unique=False):
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """The sorted values in exactly one of the two arrays."""
+    ar1, ar2 = operands(ar1, ar2)
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)
-    ordered = sort(concatenate((asarray(ar1).ravel(), asarray(ar2).ravel())))
+    ordered = sort(concatenate((ar1.ravel(), ar2.ravel())))
     if ordered.size == 0:
         return ordered
     alone = _core._full((ordered.size + 1,), True, "bool", ordered.device)
