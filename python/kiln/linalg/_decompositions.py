@@ -7,9 +7,9 @@ from collections import namedtuple
 
 from .. import _core
 from .._elementwise import where
-from .._creation import asarray, eye
+from .._creation import asarray, eye, operands
 from .._manipulation import broadcast_to
-from .._products import _operands, matmul
+from .._products import matmul
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 QRResult = namedtuple("QRResult", ["Q", "R"])
@@ -23,7 +23,7 @@ def _conj_transpose(x):
 
 def solve(a, b):
     """x with a @ x == b, for square a; b is (..., n, k), or (n,) for one vector."""
-    return _core._solve(*_operands(a, b))
+    return _core._solve(*operands(a, b))
 
 
 def inv(a):
@@ -124,7 +124,7 @@ def lstsq(a, b, rcond=None):
     """The least-squares solution x of a @ x = b (minimum norm where a is
     rank-deficient), the residual sums of squares (when a has full column
     rank and more rows than columns), a's rank and singular values."""
-    a, b = _operands(a, b)
+    a, b = operands(a, b)
     if a.ndim != 2:
         raise _core.LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
     vector = b.ndim == 1
