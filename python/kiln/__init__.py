@@ -54,6 +54,8 @@ from ._sets import (  # noqa: F401
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
 )
 from ._histograms import digitize, histogram, histogram_bin_edges  # noqa: F401
+from ._convolution import convolve, correlate  # noqa: F401
+from ._interpolation import interp  # noqa: F401
 from ._statistics import (  # noqa: F401
     average, corrcoef, cov, median, nanmedian, nanpercentile, nanquantile, percentile, ptp, quantile,
 )
