@@ -153,7 +153,7 @@ def _no_out(out, weights, name):
         raise NotImplementedError(f"{name}: weights= is not supported")
 
 
-def _median(a, axis, keepdims, skip_nan, name):
+def _median(a, axis, keepdims, skip_nan):
     a = asarray(a)
     flat, axes = _reduced_axes(a, axis)
     n = flat.shape[-1]
@@ -182,13 +182,13 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The middle value of each slice (the mean of the two middle ones for an
     even length); NaN where a slice has a NaN."""
     _no_out(out, None, "median")
-    return _median(a, axis, keepdims, False, "median")
+    return _median(a, axis, keepdims, False)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median of the non-NaN elements of each slice (NaN for an all-NaN slice)."""
     _no_out(out, None, "nanmedian")
-    return _median(a, axis, keepdims, True, "nanmedian")
+    return _median(a, axis, keepdims, True)
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
