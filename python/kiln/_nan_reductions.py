@@ -6,6 +6,7 @@ import math
 from . import _core, _elementwise
 from ._creation import asarray
 from ._manipulation import squeeze
+from ._rearranging import _axes
 from ._reductions import cumprod, cumsum
 
 
@@ -55,17 +56,11 @@ def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=N
     squares = _elementwise.real(centred * _core.conj(centred)) if a.dtype.kind == "c" else centred * centred
     divisor = count - ddof
     variance = _core.sum(squares, axis, None, True) / _elementwise.where(divisor > 0, divisor, 0)
-    return variance if keepdims else squeeze(variance, _reduced(axis, a.ndim))
+    return variance if keepdims else squeeze(variance, tuple(_axes(axis, a.ndim, "nanvar")))
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     return _core.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
-
-
-def _reduced(axis, ndim):
-    if axis is None:
-        return tuple(range(ndim))
-    return tuple(ax % ndim for ax in (axis if isinstance(axis, tuple) else (axis,)))
 
 
 def nancumsum(a, axis=None, dtype=None):

@@ -11,7 +11,7 @@ from ._manipulation import broadcast_to, expand_dims
 
 
 def _axes(axis, ndim, name):
-    axes = builtins.range(ndim) if axis is None else ([axis] if isinstance(axis, int) else list(axis))
+    axes = builtins.range(ndim) if axis is None else (list(axis) if isinstance(axis, (tuple, list)) else [axis])
     out = []
     for a in axes:
         a = operator.index(a)

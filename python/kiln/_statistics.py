@@ -4,7 +4,6 @@ ptp, cov and corrcoef. The order statistics sort along the axis (NaNs sort
 last) and gather the neighbours of each virtual index; a slice with a NaN
 has a NaN statistic, as in NumPy."""
 import math
-import operator
 import warnings
 
 from . import _core
@@ -14,27 +13,16 @@ from ._gathering import take_along_axis
 from ._joining import atleast_2d, concatenate
 from ._manipulation import broadcast_to, diagonal, expand_dims, moveaxis
 from ._products import dot
+from ._rearranging import _axes
 from ._sorting import sort
 
 
-def _axes_tuple(axis, ndim):
-    """``axis`` (an int or a tuple) as sorted non-negative axes."""
-    axes = axis if isinstance(axis, tuple) else (axis,)
-    normal = set()
-    for ax in axes:
-        ax = operator.index(ax)
-        if not -ndim <= ax < ndim:
-            raise ValueError(f"axis {ax} is out of bounds for array of dimension {ndim}")
-        normal.add(ax % ndim)
-    return tuple(sorted(normal))
-
-
-def _reduced_axes(a, axis):
+def _reduced_axes(a, axis, name):
     """``a`` with the axes to reduce moved last and merged into one, and
     those axes (for keepdims)."""
     if axis is None:
         return a.reshape(-1), tuple(range(a.ndim))
-    axes = _axes_tuple(axis, a.ndim)
+    axes = tuple(sorted(set(_axes(axis, a.ndim, name))))
     kept = [d for d in range(a.ndim) if d not in axes]
     return a.transpose(kept + list(axes)).reshape(tuple(a.shape[d] for d in kept) + (-1,)), axes
 
@@ -80,7 +68,7 @@ def _quantile(a, q, axis, keepdims, skip_nan, name, method):
     if bool(_core.any((q < 0) | (q > 1))):
         raise ValueError(f"{name}: Percentiles must be in the range [0, 100]" if "percentile" in name else
                          f"{name}: Quantiles must be in the range [0, 1]")
-    flat, axes = _reduced_axes(a, axis)
+    flat, axes = _reduced_axes(a, axis, name)
     if flat.shape[-1] == 0:
         raise IndexError(f"{name}: cannot take a quantile of an empty slice")
     ordered = sort(flat, axis=-1)
@@ -153,9 +141,9 @@ def _no_out(out, weights, name):
         raise NotImplementedError(f"{name}: weights= is not supported")
 
 
-def _median(a, axis, keepdims, skip_nan):
+def _median(a, axis, keepdims, skip_nan, name):
     a = asarray(a)
-    flat, axes = _reduced_axes(a, axis)
+    flat, axes = _reduced_axes(a, axis, name)
     n = flat.shape[-1]
     if n == 0:
         result = _core.mean(flat, -1)  # NaN, as NumPy's mean of an empty slice
@@ -182,13 +170,13 @@ def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """The middle value of each slice (the mean of the two middle ones for an
     even length); NaN where a slice has a NaN."""
     _no_out(out, None, "median")
-    return _median(a, axis, keepdims, False)
+    return _median(a, axis, keepdims, False, "median")
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=False):
     """median of the non-NaN elements of each slice (NaN for an all-NaN slice)."""
     _no_out(out, None, "nanmedian")
-    return _median(a, axis, keepdims, True)
+    return _median(a, axis, keepdims, True, "nanmedian")
 
 
 def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
@@ -206,7 +194,7 @@ def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
             raise TypeError("average: Axis must be specified when shapes of a and weights differ.")
         if w.ndim != 1:
             raise TypeError("average: 1D weights expected when shapes of a and weights differ.")
-        axes = _axes_tuple(axis, a.ndim)
+        axes = _axes(axis, a.ndim, "average")
         if len(axes) != 1:
             raise TypeError("average: 1D weights expected when shapes of a and weights differ.")
         if w.shape[0] != a.shape[axes[0]]:
