@@ -62,16 +62,18 @@ template <> struct complex_bounds<float> {
   static constexpr float exp_overflow = 88.0f;  // exp(x) and cosh(x) overflow a little above
   static constexpr float tanh_one = 9.0f;       // tanh(x) rounds to +-1 beyond
   static constexpr float asymptotic = 16384.0f; // 2^14: asinh(z) = log(2z) to the last bit beyond
-  static constexpr float sqrt_large = 8.5e37f;  // a quarter of the largest float
-  static constexpr float sqrt_small = 1e-36f, sqrt_up = 1099511627776.0f, sqrt_down = 9.5367431640625e-07f;  // 2^40, 2^-20
+  // sqrt and log|z| scale parts above large (a quarter of the largest float)
+  // down, and parts below small up by up (2^40; sqrt's result by down, 2^-20).
+  static constexpr float large = 8.5e37f;
+  static constexpr float small = 1e-36f, up = 1099511627776.0f, down = 9.5367431640625e-07f;
   static constexpr float underflowing_square = 1e-28f;  // a sum of squares this small has lost bits
 };
 template <> struct complex_bounds<double> {
   static constexpr double exp_overflow = 709.0;
   static constexpr double tanh_one = 22.0;
   static constexpr double asymptotic = 268435456.0;  // 2^28
-  static constexpr double sqrt_large = 4.49e307;
-  static constexpr double sqrt_small = 1e-300, sqrt_up = 4.149515568880993e+180, sqrt_down = 4.909093465297727e-91;  // 2^600, 2^-300
+  static constexpr double large = 4.49e307;
+  static constexpr double small = 1e-300, up = 4.149515568880993e+180, down = 4.909093465297727e-91;  // 2^600, 2^-300
   static constexpr double underflowing_square = 1e-290;
 };
 template <class R> __device__ __forceinline__ R half_pi() { return R(1.5707963267948966); }
@@ -96,23 +98,23 @@ template <class R> __device__ complex<R> cexp(complex<R> z) {
   const R e = exp(x);
   return make_complex(e * cos(y), e * sin(y));
 }
-// log |z| + i arg z; near |z| = 1, log|z| = log1p(|z|^2 - 1) / 2 with
-// (|x| - 1)(|x| + 1) + y^2 (no cancellation of the 1).
+// log |z| of a finite z. Near |z| = 1, log1p(|z|^2 - 1) / 2 with
+// (|x| - 1)(|x| + 1) + y^2 (no cancellation of the 1); huge parts halved
+// first (|z| itself may overflow), subnormal ones scaled up (their |z| rounds
+// coarsely).
+template <class R> __device__ R log_abs(complex<R> z) {
+  const R big = fmax(fabs(z.re), fabs(z.im)), small = fmin(fabs(z.re), fabs(z.im));
+  if (big >= R(0.5) && big <= R(2) && small < R(1)) return log1p(fma(small, small, (big - 1) * (big + 1))) / 2;
+  if (big >= complex_bounds<R>::large) return log(cabs(scale(z, R(0.5)))) + ln2<R>();
+  if (big < complex_bounds<R>::small)
+    return log(cabs(scale(z, complex_bounds<R>::up))) - log(complex_bounds<R>::up);
+  return log(cabs(z));
+}
+// log |z| + i arg z.
 template <class R> __device__ complex<R> clog(complex<R> z) {
-  const R ax = fabs(z.re), ay = fabs(z.im);
-  if (isinf(ax) || isinf(ay)) return make_complex(infinity<R>(), atan2(z.im, z.re));
-  if (isnan(ax) || isnan(ay)) return make_complex(quiet_nan<R>(), quiet_nan<R>());
-  R re;
-  const R big = fmax(ax, ay), small = fmin(ax, ay);
-  if (big >= R(0.5) && big <= R(2) && small < R(1))
-    re = log1p(fma(small, small, (big - 1) * (big + 1))) / 2;
-  else if (big >= complex_bounds<R>::sqrt_large)
-    re = log(cabs(scale(z, R(0.5)))) + ln2<R>();  // |z| itself may overflow
-  else if (big < complex_bounds<R>::sqrt_small)  // |z| of subnormal parts rounds coarsely
-    re = log(cabs(scale(z, complex_bounds<R>::sqrt_up))) - log(complex_bounds<R>::sqrt_up);
-  else
-    re = log(cabs(z));
-  return make_complex(re, atan2(z.im, z.re));
+  if (isinf(z.re) || isinf(z.im)) return make_complex(infinity<R>(), atan2(z.im, z.re));
+  if (isnan(z.re) || isnan(z.im)) return make_complex(quiet_nan<R>(), quiet_nan<R>());
+  return make_complex(log_abs(z), atan2(z.im, z.re));
 }
 // Kahan's: t = sqrt((|x| + |z|) / 2), the other part y / 2t; scaled by
 // powers of 2 near overflow and underflow.
@@ -127,14 +129,14 @@ template <class R> __device__ complex<R> csqrt(complex<R> z) {
   if (isnan(y)) return make_complex(y, y);
   if (x == 0 && y == 0) return make_complex(R(0), y);
   R ax = fabs(x), ay = fabs(y), rescale = 1;
-  if (ax >= complex_bounds<R>::sqrt_large || ay >= complex_bounds<R>::sqrt_large) {
+  if (ax >= complex_bounds<R>::large || ay >= complex_bounds<R>::large) {
     ax *= R(0.25);
     ay *= R(0.25);
     rescale = 2;
-  } else if (ax < complex_bounds<R>::sqrt_small && ay < complex_bounds<R>::sqrt_small) {
-    ax *= complex_bounds<R>::sqrt_up;
-    ay *= complex_bounds<R>::sqrt_up;
-    rescale = complex_bounds<R>::sqrt_down;
+  } else if (ax < complex_bounds<R>::small && ay < complex_bounds<R>::small) {
+    ax *= complex_bounds<R>::up;
+    ay *= complex_bounds<R>::up;
+    rescale = complex_bounds<R>::down;
   }
   const R t = sqrt((ax + scaled_hypot(ax, ay)) / 2), other = ay / (2 * t);
   if (x >= 0) return make_complex(t * rescale, copysign(other * rescale, y));
@@ -202,9 +204,7 @@ template <class R> __device__ complex<R> ccos(complex<R> z) { return ccosh(times
 template <class R> __device__ __forceinline__ bool asymptotic(R ax, R ay) {
   return fmax(ax, ay) > complex_bounds<R>::asymptotic;
 }
-template <class R> __device__ __forceinline__ R log_twice_abs(complex<R> z) {
-  return log(cabs(scale(z, R(0.5)))) + 2 * ln2<R>();  // |z| itself may overflow
-}
+template <class R> __device__ __forceinline__ R log_twice_abs(complex<R> z) { return log_abs(z) + ln2<R>(); }
 // asinh, odd in each part: first quadrant, then the signs of z. Finite z
 // between the bounds: Kahan's -i asin(iz), asin w = atan(Re w / Re(sqrt(1-w)
 // sqrt(1+w))) + i asinh(Im(conj(sqrt(1-w)) sqrt(1+w))).

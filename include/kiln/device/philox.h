@@ -4,7 +4,10 @@
 // compiler both take, so that the CPU and the GPU give the same bits.
 #pragma once
 
+// KILN_PHILOX_GPU: compiled by NVRTC or nvcc, where the functions below take
+// CUDA's intrinsics; the host's versions give the same values.
 #if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define KILN_PHILOX_GPU 1
 #define KILN_PHILOX_FN __device__ __forceinline__
 #else
 #include <math.h>
@@ -22,7 +25,7 @@ struct Block {
 // into one wide multiply; from a 64-bit product's shift it leaves an extra add
 // a word.
 KILN_PHILOX_FN void mulhilo(unsigned int a, unsigned int b, unsigned int* hi, unsigned int* lo) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   *hi = __umulhi(a, b);
   *lo = a * b;
 #else
@@ -77,7 +80,7 @@ KILN_PHILOX_FN double open_uniform_double(unsigned int lo, unsigned int hi) {
 // its sin and cos of the rounded 2 pi u differ from it by about an ulp of the
 // angle.
 KILN_PHILOX_FN void sincos_turn(double u, double* s, double* c) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   sincospi(2.0 * u, s, c);
 #else
   const double t = 6.28318530717958648 * u;
@@ -92,14 +95,14 @@ KILN_PHILOX_FN void sincos_turn(double u, double* s, double* c) {
 // need only cover the 2^24 values a word's top bits give, so they cost the GPU
 // fewer instructions than libdevice's logf and sincospif, which take any float.
 KILN_PHILOX_FN float fused(float a, float b, float c) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   return __fmaf_rn(a, b, c);
 #else
   return ::fmaf(a, b, c);
 #endif
 }
 KILN_PHILOX_FN unsigned int float_bits(float x) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   return __float_as_uint(x);
 #else
   unsigned int u;
@@ -108,7 +111,7 @@ KILN_PHILOX_FN unsigned int float_bits(float x) {
 #endif
 }
 KILN_PHILOX_FN float bits_float(unsigned int u) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   return __uint_as_float(u);
 #else
   float x;
@@ -147,7 +150,7 @@ KILN_PHILOX_FN float minus_two_log_fraction(unsigned int w) {
 // through the path IEEE sqrtf takes there (a reciprocal square root estimate
 // and one correction), without its range test and branch to the general case.
 KILN_PHILOX_FN float normal_sqrt(float x) {
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   float inverse;
   asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(inverse) : "f"(x));
   const float estimate = x * inverse;
@@ -180,7 +183,7 @@ KILN_PHILOX_FN void box_muller(unsigned int w_radius, unsigned int w_angle, floa
   c = fused(c, x2, -0.3084251284599304f);
   c = fused(c, x2, 1.0f);
   float turned_sine, turned_cosine;  // (c, s) in odd quarters, else (s, c)
-#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#ifdef KILN_PHILOX_GPU
   // One predicate from bit 30 for both selects: written in C++, the compiler
   // turns the bit test into a shift, a mask and a compare.
   asm("{\n .reg .pred odd;\n .reg .b32 bit;\n and.b32 bit, %4, 0x40000000;\n setp.ne.u32 odd, bit, 0;\n"
