@@ -31,6 +31,7 @@ std::string blas_library_path();
 // `argb` 0 leaves the colour to the tool.
 void range_push(const std::string& message, uint32_t argb = 0);
 void range_pop();
+void mark(const std::string& message, uint32_t argb = 0);  // an instant event
 bool has_nvtx();  // whether kiln was built with the NVTX headers
 
 }  // namespace kiln

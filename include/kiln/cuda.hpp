@@ -99,23 +99,17 @@ PoolStats pool_stats(int device);
 void free_all_blocks(int device);
 void set_pool_limit(int device, size_t bytes);
 
-// Users' kernels from CUDA C source (RawKernel, RawModule, SourceModule),
-// compiled with NVRTC and cached like kiln's own. Handles are the driver's.
-struct UserModule {
-  uintptr_t module = 0;
-  std::vector<std::string> lowered_names;  // the symbol of each name expression
-};
-UserModule load_user_module(int device, const std::string& source, const std::vector<std::string>& options,
-                            const std::vector<std::string>& name_expressions);
-uintptr_t user_function(const UserModule& module, const std::string& symbol);  // ValueError if missing
-// The device address and size of a __device__ or __constant__ variable.
-std::pair<uintptr_t, size_t> module_global(const UserModule& module, const std::string& name);
-int function_attribute(uintptr_t function, int attribute);                      // a CUfunction_attribute
+// Attributes of a compiled user kernel (kiln::RawKernel::handle on a GPU is
+// its CUfunction): a CUfunction_attribute's value, and setting one.
+int function_attribute(uintptr_t function, int attribute);
 void set_function_attribute(uintptr_t function, int attribute, int value);
-// Checks the launch against the device's and the kernel's limits (ValueError
-// naming the limit), then launches on `stream` (a CUstream).
-void launch_user_kernel(uintptr_t function, int device, const unsigned grid[3], const unsigned block[3],
-                        size_t shared_bytes, uintptr_t stream, void** args);
+
+// Copies `nbytes` between any two addresses CUDA knows (device, pinned or
+// ordinary host memory; the direction is inferred from them), and fills
+// `nbytes` at a device address with `value`, queued on `stream` (a CUstream)
+// of `device`.
+void copy_bytes(uintptr_t dst, uintptr_t src, size_t nbytes, int device, uintptr_t stream);
+void fill_bytes(uintptr_t dst, unsigned char value, size_t nbytes, int device, uintptr_t stream);
 
 // Page-locked host memory from the pinned pool, for fast asynchronous copies.
 std::shared_ptr<void> alloc_pinned(size_t nbytes);

@@ -1,19 +1,27 @@
 #pragma once
-// A kernel of CUDA C source, for C++ programs: compiled by NVRTC for a GPU
-// or by the host C++ compiler for the CPU (against include/kiln/device), on
-// first use on each device, and cached on disk like every kiln kernel. The
-// C++ face of kiln.RawKernel.
+// Kernels of CUDA C source: compiled by NVRTC for a GPU or by the host C++
+// compiler for the CPU (against include/kiln/device), on first use on each
+// device, by that device's backend (kiln/compiled_module.hpp), and cached on
+// disk like every kiln kernel. This is the one user-kernel path: the Python
+// faces (RawKernel, RawModule, SourceModule, ElementwiseKernel,
+// ReductionKernel, cuda.jit) are built on these two classes.
 //
 //   kiln::RawKernel add(source, "add");
 //   add(kiln::Device::cuda(), {blocks}, {256}, 0, x, y, out, n);  // kiln::Arrays and scalars
+//
+//   kiln::RawModule module(source, {"-DN=4"}, {"scale<float>"});
+//   kiln::RawKernel scale = module.function("scale<float>");
 #include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <type_traits>
 #include <vector>
 
 #include "kiln/array.hpp"
+#include "kiln/compiled_module.hpp"
 #include "kiln/device.hpp"
 #include "kiln/error.hpp"
 
@@ -24,17 +32,53 @@ struct Dim3 {
   Dim3(unsigned x_ = 1, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
 };
 
+class RawKernel;
+
+// One CUDA C source and its options, compiled for each device it is used on.
+class RawModule {
+ public:
+  // `options` are NVRTC's; -D, -U and -I also reach the host compiler.
+  // `name_expressions` are C++ names of kernels to instantiate and look up
+  // by that spelling ("scale<float>"); kernels that are not templates are
+  // found by their symbol without one.
+  RawModule(std::string source, std::vector<std::string> options = {},
+            std::vector<std::string> name_expressions = {});
+
+  // The kernel `name` (a name expression, or a kernel's symbol). Nothing is
+  // compiled until it is launched; ValueError then if there is no such kernel.
+  RawKernel function(std::string name) const;
+  // The address and size of the __device__ or __constant__ variable `name`
+  // on `device` (compiling the module there if needed).
+  std::pair<void*, size_t> global(Device device, const std::string& name) const;
+  // The module compiled for `device` (on first use; CompileError on failure).
+  std::shared_ptr<const CompiledModule> compiled(Device device) const;
+
+  const std::string& source() const;
+  const std::vector<std::string>& options() const;
+  const std::vector<std::string>& name_expressions() const;
+
+  struct State;
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
 class RawKernel {
  public:
-  // `name` is the kernel's symbol (extern "C") or a C++ name expression
-  // ("scale<float>"). `options` are NVRTC's; -D, -U and -I also reach the
-  // host compiler.
+  // A kernel with a module of its own: `name` is the kernel's symbol
+  // (extern "C") or a C++ name expression ("scale<float>").
   RawKernel(std::string source, std::string name, std::vector<std::string> options = {});
 
-  // Launches on `device`, on its current stream on a GPU (asynchronously,
-  // like every GPU op; on the CPU the call returns when the grid is done).
-  // `args` point at each parameter's value, as cuLaunchKernel takes them.
-  void launch(Device device, Dim3 grid, Dim3 block, void** args, size_t shared_bytes = 0) const;
+  // Launches on `device`, on `stream` (a CUstream) or else the device's
+  // current stream on a GPU (asynchronously, like every GPU op; on the CPU
+  // the call returns when the grid is done). `args` point at each
+  // parameter's value, as cuLaunchKernel takes them.
+  void launch(Device device, Dim3 grid, Dim3 block, void** args, size_t shared_bytes = 0,
+              std::optional<uintptr_t> stream = std::nullopt) const;
+
+  // The backend's handle of the compiled kernel on `device` (a CUfunction on
+  // a GPU), compiling it there if needed.
+  uintptr_t handle(Device device) const;
 
   // The same with the arguments themselves: each kiln::Array becomes its
   // data pointer (it must be on `device`); other values are passed as they
@@ -49,8 +93,14 @@ class RawKernel {
   }
 
   const std::string& name() const;
+  const RawModule& module() const;
+
+  struct State;
 
  private:
+  friend class RawModule;
+  RawKernel(RawModule module, std::string name);
+
   template <class T>
   static auto argument_value(Device device, const T& a) {
     if constexpr (std::is_same_v<T, Array>) {
@@ -64,7 +114,6 @@ class RawKernel {
     }
   }
 
-  struct State;
   std::shared_ptr<State> state_;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "kiln/buffer.hpp"
+#include "kiln/compiled_module.hpp"
 #include "kiln/device.hpp"
 #include "kiln/dtype.hpp"
 #include "kiln/ops.hpp"
@@ -213,6 +214,9 @@ using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
 using TransferFn = void (*)(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
+// The handle of the stream this thread's work on `device` goes to (0 on a
+// device without streams).
+using CurrentStreamFn = uintptr_t (*)(int device);
 
 struct KernelTable {
   AllocateFn allocate = nullptr;
@@ -237,8 +241,19 @@ struct KernelTable {
   MatmulKernel matmul[kNumDTypes] = {};
   LapackKernel lapack[kNumLapackOps][kNumDTypes] = {};  // float32/64 and complex64/128
   FftKernel fft = nullptr;
+  // Users' CUDA C (see kiln/compiled_module.hpp).
+  CompileModuleFn compile_module = nullptr;
+  CurrentStreamFn current_stream = nullptr;
 };
 
+// The table of a device kind, filled by its backend on first use.
 KernelTable& kernel_table(DeviceKind kind);
+
+namespace detail {
+// Fills each device kind's table ([kind]) with what its backend offers.
+// Defined where the library is assembled (src/backends.cpp), the one place
+// that knows which backends were built: the core includes none of them.
+void register_backends(KernelTable (&tables)[kNumDeviceKinds]);
+}  // namespace detail
 
 }  // namespace kiln

@@ -4,7 +4,8 @@
 device (``kiln.cpu`` today). Operations dispatch in C++ to the device's
 precompiled kernels.
 """
-from . import _core
+from . import _core, _public_namespace
+from ._version import __version__  # noqa: F401
 from ._core import CompileError, Device, ndarray, bincount, can_cast, promote_types, result_type
 from ._device import cpu, default_device
 from ._dtypes import (
@@ -64,7 +65,6 @@ from . import _blas_candidates
 from . import cuda
 from .cuda import get_default_memory_pool, get_default_pinned_memory_pool
 
-__version__ = "0.1.0"
 __array_api_version__ = "2024.12"
 
 # Dtypes under NumPy's aliases.
@@ -108,5 +108,6 @@ def get_array_module(*args):
 from ._advanced_indexing import getitem as _advanced_getitem, setitem as _advanced_setitem  # noqa: E402
 
 _blas_candidates.register()
+_public_namespace.register(__import__("sys").modules[__name__])
 _core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem)
 __import__("atexit").register(_core._clear_hooks)

@@ -7,7 +7,7 @@ import builtins
 import operator
 
 from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _gathering, _manipulation,
-               _nonzero, _numpy_protocols, _products, _reductions, _sorting)
+               _nonzero, _numpy_protocols, _products, _public_namespace, _reductions, _sorting)
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
@@ -126,9 +126,7 @@ def _tolist(self):
 def _array_namespace(self, /, *, api_version=None):
     if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
         raise ValueError(f"api_version: kiln does not implement array API version {api_version!r}")
-    import kiln
-
-    return kiln
+    return _public_namespace.get()
 
 
 class _Flags:

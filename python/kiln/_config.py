@@ -21,7 +21,8 @@ def _cache_size(directory):
 
 def show_config(file=None):
     """Prints kiln's configuration to ``file`` (default stdout)."""
-    from . import __version__, cuda
+    from ._version import __version__
+    from .cuda.device import Device, device_count, is_available
 
     rows = [("kiln", f"{__version__} ({os.path.dirname(os.path.abspath(__file__))})"),
             ("Python", f"{platform.python_version()} ({sys.executable})"),
@@ -36,7 +37,7 @@ def show_config(file=None):
     rows.append(("CPU BLAS/LAPACK", _core._blas_library_path() or "none found (set KILN_BLAS_LIBRARY)"))
     rows.append(("CPU FFT", _core._fft_library_path() or "none found (install FFTW or set KILN_FFT_LIBRARY)"))
     found = _core._cuda_libraries()
-    if cuda.is_available():
+    if is_available():
         version = _core._cuda_driver_version()
         rows.append(("CUDA driver", f"{version // 1000}.{version % 1000 // 10} ({found.get('driver') or '?'})"))
     else:
@@ -44,8 +45,8 @@ def show_config(file=None):
     rows.append(("NVRTC", f"{found['nvrtc_version']} ({found['nvrtc']})" if found.get("nvrtc") else "not found"))
     rows.append(("CCCL headers", found.get("cccl_include") or "not found"))
     rows.append(("NVTX ranges", "yes" if _core._has_nvtx() else "no (built without the NVTX headers)"))
-    for d in range(cuda.device_count() if cuda.is_available() else 0):
-        dev = cuda.Device(d)
+    for d in range(device_count() if is_available() else 0):
+        dev = Device(d)
         rows.append((f"Device {d}", f"{dev.name}, compute capability {dev.compute_capability}, "
                                     f"{dev.mem_info[1] / 2**30:.1f} GiB"))
     directory = _core._kernel_cache_directory()

@@ -17,9 +17,9 @@ def _decide_default():
     if wanted:
         device = Device(wanted)  # ValueError names the accepted spellings
         return "cuda" if wanted == "cuda" else device
-    from . import cuda
+    from .cuda.device import is_available
 
-    return "cuda" if cuda.is_available() else cpu
+    return "cuda" if is_available() else cpu
 
 
 def default_device():
@@ -28,9 +28,9 @@ def default_device():
     if _default_kind is None:
         _default_kind = _decide_default()
     if _default_kind == "cuda":
-        from . import cuda
+        from .cuda.device import get_device_id
 
-        return Device(f"cuda:{cuda.get_device_id()}")
+        return Device(f"cuda:{get_device_id()}")
     return _default_kind
 
 

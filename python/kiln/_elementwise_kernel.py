@@ -10,11 +10,11 @@ array (``x[j]`` by flat C-order index, ``x.size()``), ``i`` the flat index and
 from ._core import ndarray
 from ._creation import empty
 from ._kernel_params import (
-    C_TYPES, SUPPORT_SOURCE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
+    C_TYPES, SUPPORT_INCLUDE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
     launch_shape, parse_params, raw_layout, resolved_type, typedefs,
 )
 from ._manipulation import broadcast_shapes
-from ._raw_kernel import RawKernel
+from ._raw_kernel import generated_kernels
 
 UNROLL = 4  # elements a GPU thread takes at once when every operand is dense
 
@@ -107,7 +107,8 @@ class ElementwiseKernel:
         kernel = self._kernels.get(key)
         if kernel is None:
             source = self._source(types, layout, len(folded_shape), len(indexed), contiguous)
-            kernel = self._kernels[key] = RawKernel(source, self.name, self.options)
+            kernel, = generated_kernels(source, [self.name], self.options)
+            self._kernels[key] = kernel
         grid, block = launch_shape(device, n, block_size or 256, UNROLL if contiguous else 1)
         kernel(grid, block, tuple(kernel_args), stream=stream)
 
@@ -138,8 +139,8 @@ class ElementwiseKernel:
         if contiguous:
             loop = ["#ifdef __CUDA_ARCH__", *self._unrolled_loop(arrays, one), "#else", *loop, "#endif"]
         return "\n".join([
-            SUPPORT_SOURCE, self.preamble, typedefs(types),
-            f'extern "C" __global__ void {self.name}({", ".join(params)}) {{',
+            SUPPORT_INCLUDE, self.preamble, typedefs(types),
+            f'KILN_GENERATED_KERNEL {self.name}({", ".join(params)}) {{',
             *raws,
             "  const long long n = _ind.size();",
             f"  {self.loop_prep};",

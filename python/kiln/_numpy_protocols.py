@@ -6,6 +6,8 @@ its TypeError. NumPy arrays among the arguments are viewed as kiln arrays on
 the CPU (with a kiln array on a GPU that is an error, as in CuPy)."""
 import numbers
 
+from . import _public_namespace
+
 _REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max", "logical_and": "all",
            "logical_or": "any"}
 _ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
@@ -32,7 +34,7 @@ def _operand(x, kiln):
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    import kiln
+    kiln = _public_namespace.get()
 
     out = kwargs.pop("out", None)
     axis = kwargs.pop("axis", 0)
@@ -81,8 +83,7 @@ def _namespace(module, kiln):
 def array_function(self, func, types, args, kwargs):
     import numpy as np
 
-    import kiln
-
+    kiln = _public_namespace.get()
     if not all(issubclass(t, (kiln.ndarray, np.ndarray)) for t in types):
         return NotImplemented
     namespace = _namespace(getattr(func, "__module__", "") or "", kiln)

@@ -22,8 +22,11 @@ _SCALAR_TYPES = {
     "thrust::complex<double>": "D", "cuComplex": "F", "cuFloatComplex": "F", "cuDoubleComplex": "D",
 }
 # "__global__ void name(" with what may stand between (extern "C", static,
-# attributes, __launch_bounds__(...)); `name` is filled in.
-_KERNEL_HEAD = (r"__global__\s+(?:[\w:]+\s+)*?void\s+(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(")
+# attributes, __launch_bounds__(...)), or the head of a kernel kiln generates
+# (KILN_GENERATED_KERNEL, include/kiln/device/kernel_params.cuh); `name` is
+# filled in.
+_KERNEL_HEAD = (r"(?:__global__\s+(?:[\w:]+\s+)*?void\s+|KILN_GENERATED_KERNEL\s+)"
+                r"(?:__launch_bounds__\s*\([^)]*\)\s*)?{name}\s*\(")
 _QUALIFIERS = re.compile(r"\b(const|volatile|__restrict__|__restrict|restrict|struct)\b")
 _POINTER = "pointer"
 # A parameter kind as the launcher's one-character code.
@@ -84,64 +87,6 @@ def kernel_parameters(source, expression):
     return [(_parameter_kind(p, bindings), p) for p in params]
 
 
-class _Program:
-    """One source and its options, compiled lazily for each device it runs on."""
-
-    def __init__(self, code, options, name_expressions):
-        if not isinstance(code, str):
-            raise TypeError(f"code: expected CUDA C source as a str, got {type(code).__name__}")
-        self.code = code
-        self.options = [str(o) for o in options]
-        self.name_expressions = list(name_expressions or ())
-        self._host_kernels = None  # expressions in the host module, in entry order
-        self._host = None
-        self._cuda = {}
-
-    def _host_module(self):
-        if self._host is None:
-            names = self.name_expressions + [n for n in _global_names(self.code) if n not in self.name_expressions]
-            self._host = _core._load_host_module(self.code, self.options, names)
-            self._host_kernels = names
-        return self._host
-
-    def _cuda_module(self, device_index):
-        module = self._cuda.get(device_index)
-        if module is None:
-            module = self._cuda[device_index] = _core._load_user_module(
-                device_index, self.code, self.options, self.name_expressions)
-        return module
-
-    def host_entry(self, expression):
-        """(host module, entry index) of the kernel `expression` compiled for the CPU."""
-        module = self._host_module()
-        if expression not in self._host_kernels:
-            raise ValueError(f"the module has no kernel named '{expression}'")
-        return module, self._host_kernels.index(expression)
-
-    def cuda_function(self, expression, device_index):
-        module = self._cuda_module(device_index)
-        symbol = expression
-        if expression in self.name_expressions:
-            symbol = module.lowered_names[self.name_expressions.index(expression)]
-        return _core._user_function(module, symbol)
-
-    def global_variable(self, name, device):
-        """(address, size in bytes) of the __device__/__constant__ variable `name` on `device`."""
-        if device.type == "cpu":
-            return _core._host_global(self._host_module(), name)
-        return _core._module_global(self._cuda_module(device.index), name)
-
-
-def _global_names(code):
-    """The non-template __global__ functions of `code` (each gets a CPU entry point)."""
-    names = []
-    for m in re.finditer(_KERNEL_HEAD.format(name=r"(\w+)"), code):
-        before = code[:m.start()].rstrip()
-        if not before.endswith(">"):  # a template's kernels need name_expressions
-            names.append(m.group(1))
-    return names
-
-
 # CUfunction_attribute numbers (cuda.h).
 _ATTRIBUTES = {
     "max_threads_per_block": 0, "shared_size_bytes": 1, "const_size_bytes": 2, "local_size_bytes": 3,
@@ -150,36 +95,40 @@ _ATTRIBUTES = {
 }
 
 
+def _raw_module(code, options, name_expressions):
+    """The C++ kiln::RawModule of `code`: compiled for each device on first use there."""
+    if not isinstance(code, str):
+        raise TypeError(f"code: expected CUDA C source as a str, got {type(code).__name__}")
+    return _core._RawModule(code, [str(o) for o in options], list(name_expressions or ()))
+
+
 class RawKernel(_core._KernelLauncher):
     """CuPy's ``RawKernel(code, name, options=(), backend="nvrtc")``, called as
     ``kernel(grid, block, args, shared_mem=0, stream=None)``.
 
     The call itself is C++ (src/python/kernel_launcher.cpp): arguments are
     converted to the parameter types parsed from the source here, the device
-    is the arrays' device, and the kernel is compiled for it on first use.
+    is the arrays' device, and kiln::RawKernel compiles the kernel for it on
+    first use.
     """
 
     def __init__(self, code, name, options=(), backend="nvrtc", translate_cucomplex=False,
-                 enable_cooperative_groups=False, jitify=False, *, _program=None):
+                 enable_cooperative_groups=False, jitify=False, *, _module=None):
         super().__init__()
         if backend not in ("nvrtc", "nvcc"):
             raise ValueError(f"backend: expected 'nvrtc' or 'nvcc', got {backend!r}")
         self.code = code
         self.name = name
         self.options = tuple(options)
-        self._program = _program or _Program(code, options, ())
+        module = _module if _module is not None else _raw_module(code, self.options, ())
+        self._kernel = module.function(name)
         params = kernel_parameters(code, name)
         kinds = None if params is None else "".join(_KIND_CODES.get(kind, "\0") for kind, _ in params)
-        self._configure(name, kinds, [decl for _, decl in params or ()], self._resolve)
-
-    def _resolve(self, device_index):
-        """The compiled kernel: (host module, entry) for -1, else its CUfunction on that GPU."""
-        if device_index < 0:
-            return self._program.host_entry(self.name)
-        return self._cuda(device_index)
+        self._configure(name, kinds, [decl for _, decl in params or ()], self._kernel)
 
     def _cuda(self, device_index):
-        return self._program.cuda_function(self.name, device_index)
+        """The kernel's CUfunction on GPU `device_index` (compiled there if needed)."""
+        return self._kernel.handle(_core.Device(f"cuda:{device_index}"))
 
     def _attribute(self, name):
         from .cuda.device import get_device_id
@@ -207,6 +156,15 @@ for _name in ("max_threads_per_block", "shared_size_bytes", "const_size_bytes", 
     setattr(RawKernel, _name, property(lambda self, _n=_name: self._attribute(_n)))
 
 
+def generated_kernels(code, names, options=()):
+    """RawKernels for the kernels `names` of one generated source, compiled
+    together: kiln's own kernel generators (ElementwiseKernel,
+    ReductionKernel, cuda.jit) name their kernels as name expressions, so no
+    backend has to find them in the text."""
+    module = _raw_module(code, options, names)
+    return [RawKernel(code, name, options, _module=module) for name in names]
+
+
 class RawModule:
     """CuPy's ``RawModule(code=..., options=(), name_expressions=None)``."""
 
@@ -220,8 +178,15 @@ class RawModule:
         self.code = code
         self.options = tuple(options)
         self.name_expressions = tuple(name_expressions or ())
-        self._program = _Program(code, options, self.name_expressions)
+        self._module = _raw_module(code, self.options, self.name_expressions)
 
     def get_function(self, name):
         """The kernel `name`, or a template instance listed in name_expressions ("f<float>")."""
-        return RawKernel(self.code, name, self.options, _program=self._program)
+        return RawKernel(self.code, name, self.options, _module=self._module)
+
+    def get_global(self, name, device=None):
+        """(address, size in bytes) of the __device__ or __constant__ variable `name`
+        on `device` (default: the default device)."""
+        from ._device import to_device
+
+        return self._module.global_(to_device(device), name)

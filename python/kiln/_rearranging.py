@@ -112,9 +112,7 @@ def repeat(a, repeats, axis=None):
         raise ValueError("repeat: negative repeats are not allowed")
     ends = _core.cumulative_sum(counts, 0, "int64")
     total = int(ends[-1]) if ends.size else 0
-    from ._sorting import searchsorted  # imported here: _sorting itself builds on this module
-
-    picks = searchsorted(ends, arange(total, device=a.device), side="right")
+    picks = _core._searchsorted(ends, arange(total, device=a.device), True)
     return _core._take(a, picks, axis)
 
 

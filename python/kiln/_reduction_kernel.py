@@ -19,10 +19,10 @@ from ._core import ndarray
 from ._creation import empty
 from ._manipulation import broadcast_shapes
 from ._kernel_params import (
-    C_TYPES, SUPPORT_SOURCE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
+    C_TYPES, SUPPORT_INCLUDE, bind_placeholders, broadcast_strides, call_arguments, fold, indexer_bytes,
     multiprocessors, parse_params, resolved_type, typedefs,
 )
-from ._raw_kernel import _SCALAR_TYPES, RawKernel
+from ._raw_kernel import _SCALAR_TYPES, generated_kernels
 
 _THREADS = 256  # a GPU task's block
 UNROLL = 4  # reduced elements a thread reads at once
@@ -138,8 +138,8 @@ class ReductionKernel:
         kernels = self._kernels.get(key)
         if kernels is None:
             source = self._source(args, types, len(outer[0]), len(inner[0]), len(in_arrays))
-            kernels = self._kernels[key] = [RawKernel(source, self.name + suffix, self.options)
-                                            for suffix in ("", "_runs", "_combine")]
+            kernels = self._kernels[key] = generated_kernels(
+                source, [self.name + suffix for suffix in ("", "_runs", "_combine")], self.options)
         values = [a if isinstance(a, ndarray) else resolved_type(p, types, self.name).type(a)
                   for p, a in zip(self.params, args)]
         inputs, outputs = values[:n_in], values[n_in:]
@@ -199,15 +199,15 @@ class ReductionKernel:
         for k in range(1, UNROLL):
             combined = f"_KILN_REDUCE({combined}, _b{k})"
         unrolled += f"\n    _acc = _KILN_REDUCE(_acc, {combined});"
-        return f"""{SUPPORT_SOURCE}
+        return f"""{SUPPORT_INCLUDE}
 {self.preamble}
 {typedefs(types)}typedef {self.reduce_type} _type_reduce;
 #define _KILN_REDUCE(a, b) ({self.reduce_expr})
 
 // The value of reduced elements [lo, hi) of output element o, combined over
 // the block's threads (thread 0 holds the result).
-__device__ __forceinline__ _type_reduce _kiln_task({", ".join(in_params + [outer, inner])}, long long o,
-                                                   long long lo, long long hi) {{
+KILN_GENERATED_HELPER _type_reduce _kiln_task({", ".join(in_params + [outer, inner])}, long long o,
+                                             long long lo, long long hi) {{
   long long _o[{n_outer_ops}];
   _outer.offsets(o, _o);
   _type_reduce _acc = _type_reduce({self.identity});
@@ -221,27 +221,11 @@ __device__ __forceinline__ _type_reduce _kiln_task({", ".join(in_params + [outer
 {_element_map(reads, "", self.map_expr)}
     _acc = _KILN_REDUCE(_acc, _b);
   }}
-#ifdef __CUDA_ARCH__
-  __shared__ __align__(16) char _shared_bytes[{_THREADS} * sizeof(_type_reduce)];
-  _type_reduce* _shared = reinterpret_cast<_type_reduce*>(_shared_bytes);
-  _shared[threadIdx.x] = _acc;
-  __syncthreads();
-  for (unsigned _s = blockDim.x / 2; _s > 0; _s >>= 1) {{
-    if (threadIdx.x < _s) {{
-      const _type_reduce _b = _shared[threadIdx.x + _s];
-      _acc = _KILN_REDUCE(_acc, _b);
-      _shared[threadIdx.x] = _acc;
-    }}
-    __syncthreads();
-  }}
-  _acc = _shared[0];
-  __syncthreads();
-#endif
-  return _acc;
+  return kiln_block_reduce<{_THREADS}>(_acc, [](_type_reduce a, _type_reduce b) {{ return _KILN_REDUCE(a, b); }});
 }}
 
 // One task per output element: the whole reduction, then post_map_expr.
-extern "C" __global__ void {self.name}({", ".join(in_params + out_params + [outer, inner])}) {{
+KILN_GENERATED_KERNEL {self.name}({", ".join(in_params + out_params + [outer, inner])}) {{
   const long long _n = _inner.size();
   for (long long _t = blockIdx.x; _t < _outer.size(); _t += gridDim.x) {{
     _type_reduce a = _kiln_task({", ".join(p.name if not isinstance(x, ndarray) else "_p_" + p.name
@@ -255,8 +239,8 @@ extern "C" __global__ void {self.name}({", ".join(in_params + out_params + [oute
 }}
 
 // `runs` tasks per output element, each a run of the reduced elements.
-extern "C" __global__ void {self.name}_runs({", ".join(in_params + [outer, inner])}, _type_reduce* _scratch,
-                                           long long _runs) {{
+KILN_GENERATED_KERNEL {self.name}_runs({", ".join(in_params + [outer, inner])}, _type_reduce* _scratch,
+                                     long long _runs) {{
   const long long _n = _inner.size(), _per = (_n + _runs - 1) / _runs;
   for (long long _t = blockIdx.x; _t < _outer.size() * _runs; _t += gridDim.x) {{
     const long long _lo = _t % _runs * _per, _hi = _lo + _per < _n ? _lo + _per : _n;
@@ -267,8 +251,8 @@ extern "C" __global__ void {self.name}_runs({", ".join(in_params + [outer, inner
 }}
 
 // Combines each output element's runs, then post_map_expr.
-extern "C" __global__ void {self.name}_combine({", ".join(scalar_params + out_params + [outer])},
-                                               const _type_reduce* _scratch, long long _runs) {{
+KILN_GENERATED_KERNEL {self.name}_combine({", ".join(scalar_params + out_params + [outer])},
+                                         const _type_reduce* _scratch, long long _runs) {{
   KILN_LOOP(_t, _outer.size()) {{
     _type_reduce a = _scratch[_t * _runs];
     for (long long _k = 1; _k < _runs; ++_k) {{

@@ -9,7 +9,7 @@ import numpy as np
 
 from ._core import ndarray
 from ._device import cpu, default_device
-from ._raw_kernel import RawKernel, _Program
+from ._raw_kernel import RawModule
 from .driver import ArgumentHandler, DeviceAllocation, DevicePointer
 
 
@@ -27,15 +27,15 @@ class SourceModule:
         # kiln compiles for the device it runs on; `arch`, `code`, `nvcc`, `keep`
         # and `cache_dir` are accepted for PyCUDA code and otherwise unused.
         text = source if no_extern_c else 'extern "C" {\n#line 1\n' + source + "\n}\n"
-        self._program = _Program(text, list(options or ()) + [f"-I{d}" for d in include_dirs], ())
+        self._module = RawModule(code=text, options=tuple(options or ()) + tuple(f"-I{d}" for d in include_dirs))
 
     def get_function(self, name):
-        return Function(self._program, name)
+        return Function(self._module, name)
 
     def get_global(self, name):
         """(pointer, size in bytes) of the __device__ or __constant__ variable `name`."""
         device = default_device()
-        address, size = self._program.global_variable(name, device)
+        address, size = self._module.get_global(name, device)
         return DevicePointer(address, device, owner=self), size
 
 
@@ -43,8 +43,8 @@ class Function:
     """A kernel of a SourceModule, called as
     ``f(*args, block=(x, y, z), grid=(x, y), shared=0, stream=None, time_kernel=False)``."""
 
-    def __init__(self, program, name):
-        self._kernel = RawKernel(program.code, name, program.options, _program=program)
+    def __init__(self, module, name):
+        self._kernel = module.get_function(name)
         self._arg_types = None
 
     def __call__(self, *args, block=None, grid=(1, 1), shared=0, stream=None, time_kernel=False, texrefs=()):

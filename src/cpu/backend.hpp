@@ -21,5 +21,6 @@ void register_sort_kernels(KernelTable& table);
 void register_matmul_kernels(KernelTable& table);
 void register_lapack_kernels(KernelTable& table);
 void register_fft_kernels(KernelTable& table);
+void register_user_modules(KernelTable& table);
 
 }  // namespace kiln::cpu

@@ -16,6 +16,7 @@
 #include <stdexcept>
 
 #include "../core/compile_failure.hpp"
+#include "../core/device_headers.hpp"
 #include "../core/disk_cache.hpp"
 #include "../core/sha256.hpp"
 #include "kiln/error.hpp"
@@ -174,14 +175,30 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   return log;
 }
 
+// The device headers (kiln/device/...) written under `dir`, for the
+// compiler's -I; returns the files written, for removal.
+std::vector<std::string> write_device_headers(const std::string& dir) {
+  std::vector<std::string> written;
+  mkdir((dir + "/kiln").c_str(), 0700);
+  mkdir((dir + "/kiln/device").c_str(), 0700);
+  for (const auto& [name, text] : detail::device_headers()) {
+    const std::string path = dir + "/" + name;
+    detail::write_atomically(dir + "/kiln/device", path, text);
+    written.push_back(path);
+  }
+  return written;
+}
+
 // Compiles to a shared library; returns its bytes.
 std::string compile(const std::string& tu, const std::string& source, const std::vector<std::string>& options) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
   const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
   detail::write_atomically(dir, cpp, tu);
+  const std::vector<std::string> headers = write_device_headers(dir);
   std::vector<std::string> args = host_compiler().command;
   args.insert(args.end(), host_compiler().flags.begin(), host_compiler().flags.end());
+  args.push_back("-I" + std::string(dir));
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
   args.insert(args.end(), {"-x", "c++", cpp, "-o", so});
@@ -190,6 +207,9 @@ std::string compile(const std::string& tu, const std::string& source, const std:
   std::string library = detail::read_file(so);
   unlink(cpp.c_str());
   unlink(so.c_str());
+  for (const std::string& header : headers) unlink(header.c_str());
+  rmdir((std::string(dir) + "/kiln/device").c_str());
+  rmdir((std::string(dir) + "/kiln").c_str());
   rmdir(dir);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty())
     throw CompileError(detail::describe_compile_failure(kSourceName, log, source, first_error_line(log)));
@@ -221,6 +241,12 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
   for (const std::string& f : host_compiler().flags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
+  static const std::string headers_digest = [] {
+    detail::Sha256 headers;
+    for (const auto& [name, text] : detail::device_headers()) headers.update(name + "\n" + text);
+    return headers.hex_digest();
+  }();
+  h.update(headers_digest + "\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;

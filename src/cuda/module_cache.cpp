@@ -11,7 +11,7 @@
 #include "../core/sha256.hpp"
 #include "cccl.hpp"
 #include "context.hpp"
-#include "device_headers.hpp"
+#include "../core/device_headers.hpp"
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -81,7 +81,7 @@ const std::string& build_identity() {
     h.update(detail::kKilnVersion);
     h.update("nvrtc " + compiler_identity().version);
     for (const std::string& o : kOptions) h.update(o + "\n");
-    for (const auto& [name, text] : device_headers()) h.update(name + "\n" + text);
+    for (const auto& [name, text] : detail::device_headers()) h.update(name + "\n" + text);
     return h.hex_digest();
   }();
   return id;
@@ -134,7 +134,7 @@ std::string cached_compile(const std::string& source, const std::string& program
     }
   }
   std::vector<std::string> names;
-  std::string cubin = compile_cubin(source, program_name, arch, options, device_headers(), name_expressions, &names);
+  std::string cubin = compile_cubin(source, program_name, arch, options, detail::device_headers(), name_expressions, &names);
   std::string stored = std::to_string(names.size()) + "\n";
   for (const std::string& n : names) stored += n + "\n";
   detail::store_checked(path, stored + cubin);

@@ -140,3 +140,22 @@ void transfer(void* dst, Device dst_device, const void* src, Device src_device, 
 }
 
 }  // namespace kiln::cuda
+
+namespace kiln::cuda {
+
+void copy_bytes(uintptr_t dst, uintptr_t src, size_t nbytes, int device, uintptr_t stream) {
+  if (nbytes == 0) return;
+  ContextScope scope(device);
+  check(driver().cuMemcpyAsync(static_cast<CUdeviceptr>(dst), static_cast<CUdeviceptr>(src), nbytes,
+                               reinterpret_cast<CUstream>(stream)),
+        "cuMemcpyAsync");
+}
+
+void fill_bytes(uintptr_t dst, unsigned char value, size_t nbytes, int device, uintptr_t stream) {
+  if (nbytes == 0) return;
+  ContextScope scope(device);
+  check(driver().cuMemsetD8Async(static_cast<CUdeviceptr>(dst), value, nbytes, reinterpret_cast<CUstream>(stream)),
+        "cuMemsetD8Async");
+}
+
+}  // namespace kiln::cuda

@@ -1,8 +1,10 @@
-// Users' kernels on CUDA devices: looked up in their modules, checked against
-// the device's limits, launched.
+// Users' kernels on CUDA devices (kiln::RawModule through the CUDA
+// KernelTable): compiled by NVRTC with their name expressions lowered,
+// looked up in their modules, checked against the device's limits, launched.
 #include <mutex>
 #include <unordered_map>
 
+#include "backend.hpp"
 #include "context.hpp"
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
@@ -36,31 +38,64 @@ KernelLimits kernel_limits(uintptr_t fn) {
   return limits;
 }
 
+void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
+                        size_t shared_bytes, uintptr_t stream, void** args);
+
+// A module loaded on one device; name expressions are looked up by their
+// lowered symbols.
+class CudaCompiledModule : public CompiledModule {
+ public:
+  CudaCompiledModule(int device, const std::string& source, const std::vector<std::string>& options,
+                     const std::vector<std::string>& name_expressions)
+      : device_(device), name_expressions_(name_expressions) {
+    check_device_index(device);
+    module_ = load_program(device, source, options, name_expressions, &lowered_names_);
+  }
+
+  uintptr_t function(const std::string& name) const override {
+    std::string symbol = name;
+    for (size_t i = 0; i < name_expressions_.size(); ++i)
+      if (name_expressions_[i] == name) symbol = lowered_names_.at(i);
+    ContextScope scope(device_);
+    CUfunction fn;
+    CUresult r = driver().cuModuleGetFunction(&fn, module_, symbol.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no kernel named '" + name + "'");
+    check(r, "cuModuleGetFunction");
+    return reinterpret_cast<uintptr_t>(fn);
+  }
+
+  std::pair<void*, size_t> global(const std::string& name) const override {
+    ContextScope scope(device_);
+    CUdeviceptr address = 0;
+    size_t size = 0;
+    CUresult r = driver().cuModuleGetGlobal_v2(&address, &size, module_, name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no global variable named '" + name + "'");
+    check(r, "cuModuleGetGlobal");
+    return {reinterpret_cast<void*>(static_cast<uintptr_t>(address)), size};
+  }
+
+  void launch(uintptr_t function, const unsigned grid[3], const unsigned block[3], size_t shared_bytes,
+              uintptr_t stream, void** args) const override {
+    launch_user_kernel(function, device_, grid, block, shared_bytes, stream, args);
+  }
+
+ private:
+  int device_;
+  std::vector<std::string> name_expressions_, lowered_names_;
+  CUmodule module_ = nullptr;  // cached by the module cache for the process's life
+};
+
+std::shared_ptr<const CompiledModule> compile_module(int device, const std::string& source,
+                                                     const std::vector<std::string>& options,
+                                                     const std::vector<std::string>& name_expressions) {
+  return std::make_shared<CudaCompiledModule>(device, source, options, name_expressions);
+}
+
 }  // namespace
 
-UserModule load_user_module(int device, const std::string& source, const std::vector<std::string>& options,
-                            const std::vector<std::string>& name_expressions) {
-  check_device_index(device);
-  UserModule m;
-  m.module = reinterpret_cast<uintptr_t>(load_program(device, source, options, name_expressions, &m.lowered_names));
-  return m;
-}
-
-uintptr_t user_function(const UserModule& module, const std::string& symbol) {
-  CUfunction fn;
-  CUresult r = driver().cuModuleGetFunction(&fn, reinterpret_cast<CUmodule>(module.module), symbol.c_str());
-  if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no kernel named '" + symbol + "'");
-  check(r, "cuModuleGetFunction");
-  return reinterpret_cast<uintptr_t>(fn);
-}
-
-std::pair<uintptr_t, size_t> module_global(const UserModule& module, const std::string& name) {
-  CUdeviceptr address = 0;
-  size_t size = 0;
-  CUresult r = driver().cuModuleGetGlobal_v2(&address, &size, reinterpret_cast<CUmodule>(module.module), name.c_str());
-  if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no global variable named '" + name + "'");
-  check(r, "cuModuleGetGlobal");
-  return {static_cast<uintptr_t>(address), size};
+void register_user_modules(KernelTable& table) {
+  table.compile_module = &compile_module;
+  table.current_stream = &current_stream_handle;
 }
 
 int function_attribute(uintptr_t fn, int attribute) {
@@ -76,6 +111,8 @@ void set_function_attribute(uintptr_t fn, int attribute, int value) {
   std::lock_guard<std::mutex> lock(limits_mutex);
   limits_by_function.erase(fn);
 }
+
+namespace {
 
 void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
                         size_t shared_bytes, uintptr_t stream, void** args) {
@@ -109,5 +146,7 @@ void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const 
                                 static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream), args, nullptr),
         "cuLaunchKernel");
 }
+
+}  // namespace
 
 }  // namespace kiln::cuda

@@ -83,10 +83,8 @@ void bind_cuda(nb::module_& m) {
       .def_prop_ro("size", [](const PinnedBlock& b) { return b.size; });
   m.def("_alloc_pinned", [](size_t nbytes) { return PinnedBlock{alloc_pinned(nbytes), nbytes}; });
   m.def("_pinned_pool_bytes", &pinned_pool_bytes);
-  nb::class_<UserModule>(m, "_UserModule").def_ro("lowered_names", &UserModule::lowered_names);
-  m.def("_load_user_module", &load_user_module);
-  m.def("_user_function", &user_function);
-  m.def("_module_global", &module_global);
+  m.def("_cuda_copy_bytes", &copy_bytes);
+  m.def("_cuda_fill_bytes", &fill_bytes);
   m.def("_function_attribute", &function_attribute);
   m.def("_set_function_attribute", &set_function_attribute);
 }

@@ -1,7 +1,6 @@
-// kiln._core's part for users' kernels: CUDA C compiled for the CPU, and the
-// launcher every user kernel is called through (kernel_launcher.cpp).
+// kiln._core's part for users' kernels: kiln::RawModule and kiln::RawKernel,
+// and the launcher every user kernel is called through (kernel_launcher.cpp).
 #include <nanobind/nanobind.h>
-#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
@@ -9,6 +8,7 @@
 
 #include "kernel_launcher.hpp"
 #include "kiln/array.hpp"
+#include "kiln/raw_kernel.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -36,26 +36,33 @@ nb::object argument_kinds(nb::handle args) {
 }
 
 void bind_kernels(nb::module_& m) {
-  using cpu::HostModule;
-  nb::class_<HostModule>(m, "_HostModule").def_ro("uses_barriers", &HostModule::uses_barriers);
-  m.def("_load_host_module", &cpu::load_host_module);
   m.def("_argument_kinds", [](nb::args args) { return argument_kinds(args); });
-  m.def("_host_global", [](const HostModule& module, const std::string& name) {
-    auto [address, size] = cpu::host_global(module, name);
-    return std::make_pair(reinterpret_cast<uintptr_t>(address), size);
-  });
+  // The one user-kernel path (kiln/raw_kernel.hpp): a module compiles for
+  // each device on first use, a kernel remembers its handle per device.
+  nb::class_<RawModule>(m, "_RawModule")
+      .def(nb::init<std::string, std::vector<std::string>, std::vector<std::string>>(), "source"_a, "options"_a,
+           "name_expressions"_a)
+      .def("function", &RawModule::function)
+      .def("compile", [](const RawModule& module, Device device) { module.compiled(device); })
+      .def("global_", [](const RawModule& module, Device device, const std::string& name) {
+        auto [address, size] = module.global(device, name);
+        return std::make_pair(reinterpret_cast<uintptr_t>(address), size);
+      });
+  nb::class_<RawKernel>(m, "_RawKernel")
+      .def_prop_ro("name", &RawKernel::name)
+      .def("handle", &RawKernel::handle);
   // Subclassed in Python (kiln.RawKernel and the kernels built on it), which
   // keeps a launch free of Python frames.
   nb::class_<KernelLauncher>(m, "_KernelLauncher")
       .def(nb::init<>())
       .def("_configure",
            [](KernelLauncher& k, std::string name, std::optional<std::string> kinds,
-              std::vector<std::string> declarations, nb::object resolve) {
+              std::vector<std::string> declarations, const RawKernel& kernel) {
              k.name = std::move(name);
              k.known_signature = kinds.has_value();
              k.kinds = kinds.value_or("");
              k.declarations = std::move(declarations);
-             k.resolve = std::move(resolve);
+             k.kernel = kernel;
            })
       .def("__call__", &KernelLauncher::launch, "grid"_a, "block"_a, "args"_a, nb::kw_only(), "shared_mem"_a = 0,
            "stream"_a = nb::none())

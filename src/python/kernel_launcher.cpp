@@ -6,7 +6,6 @@
 // (kiln arrays, NumPy arrays and scalars, Python numbers, bytes).
 #include "kernel_launcher.hpp"
 
-#include <nanobind/stl/shared_ptr.h>
 
 #include <complex>
 #include <cstring>
@@ -210,31 +209,19 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
     }
   }
   if (!have_device) device = nb::cast<Device>(nb::module_::import_("kiln._device").attr("default_device")());
+  if (!kernel) throw TypeError(name + ": the kernel has no source (_configure was not called)");
+  const Dim3 grid_dims(g[0], g[1], g[2]), block_dims(b[0], b[1], b[2]);
   if (device.kind == DeviceKind::CPU) {
-    if (!host_module) {
-      nb::tuple entry = nb::cast<nb::tuple>(resolve(-1));
-      host_module = nb::cast<std::shared_ptr<const cpu::HostModule>>(entry[0]);
-      host_entry = nb::cast<size_t>(entry[1]);
-    }
-    nb::gil_scoped_release release;
-    cpu::launch_host(*host_module, host_entry, g.data(), b.data(), shared_bytes, pointers.data());
+    nb::gil_scoped_release release;  // the grid runs on all cores
+    kernel->launch(device, grid_dims, block_dims, pointers.data(), shared_bytes, 0);
     return;
   }
-#ifdef KILN_WITH_CUDA
-  if (cuda_functions.size() <= static_cast<size_t>(device.index)) cuda_functions.resize(device.index + 1, 0);
-  uintptr_t& fn = cuda_functions[device.index];
-  if (!fn) fn = nb::cast<uintptr_t>(resolve(device.index));
-  uintptr_t stream_handle;
-  if (stream.is_none())
-    stream_handle = cuda::current_stream_handle(device.index);
-  else if (PyLong_Check(stream.ptr()))
+  std::optional<uintptr_t> stream_handle;  // none: the device's current stream
+  if (PyLong_Check(stream.ptr()))
     stream_handle = nb::cast<uintptr_t>(stream);
-  else
+  else if (!stream.is_none())
     stream_handle = nb::cast<uintptr_t>(stream.attr("ptr"));
-  cuda::launch_user_kernel(fn, device.index, g.data(), b.data(), shared_bytes, stream_handle, pointers.data());
-#else
-  throw ValueError("kiln was built without CUDA; cannot launch on " + device.str());
-#endif
+  kernel->launch(device, grid_dims, block_dims, pointers.data(), shared_bytes, stream_handle);
 }
 
 }  // namespace kiln::python

@@ -3,11 +3,11 @@
 // Python (see kernel_launcher.cpp).
 #include <nanobind/nanobind.h>
 
-#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "../cpu/host_compiler.hpp"
+#include "kiln/raw_kernel.hpp"
 
 namespace nb = nanobind;
 
@@ -24,12 +24,7 @@ struct KernelLauncher {
   std::string kinds;
   std::vector<std::string> declarations;  // for error messages
   bool known_signature = false;           // false: any argument count, no Python numbers
-  // resolve(device_index) -> the CUfunction handle on that CUDA device;
-  // resolve(-1) -> (_HostModule, entry) for the CPU. Called once per device.
-  nb::object resolve;
-  std::vector<uintptr_t> cuda_functions;  // by device index, 0 until resolved
-  std::shared_ptr<const cpu::HostModule> host_module;
-  size_t host_entry = 0;
+  std::optional<RawKernel> kernel;  // compiles, caches and launches (kiln/raw_kernel.hpp)
 
   // grid/block: an int or 1 to 3 ints; stream: None (the device's current
   // stream), a handle or an object with .ptr.

@@ -100,6 +100,7 @@ NB_MODULE(_core, m) {
   });
   m.def("_range_push", &range_push, "message"_a, "argb"_a = 0);
   m.def("_range_pop", &range_pop);
+  m.def("_mark", &mark, "message"_a, "argb"_a = 0);
   m.def("_has_nvtx", &has_nvtx);
 
   bind_array(m);

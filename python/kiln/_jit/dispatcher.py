@@ -8,16 +8,16 @@ import warnings
 import numpy as np
 
 from .._core import _argument_kinds, ndarray
-from .._raw_kernel import RawKernel
-from . import support
+from .._raw_kernel import generated_kernels
 from . import types as T
 from .errors import PerformanceWarning, UnsupportedError
 from .translate import Function, Translation
 
 
 class Module:
-    """The translation unit of one kernel specialisation: the support code,
-    constant arrays, the device functions it calls, then the kernel."""
+    """The translation unit of one kernel specialisation: the support header
+    (include/kiln/device/jit_support.cuh), constant arrays, the device
+    functions it calls, then the kernel."""
 
     def __init__(self):
         self.definitions = []
@@ -45,7 +45,7 @@ class Module:
         return name
 
     def source(self, kernel_lines):
-        parts = [support.SOURCE]
+        parts = ["#include <kiln/device/jit_support.cuh>"]
         if self.needs_dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char kiln_dynamic_shared[];")
         return "\n".join(parts + self.constants + self.definitions + kernel_lines) + "\n"
@@ -137,9 +137,10 @@ class Dispatcher:
             module = Module()
             translation = Translation(self.function, types, module, kernel=True, c_name=self.__name__)
             source = module.source(translation.lines)
-            kernel = self._kernels[types] = RawKernel(source, self.__name__, self._options)
+            kernel, = generated_kernels(source, [self.__name__], self._options)
+            self._kernels[types] = kernel
             kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
-                              [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._resolve)
+                              [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._kernel)
         return kernel
 
     def _declared(self):

@@ -38,24 +38,6 @@ class ArrayType:
         return f"kiln_view<{c_name(self.dtype)}, {self.ndim}>"
 
 
-class TupleType:
-    """A tuple of scalars (cuda.grid(2), a shape)."""
-
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        self.items = tuple(items)
-
-    def __eq__(self, other):
-        return isinstance(other, TupleType) and self.items == other.items
-
-    def __hash__(self):
-        return hash(self.items)
-
-    def __repr__(self):
-        return f"Tuple({', '.join(map(str, self.items))})"
-
-
 def c_name(t):
     if isinstance(t, ArrayType):
         return t.c_name
@@ -89,7 +71,8 @@ def promote(a, b):
 
 def unify(a, b):
     """The type a variable assigned both `a` and `b` gets."""
-    if a is None or a == b:
+    # (A dtype compares equal to anything with its .dtype, an ArrayType too.)
+    if a is None or (type(a) is type(b) and a == b):
         return b
     if is_scalar(a) and is_scalar(b):
         return np.promote_types(a, b)

@@ -1,25 +1,48 @@
-"""kiln.cuda: CUDA devices, streams, events and memory.
+"""kiln.cuda: CuPy's ``cupy.cuda`` and Numba's ``numba.cuda`` in one namespace.
 
-Nothing here loads the CUDA driver until it is first asked something; on a
-machine without a GPU ``is_available()`` is False and the rest raises
-``CUDAError``.
+Which file serves which dialect:
+
+=====================  ==========================================================
+device.py              both: ``Device``, ``device_count``, ``is_available``,
+                       ``synchronize``, ``detect``
+stream.py              CuPy's module ``cuda.stream`` (``Stream``, ``ExternalStream``,
+                       ``get_current_stream``); called, Numba's ``cuda.stream()``
+event.py               ``cuda.Event`` (CuPy); called, Numba's ``cuda.event()``
+memory.py              CuPy's ``cuda.memory`` (the device and pinned pools)
+runtime.py             CuPy's ``cuda.runtime`` (the runtime API's calls by name)
+compiler.py            CuPy's ``cuda.compiler`` (``compile_with_cache``)
+nvtx.py                CuPy's ``cuda.nvtx`` (marks and ranges)
+numba_host.py          Numba's host API (``to_device``, ``device_array``, ``gpus``...)
+kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``atomic``...)
+=====================  ==========================================================
+
+Where one name is a module in CuPy and a function in Numba (``stream``,
+``event``), the module is callable (_callable_module.py); docs/design.md
+states the rule. Nothing here loads the CUDA driver until it is first asked
+something; on a machine without a GPU ``is_available()`` is False and the
+rest raises ``CUDAError``.
 """
 from ._backend import CUDAError, OutOfMemoryError
+from . import compiler, event, memory, nvtx, runtime, stream  # noqa: F401  (CuPy's submodules)
 from .device import Device, detect, device_count, get_device_id, is_available, synchronize
+from .event import Event, get_elapsed_time
 from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
                      get_default_memory_pool, get_default_pinned_memory_pool)
-from .stream import Event, ExternalStream, Stream, get_current_stream, get_elapsed_time
+from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream
 from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
     all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
     shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,
     warpsize,
 )
-from .numba_arrays import (  # noqa: F401
-    default_stream, device_array, device_array_like, event, get_current_device, gpus, pinned_array, select_device,
-    stream, to_device,
+from .numba_host import (  # noqa: F401
+    device_array, device_array_like, get_current_device, gpus, pinned_array, select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
+
+# Numba's other names for the null stream and for event timing.
+legacy_default_stream = default_stream
+event_elapsed_time = get_elapsed_time
 
 
 def jit(func_or_sig=None, **options):
@@ -28,4 +51,3 @@ def jit(func_or_sig=None, **options):
     from .._jit.dispatcher import jit as make
 
     return make(func_or_sig, **options)
-

@@ -29,7 +29,17 @@ class _Namespace:
 
 
 threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
-laneid = warpsize = None  # read inside kernels only
+class _KernelValue:
+    """A value only a running kernel has (``cuda.laneid``, ``cuda.warpsize``)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"<cuda.{self._name}: read inside a kiln.cuda.jit kernel>"
+
+
+laneid, warpsize = _KernelValue("laneid"), _KernelValue("warpsize")
 shared = _Namespace("shared", ["array"])
 local = _Namespace("local", ["array"])
 const = _Namespace("const", ["array_like"])

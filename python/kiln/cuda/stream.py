@@ -1,6 +1,13 @@
-"""CUDA streams and events (CuPy's spellings); operations run on the current stream."""
+"""CUDA streams; operations run on the current stream. This module is CuPy's
+``cupy.cuda.stream`` (``Stream``, ``ExternalStream``, ``Event``,
+``get_current_stream``, ``get_elapsed_time``), and calling it is Numba's
+``cuda.stream()`` (see _callable_module.py)."""
+import contextlib
+
 from ._backend import core
+from ._callable_module import make_callable
 from .device import _index
+from .event import Event, get_elapsed_time  # noqa: F401  (cupy.cuda.stream has them too)
 
 
 class _NullStreamDescriptor:
@@ -51,6 +58,12 @@ class Stream:
     def synchronize(self):
         self._stream.synchronize()
 
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        """Numba's spelling: the block's work is finished when it ends."""
+        yield self
+        self.synchronize()
+
     @property
     def done(self):
         return self._stream.done()
@@ -84,42 +97,6 @@ def get_current_stream(device_id=None):
     return Stream._wrap(core()._current_stream(_index(device_id)))
 
 
-class Event:
-    """A CUDA event. ``timing=False`` (or CuPy's ``disable_timing=True``) makes it lighter."""
-
-    def __init__(self, timing=True, block=False, disable_timing=None, device_id=None):
-        if disable_timing is not None:
-            timing = not disable_timing
-        self._event = core()._Event.create(_index(device_id), timing, block)
-
-    def record(self, stream=None):
-        stream = get_current_stream(self._event.device) if stream is None else stream
-        self._event.record(stream._stream)
-
-    def synchronize(self):
-        self._event.synchronize()
-
-    def query(self):
-        return self._event.done()
-
-    @property
-    def done(self):
-        return self._event.done()
-
-    @property
-    def ptr(self):
-        return self._event.handle
-
-    def elapsed_time(self, end):
-        """Milliseconds from this event to ``end``."""
-        return end._event.elapsed_ms_since(self._event)
-
-
-def get_elapsed_time(start_event, end_event):
-    """Milliseconds between two recorded events (CuPy's ``cupy.cuda.get_elapsed_time``)."""
-    return end_event._event.elapsed_ms_since(start_event._event)
-
-
 def _from_interchange(value, device_id):
     """The stream an interchange protocol names (``__cuda_array_interface__``'s
     "stream", ``__dlpack__``'s stream=): 1 the legacy default stream, 2 the
@@ -144,3 +121,21 @@ def _wait(consumer, producer):
     event = Event(disable_timing=True, device_id=producer.device_id)
     event.record(producer)
     consumer.wait_event(event)
+
+
+def stream():
+    """Numba's ``cuda.stream()``: a new stream of the current device."""
+    return Stream()
+
+
+def default_stream():
+    """Numba's ``cuda.default_stream()`` and ``legacy_default_stream()``: the null stream."""
+    return Stream.null
+
+
+def external_stream(ptr):
+    """Numba's ``cuda.external_stream(ptr)``: a stream created elsewhere."""
+    return ExternalStream(ptr)
+
+
+make_callable(__name__, stream)

@@ -1,8 +1,8 @@
-"""C++ every translated kernel starts with: array views, Python's integer
-division and modulo, atomics for every element type, and IEEE tests without
-<cmath> macros. It compiles under NVRTC and under the host compiler."""
-
-SOURCE = r"""
+#pragma once
+// What every kernel kiln.cuda.jit translates from Python calls
+// (python/kiln/_jit/): array views, Python's integer division and modulo,
+// atomics for every element type, and IEEE tests without <cmath> macros.
+// Compiles under NVRTC and under the host compiler.
 // An array argument or a shared/local array: data, shape and byte strides.
 // Python's negative indices are resolved by wrap(), which the translator
 // leaves out where an index can be shown never to be negative.
@@ -119,4 +119,7 @@ template <class T> __device__ __forceinline__ T kiln_atomic_cas(T* p, T compare,
   typedef typename kiln_word<sizeof(T)>::type W;
   return kiln_reinterpret<T>(atomicCAS(reinterpret_cast<W*>(p), kiln_reinterpret<W>(compare), kiln_reinterpret<W>(value)));
 }
-"""
+
+// The heads of translated kernels and of the device functions they call.
+#define KILN_JIT_KERNEL extern "C" __global__ void
+#define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__

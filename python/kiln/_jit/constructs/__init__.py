@@ -1,0 +1,31 @@
+"""Numba's kernel language, one construct a unit: what each call or name a
+kernel may use means, as a typing rule (used by infer.py) and a C++ rule
+(used by emit.py) side by side, so adding a construct touches one file.
+
+Constructs are found by the Python object a kernel's expression names
+(``cuda.syncthreads``, ``math.sqrt``, ``abs``, ``np.float32``), not by its
+spelling, so ``from kiln.cuda import syncthreads`` works as ``cuda.syncthreads``.
+"""
+import numpy as np
+
+from . import atomics, builtins_, math_functions, thread_indexing, warp_and_block
+
+
+_TABLE = {}
+for _family in (atomics, builtins_, math_functions, thread_indexing, warp_and_block):
+    _TABLE.update(_family.constructs())
+
+
+def for_value(value):
+    """The construct `value` (what an expression names) stands for, or None."""
+    try:
+        found = _TABLE.get(value)
+    except TypeError:  # unhashable
+        return None
+    if found is not None:
+        return found
+    if isinstance(value, type) and issubclass(value, np.generic):
+        return builtins_.CAST
+    if getattr(value, "_kiln_device_function", False):
+        return builtins_.DEVICE_CALL
+    return None

@@ -1,0 +1,61 @@
+"""Arrays a kernel makes: ``cuda.shared.array(shape, dtype)`` (a shape of 0
+is the dynamic shared memory sized at launch), ``cuda.local.array(shape,
+dtype)`` and ``cuda.const.array_like(values)``. They are statements
+(``name = cuda.shared.array(...)``), typed by infer.py and declared by
+emit.py through this file."""
+import ast
+
+import numpy as np
+
+from ...cuda import kernel_language as K
+from ..._dtypes import normalize
+from .. import types as T
+
+
+def describe(typer, node):
+    """(ArrayType, kind, shape, constant values) of an array-making call, or None."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+        return None
+    owner = typer.global_value(node.func.value)
+    kind = {id(K.shared): "shared", id(K.local): "local", id(K.const): "const"}.get(id(owner))
+    if kind in ("shared", "local") and node.func.attr == "array":
+        shape_node = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "shape")
+        dtype_node = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "dtype")
+        shape = typer.constant(shape_node)
+        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+        dtype = np.dtype(normalize(typer.constant(dtype_node)).name)
+        if not all(isinstance(s, (int, np.integer)) for s in shape) or not 1 <= len(shape) <= 3:
+            typer.typing(node, "a shared or local array's shape is 1 to 3 constant ints")
+        if kind == "local" and 0 in shape:
+            typer.typing(node, "a local array needs a nonzero constant shape")
+        return T.ArrayType(dtype, len(shape)), kind, tuple(int(s) for s in shape), None
+    if kind == "const" and node.func.attr == "array_like":
+        values = np.asarray(typer.constant(node.args[0]))
+        return T.ArrayType(values.dtype, values.ndim), "const", values.shape, values
+    return None
+
+
+def declare(emitter, name, node):
+    """The C++ lines that make the array `name`: a C array of the declared
+    shape where it has one (indexing it directly keeps shared memory in the
+    shared address space and folds the constant strides), and a view of it."""
+    ty, kind, shape, values = describe(emitter.typed, node)
+    ce = T.c_name(ty.dtype)
+    storage = f"_{kind}_{name}"
+    if kind == "shared" and shape[0] == 0:
+        emitter.module.needs_dynamic_shared = True
+        data = f"reinterpret_cast<{ce}*>(kiln_dynamic_shared)"
+        shape = (1 << 30,) + shape[1:]  # sized at launch; indexing is not bounds-checked
+    elif kind == "const":
+        data = emitter.module.constant_array(ty.dtype, values)
+    else:
+        qualifier = "__shared__ " if kind == "shared" else ""
+        emitter.line(f"{qualifier}{ce} {storage}{''.join(f'[{d}]' for d in shape)};")
+        emitter.direct[name] = (storage, shape)
+        data = f"reinterpret_cast<{ce}*>({storage})"
+    strides, step = [], ty.dtype.itemsize
+    for s in reversed(shape):
+        strides.insert(0, step)
+        step *= s
+    emitter.line(f"const {ty.c_name} {name} = {{{data}, {{{', '.join(f'{s}LL' for s in shape)}}}, "
+                 f"{{{', '.join(f'{s}LL' for s in strides)}}}}};")

@@ -1,0 +1,63 @@
+"""``math.*`` and their NumPy spellings (``np.sqrt``): float functions, the
+float-to-int roundings and the IEEE tests."""
+import math
+
+import numpy as np
+
+from .. import types as T
+from ..cxx import cast, fn
+from .base import Construct
+
+_FLOAT = {"sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan",
+          "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "erf", "erfc", "lgamma", "atan2", "pow",
+          "hypot", "copysign", "fmod", "cbrt", "exp2"}
+_TWO_ARGUMENTS = {"atan2", "pow", "hypot", "copysign", "fmod"}
+_RENAMED = {"gamma": "tgamma", "absolute": "fabs"}
+_TO_INT = {"floor", "ceil", "trunc"}
+_TESTS = {"isnan", "isinf", "isfinite"}
+
+
+class MathFunction(Construct):
+    """The result is the float type of the arguments (float64 for integers)."""
+
+    def __init__(self, name):
+        self.name = _RENAMED.get(name, name)
+
+    def _result(self, arg_types):
+        if not all(T.is_float(t) for t in arg_types):
+            return T.FLOAT64
+        r = arg_types[0]
+        for t in arg_types[1:]:
+            r = T.promote(r, t)
+        return r
+
+    def type(self, typer, node):
+        arg_types = typer.args(node, 2 if self.name in _TWO_ARGUMENTS else 1)
+        if self.name in _TESTS:
+            return T.BOOL
+        return T.INT64 if self.name in _TO_INT else self._result(arg_types)
+
+    def emit(self, emitter, node):
+        args = emitter.args(node)
+        if self.name in _TESTS:
+            (code, ty), = args
+            if not T.is_float(ty):
+                return "false" if self.name != "isfinite" else "true"
+            return f"kiln_{self.name}({code})"
+        r = self._result([t for _, t in args])
+        call = ", ".join(cast(r, c) for c, _ in args)
+        if self.name in _TO_INT:
+            return f"(long long){fn(self.name, r)}({call})"
+        return f"{fn(self.name, r)}({call})"
+
+
+def constructs():
+    table = {}
+    for name in _FLOAT | _TO_INT | _TESTS | {"gamma"}:
+        if hasattr(math, name):
+            table[getattr(math, name)] = MathFunction(name)
+    for name in _FLOAT | _TO_INT | _TESTS | {"absolute"}:
+        value = getattr(np, name, None)
+        if value is not None and value not in table:
+            table[value] = MathFunction(name)
+    return table

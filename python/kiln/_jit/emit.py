@@ -1,0 +1,272 @@
+"""Pass 3, emission: C++ for a typed specialisation (infer.Typed). Types are
+read from the typed tree, never inferred here; calls and special names are
+emitted by their constructs (constructs/). Every statement carries a
+``#line`` of the Python source, so C++ errors point at the Python line.
+A kernel is an extern "C" kernel (KILN_JIT_KERNEL), a device function an
+inlined helper (KILN_JIT_DEVICE_FUNCTION); both macros are
+include/kiln/device/jit_support.cuh's."""
+import ast
+
+from .._core import CompileError
+from . import constructs
+from . import types as T
+from .constructs import local_arrays
+from .cxx import cast, float_literal, fn, literal
+
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+           ast.LShift: "<<", ast.RShift: ">>"}
+_COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+
+
+class Emitter:
+    """The C++ lines of `typed`'s function, named `c_name`."""
+
+    def __init__(self, typed, c_name):
+        self.typed, self.f, self.module = typed, typed.f, typed.module
+        self.direct = {}  # arrays declared as C arrays: name -> (C name, shape)
+        self.lines = []
+        self._depth = 0
+        self._function(c_name)
+
+    # ---- what the typed tree knows -----------------------------------------------
+    def type_of(self, node):
+        if isinstance(node, ast.Constant):  # constants type themselves (some are made by constructs)
+            return self.typed._Constant(node)
+        return self.typed.types[node]
+
+    def global_value(self, node):
+        return self.typed.global_value(node)
+
+    def constant(self, node):
+        return self.typed.constant(node)
+
+    def line(self, text):
+        self.lines.append("  " * self._depth + text)
+
+    # ---- expressions ----------------------------------------------------------------
+    def expr(self, node):
+        return getattr(self, "_" + type(node).__name__)(node)
+
+    def args(self, node):
+        """[(code, type)] of a call's arguments."""
+        return [(self.expr(a), self.type_of(a)) for a in node.args]
+
+    def element(self, array, index_nodes):
+        """The element of `array` (a node) at `index_nodes`, each index wrapped
+        Python's way unless it is never negative; a shared or local array of
+        constant shape is indexed as a C array."""
+        code = self.expr(array)
+        direct = self.direct.get(code)
+        parts = []
+        for d, node in enumerate(index_nodes):
+            index = f"(long long)({self.expr(node)})"
+            if not self.typed.non_negative(node):
+                index = f"kiln_wrap({index}, {direct[1][d]}LL)" if direct else f"{code}.wrap({index}, {d})"
+            parts.append(index)
+        if direct:
+            return direct[0] + "".join(f"[{p}]" for p in parts)
+        return f"{code}.at({', '.join(parts)})"
+
+    def tuple_items(self, node):
+        """[(code, type)] of a tuple-valued expression (see Typed.tuple_items)."""
+        types = self.typed.tuples[node]
+        if isinstance(node, ast.Tuple):
+            codes = [self.expr(e) for e in node.elts]
+        elif isinstance(node, ast.Attribute) and node.attr == "shape":
+            codes = [f"{self.expr(node.value)}.shape[{d}]" for d in range(len(types))]
+        elif isinstance(node, ast.Call) and hasattr(self.typed.construct(node.func), "tuple_codes"):
+            codes = self.typed.construct(node.func).tuple_codes(self, node)
+        else:
+            codes = [self.expr(node)]
+        return list(zip(codes, types))
+
+    def _Constant(self, node):
+        v = node.value
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int):
+            return f"{v}LL"
+        return float_literal(v)
+
+    def _Name(self, node):
+        if node.id in self.typed.locals or node.id in self.typed.arrays:
+            return node.id
+        value = self.global_value(node)
+        if self.typed.is_number(value):
+            return literal(value, T.of_value(value))
+        return constructs.for_value(value).emit(self, node)
+
+    def _BinOp(self, node):
+        a, b = self.expr(node.left), self.expr(node.right)
+        ta, tb, r = self.type_of(node.left), self.type_of(node.right), self.type_of(node)
+        op = type(node.op)
+        if op is ast.Div:
+            return f"({cast(r, a)} / {cast(r, b)})"
+        if op is ast.FloorDiv:
+            return f"kiln_floordiv({cast(r, a)}, {cast(r, b)})" if T.is_int(r) else \
+                f"{fn('floor', r)}({cast(r, a)} / {cast(r, b)})"
+        if op is ast.Mod:
+            return f"kiln_mod({cast(r, a)}, {cast(r, b)})" if T.is_int(r) else f"kiln_fmod({cast(r, a)}, {cast(r, b)})"
+        if op is ast.Pow:
+            return f"kiln_ipow({cast(r, a)}, (long long)({b}))" if T.is_int(r) else \
+                f"{fn('pow', r)}({cast(r, a)}, {cast(r, b)})"
+        if r.kind == "b":  # &, | and ^ of two bools
+            return f"(({a}) {_BINOPS[op]} ({b}))"
+        return f"({cast(r, a)} {_BINOPS[op]} {cast(r, b)})"
+
+    def _UnaryOp(self, node):
+        a, r = self.expr(node.operand), self.type_of(node)
+        if isinstance(node.op, ast.Not):
+            return f"(!({a}))"
+        if isinstance(node.op, ast.USub):
+            return f"(-{cast(r, a)})"
+        if isinstance(node.op, ast.UAdd):
+            return f"({cast(r, a)})"
+        return f"(~({a}))"
+
+    def _BoolOp(self, node):
+        op = " && " if isinstance(node.op, ast.And) else " || "
+        return "(" + op.join(f"(bool)({self.expr(v)})" for v in node.values) + ")"
+
+    def _Compare(self, node):
+        terms, left = [], node.left
+        for op, right in zip(node.ops, node.comparators):
+            common = T.promote(self.type_of(left), self.type_of(right))
+            terms.append(f"({cast(common, self.expr(left))} {_COMPARE[type(op)]} {cast(common, self.expr(right))})")
+            left = right
+        return "(" + " && ".join(terms) + ")"
+
+    def _IfExp(self, node):
+        r = self.type_of(node)
+        return f"((bool)({self.expr(node.test)}) ? {cast(r, self.expr(node.body))} : {cast(r, self.expr(node.orelse))})"
+
+    def _Subscript(self, node):
+        base = node.value
+        if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):  # a tuple's item
+            return self.tuple_items(base)[self.constant(node.slice)][0]
+        indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return self.element(base, indices)
+
+    def _Attribute(self, node):
+        owner = constructs.for_value(self.global_value(node.value))
+        if getattr(owner, "has_members", False):
+            return owner.emit(self, node)
+        value = self.global_value(node)
+        special = constructs.for_value(value)
+        if getattr(special, "is_value", False):
+            return special.emit(self, node)
+        if self.typed.is_number(value):
+            return literal(value, self.type_of(node))
+        if node.attr == "size":
+            return f"{self.expr(node.value)}.size()"
+        return f"{self.type_of(node.value).ndim}LL"  # ndim
+
+    def _Call(self, node):
+        return self.typed.construct(node.func).emit(self, node)
+
+    # ---- statements -------------------------------------------------------------------
+    def _function(self, c_name):
+        typed = self.typed
+        params = [f"{T.c_name(ty)} {name}" for name, ty in zip(self.f.params, typed.arg_types)]
+        head = f"KILN_JIT_KERNEL {c_name}" if typed.kernel else \
+            f"KILN_JIT_DEVICE_FUNCTION {T.c_name(typed.return_type)} {c_name}"
+        self.lines.append(f"{head}({', '.join(params)}) {{")
+        self._depth = 1
+        for name, ty in typed.locals.items():
+            if name not in self.f.params:
+                self.line(f"{T.c_name(ty)} {name} = 0;")
+        self.block(self.f.node.body)
+        self._depth = 0
+        self.lines.append("}")
+
+    def block(self, body):
+        for s in body:
+            self.line(f'#line {s.lineno} "{self.f.filename}"')
+            getattr(self, "_stmt_" + type(s).__name__)(s)
+
+    def _nested(self, body):
+        self._depth += 1
+        self.block(body)
+        self._depth -= 1
+
+    def _stmt_Expr(self, s):
+        if not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):  # not a docstring
+            self.line(f"{self.expr(s.value)};")
+
+    def _stmt_Pass(self, s):
+        pass
+
+    def _stmt_Break(self, s):
+        self.line("break;")
+
+    def _stmt_Continue(self, s):
+        self.line("continue;")
+
+    def _stmt_Assign(self, s):
+        self._assign(s.targets[0], s.value, s)
+
+    def _stmt_AnnAssign(self, s):
+        if s.value is not None:
+            self._assign(s.target, s.value, s)
+
+    def _assign(self, target, value, s):
+        if isinstance(target, ast.Name) and target.id in self.typed.arrays:
+            local_arrays.declare(self, target.id, value)
+            return
+        if isinstance(target, ast.Tuple):
+            temps = [f"_t{s.lineno}_{k}" for k in range(len(target.elts))]
+            self.line("{")
+            for tmp, (code, ty) in zip(temps, self.tuple_items(value)):
+                self.line(f"  const {T.c_name(ty)} {tmp} = {code};")
+            for t, tmp in zip(target.elts, temps):
+                self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")
+            self.line("}")
+            return
+        self.line(f"{self._target(target)} = {cast(self._target_type(target), self.expr(value))};")
+
+    def _target(self, t):
+        return t.id if isinstance(t, ast.Name) else self.expr(t)
+
+    def _target_type(self, t):
+        return self.typed.locals[t.id] if isinstance(t, ast.Name) else self.type_of(t)
+
+    def _stmt_If(self, s):
+        self.line(f"if ((bool)({self.expr(s.test)})) {{")
+        self._nested(s.body)
+        if s.orelse:
+            self.line("} else {")
+            self._nested(s.orelse)
+        self.line("}")
+
+    def _stmt_While(self, s):
+        self.line(f"while ((bool)({self.expr(s.test)})) {{")
+        self._nested(s.body)
+        self.line("}")
+
+    def _stmt_For(self, s):
+        it = s.iter
+        bounds = [f"(long long)({self.expr(a)})" for a in it.args]
+        start, stop, step = (["0LL"] + bounds + ["1LL"])[:3] if len(bounds) == 1 else (
+            bounds + ["1LL"] if len(bounds) == 2 else bounds)
+        counter = f"_i{s.lineno}_{s.col_offset}"
+        step_value = None
+        if len(it.args) == 3:
+            try:
+                step_value = self.constant(it.args[2])
+            except CompileError:
+                pass
+        test = (f"{counter} < _stop" if step_value is None or step_value > 0 else f"{counter} > _stop") \
+            if len(it.args) < 3 or step_value is not None else f"(_step > 0 ? {counter} < _stop : {counter} > _stop)"
+        self.line(f"for (long long {counter} = {start}, _stop = {stop}, _step = {step}; {test}; {counter} += _step) {{")
+        self._depth += 1
+        self.line(f"{s.target.id} = {counter};")
+        self.block(s.body)
+        self._depth -= 1
+        self.line("}")
+
+    def _stmt_Return(self, s):
+        r = self.typed.return_type
+        if s.value is None:
+            self.line("return;" if self.typed.kernel or r is None else f"return {T.c_name(r)}();")
+            return
+        self.line(f"return {cast(r, self.expr(s.value))};")

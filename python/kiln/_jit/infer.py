@@ -1,0 +1,397 @@
+"""Pass 2, type inference: the type of every local and of every expression of
+one specialisation, as Numba infers them. Each local keeps one type (the
+promotion of everything assigned to it), literals are int64/float64/bool,
+arithmetic promotes as NumPy does, ``/`` is true division. The result, a
+``Typed`` function (the parsed tree with a type per node), is what emit.py
+turns into C++; calls and special names are typed by their constructs
+(constructs/)."""
+import ast
+import builtins
+
+import numpy as np
+
+from . import constructs
+from . import types as T
+from .constructs import local_arrays
+from .errors import TypingError, UnsupportedError
+
+_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor,
+               ast.LShift, ast.RShift)
+_BITWISE = (ast.BitAnd, ast.BitOr, ast.BitXor, ast.LShift, ast.RShift)
+_COMPARISONS = (ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+
+
+class _Unknown(Exception):
+    """A name whose type inference has not reached yet (retried on the next round)."""
+
+
+class Typed:
+    """One specialisation of `function` for `arg_types`, typed: ``types`` maps
+    each expression node to its type (``tuples`` each tuple-valued one to its
+    items' types), ``locals`` each local to its type, ``arrays`` the arrays
+    the kernel makes, ``return_type`` a device function's result; locals not
+    in ``maybe_negative`` are never negative. `module` collects the device
+    functions and constants the specialisation needs."""
+
+    def __init__(self, function, arg_types, module, kernel):
+        self.f, self.module, self.kernel = function, module, kernel
+        self.arg_types = list(arg_types)
+        if len(self.arg_types) != len(function.params):
+            raise TypeError(f"{function.name} takes {len(function.params)} arguments, got {len(self.arg_types)}")
+        self.locals = dict(zip(function.params, self.arg_types))
+        self.arrays = {}
+        self.return_type = None
+        self.types, self.tuples = {}, {}
+        # Locals that may hold a negative number: array indices built only
+        # from the others skip Python's wraparound (a compare and a select).
+        self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
+                               if not (T.is_scalar(t) and t.kind in "ub")}
+        self._infer()
+
+    # ---- errors, constants and names ------------------------------------------
+    def unsupported(self, node, what):
+        self.f.error(UnsupportedError, node, what)
+
+    def typing(self, node, what):
+        self.f.error(TypingError, node, what)
+
+    def constant(self, node):
+        """The value of a compile-time expression: literals, module constants, their tuples."""
+        if isinstance(node, ast.Constant):
+            return node.value
+        if isinstance(node, ast.Tuple):
+            return tuple(self.constant(e) for e in node.elts)
+        if isinstance(node, ast.Name) and node.id not in self.locals and node.id in self.f.scope:
+            return self.f.scope[node.id]
+        if isinstance(node, ast.Attribute):
+            return getattr(self.constant(node.value), node.attr)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -self.constant(node.operand)
+        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv):
+            a, b = self.constant(node.left), self.constant(node.right)
+            return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op), a // b if b else 0)
+        self.typing(node, "expected a constant (a literal or a module-level value)")
+
+    def global_value(self, node):
+        """What a name or attribute chain outside the locals refers to, or None."""
+        if isinstance(node, ast.Name):
+            if node.id in self.locals or node.id in self.arrays:
+                return None
+            if node.id not in self.f.scope:
+                return getattr(builtins, node.id, None)
+            return self.f.scope[node.id]
+        if isinstance(node, ast.Attribute):
+            base = self.global_value(node.value)
+            return None if base is None else getattr(base, node.attr, None)
+        return None
+
+    def construct(self, node):
+        """The construct a call's function or a name stands for, or None."""
+        return constructs.for_value(self.global_value(node))
+
+    @staticmethod
+    def is_number(value):
+        return isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, np.ndarray)
+
+    def non_negative(self, node):
+        """Whether `node` can be shown never to be negative (conservatively)."""
+        if isinstance(node, ast.Constant):
+            return isinstance(node.value, (int, float)) and node.value >= 0
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return node.id not in self.maybe_negative
+            value = self.global_value(node)
+            return self.is_number(value) and value >= 0
+        if isinstance(node, ast.Attribute):
+            owner = constructs.for_value(self.global_value(node.value))
+            if getattr(owner, "has_members", False):
+                return owner.non_negative(self, node)
+            special = self.construct(node)
+            if getattr(special, "is_value", False):
+                return special.non_negative(self, node)
+            return node.attr in ("size", "ndim")
+        if isinstance(node, ast.Subscript):
+            base = node.value
+            return (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call)
+        if isinstance(node, ast.BinOp):
+            return isinstance(node.op, (ast.Add, ast.Mult, ast.FloorDiv, ast.Mod, ast.LShift, ast.RShift, ast.BitAnd,
+                                        ast.Pow)) and self.non_negative(node.left) and self.non_negative(node.right)
+        if isinstance(node, ast.IfExp):
+            return self.non_negative(node.body) and self.non_negative(node.orelse)
+        if isinstance(node, ast.Call):
+            construct = self.construct(node.func)
+            return construct is not None and construct.non_negative(self, node)
+        return False
+
+    # ---- statements: the locals' types, to a fixed point -------------------------
+    def _infer(self):
+        for _ in range(8):
+            before = dict(self.locals), self.return_type, set(self.maybe_negative)
+            self._inferring = True
+            self._block(self.f.node.body)
+            if (dict(self.locals), self.return_type, self.maybe_negative) == before:
+                break
+        self._inferring = False
+        self._block(self.f.node.body)  # every node's type from the final locals
+
+    def _block(self, body):
+        for stmt in body:
+            try:
+                self._statement(stmt)
+            except _Unknown:
+                pass
+
+    def _statement(self, s):
+        if isinstance(s, ast.Assign):
+            if len(s.targets) != 1:
+                self.unsupported(s, "chained assignment (a = b = c)")
+            self._assign(s.targets[0], s.value)
+        elif isinstance(s, ast.AnnAssign):
+            if s.value is not None:
+                self._assign(s.target, s.value)
+        elif isinstance(s, ast.For):
+            self._for(s)
+        elif isinstance(s, (ast.While, ast.If)):
+            if isinstance(s, ast.While) and s.orelse:
+                self.unsupported(s, "while ... else")
+            self.expr(s.test)
+            self._block(s.body)
+            self._block(s.orelse)
+        elif isinstance(s, ast.Return):
+            if s.value is not None:
+                if self.kernel:
+                    self.typing(s, "a kernel cannot return a value")
+                ty = self.expr(s.value)
+                self.return_type = T.unify(self.return_type, ty)
+        elif isinstance(s, ast.Expr):
+            if not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):  # a docstring
+                self.expr(s.value)
+        elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
+            self.unsupported(s, f"the statement {type(s).__name__}")
+
+    def _for(self, s):
+        it = s.iter
+        if s.orelse:
+            self.unsupported(s, "for ... else")
+        if not (isinstance(it, ast.Call) and self.global_value(it.func) is range and 1 <= len(it.args) <= 3):
+            self.unsupported(s, "for loops other than over range(stop), range(start, stop) or range(start, stop, step)")
+        if not isinstance(s.target, ast.Name):
+            self.unsupported(s, "a for loop's target must be a name")
+        for a in it.args:
+            self.expr(a)
+        args = it.args
+        if len(args) == 3 and isinstance(args[2], ast.Constant) and args[2].value == 0:
+            self.typing(s, "range() step must not be zero")
+        counts_up = len(args) < 3 or (isinstance(args[2], ast.Constant) and args[2].value > 0)
+        from_zero = len(args) < 2 or self.non_negative(args[0])
+        self._bind(s.target.id, T.INT64, s, ast.Constant(value=0 if counts_up and from_zero else -1))
+        self._block(s.body)
+
+    def _assign(self, target, value):
+        if isinstance(target, ast.Name):
+            created = local_arrays.describe(self, value)
+            if created is not None:
+                self.arrays[target.id] = created[0]
+                return
+            ty = self.expr(value)
+            self._bind(target.id, ty, target, value)
+            self.scalars(value, ty)
+        elif isinstance(target, ast.Tuple):
+            items = self.tuple_items(value)
+            if len(items) != len(target.elts):
+                self.typing(target, f"cannot unpack {len(items)} values into {len(target.elts)} names")
+            for t, ty, item in zip(target.elts, items, self._item_nodes(value, len(items))):
+                if isinstance(t, ast.Name):
+                    self._bind(t.id, ty, t, item)
+                else:
+                    self._target(t)
+        else:
+            self.scalars(value, self.expr(value))
+            self._target(target)
+
+    def _target(self, t):
+        if isinstance(t, ast.Subscript):
+            return self.expr(t)
+        if isinstance(t, ast.Name):
+            return self.locals[t.id]
+        self.unsupported(t, f"assigning to {type(t).__name__}")
+
+    def _bind(self, name, ty, node, value=None):
+        if value is None or not self.non_negative(value):
+            self.maybe_negative.add(name)
+        if name in self.f.params and self.locals[name] != T.unify(self.locals[name], ty):
+            self.typing(node, f"cannot assign {ty} to the argument '{name}' of type {self.locals[name]}")
+        try:
+            self.locals[name] = T.unify(self.locals.get(name), ty)
+        except TypeError as e:
+            self.typing(node, f"'{name}': {e}")
+
+    def _item_nodes(self, value, count):
+        """The node of each item of a tuple-valued expression where there is one
+        (None where not: such items count as maybe negative)."""
+        if isinstance(value, ast.Tuple):
+            return value.elts
+        if (isinstance(value, ast.Call) and hasattr(self.construct(value.func), "tuple_types")) or \
+                (isinstance(value, ast.Attribute) and value.attr == "shape"):
+            return [ast.Constant(value=0)] * count  # positions, sizes and shapes are never negative
+        return [None] * count
+
+    # ---- expressions ------------------------------------------------------------
+    def expr(self, node):
+        """The type of `node` (recorded in ``types``)."""
+        method = getattr(self, "_" + type(node).__name__, None)
+        if method is None:
+            self.unsupported(node, f"the expression {type(node).__name__}")
+        ty = method(node)
+        self.types[node] = ty
+        return ty
+
+    def scalars(self, node, *tys):
+        for t in tys:
+            if t is None:
+                self.typing(node, "a call that returns nothing used as a value")
+            if not T.is_scalar(t):
+                self.typing(node, f"expected a number, got {t}")
+
+    def args(self, node, count):
+        """The types of a call's arguments, which must be `count` (None: any) numbers."""
+        if count is not None and len(node.args) != count:
+            self.typing(node, f"{ast.unparse(node.func)} takes {count} arguments, got {len(node.args)}")
+        types = [self.expr(a) for a in node.args]
+        self.scalars(node, *types)
+        return types
+
+    def _Constant(self, node):
+        v = node.value
+        if isinstance(v, bool):
+            return T.BOOL
+        if isinstance(v, int):
+            return T.INT64
+        if isinstance(v, float):
+            return T.FLOAT64
+        self.unsupported(node, f"the constant {v!r}")
+
+    def _Name(self, node):
+        if node.id in self.locals:
+            return self.locals[node.id]
+        if node.id in self.arrays:
+            return self.arrays[node.id]
+        value = self.global_value(node)
+        if self.is_number(value):
+            return T.of_value(value)
+        special = constructs.for_value(value)
+        if getattr(special, "is_value", False):
+            return special.type(self, node)  # cuda.laneid imported by name
+        if self._inferring and node.id not in self.f.scope:
+            raise _Unknown(node.id)
+        self.typing(node, f"the name '{node.id}' is not a local, an argument or a module-level number")
+
+    def _BinOp(self, node):
+        ta, tb = self.expr(node.left), self.expr(node.right)
+        self.scalars(node, ta, tb)
+        op = type(node.op)
+        if op not in _ARITHMETIC:
+            self.unsupported(node, f"the operator {op.__name__}")
+        if op is ast.Div:
+            return T.FLOAT64 if not (T.is_float(ta) or T.is_float(tb)) else T.promote(ta, tb)
+        r = T.promote(ta, tb)
+        if op in _BITWISE and not (T.is_int(r) or (ta.kind == tb.kind == "b" and op in _BITWISE[:3])):
+            self.typing(node, f"bitwise operators need integers, not {ta} and {tb}")
+        if op in _BITWISE[:3] and ta.kind == tb.kind == "b":
+            return T.BOOL
+        return r
+
+    def _UnaryOp(self, node):
+        ta = self.expr(node.operand)
+        self.scalars(node, ta)
+        if isinstance(node.op, ast.Not):
+            return T.BOOL
+        r = T.INT64 if ta.kind == "b" else ta
+        if isinstance(node.op, ast.Invert) and not T.is_int(r):
+            self.typing(node, f"~ needs an integer, not {ta}")
+        return r
+
+    def _BoolOp(self, node):
+        self.scalars(node, *(self.expr(v) for v in node.values))
+        return T.BOOL
+
+    def _Compare(self, node):
+        left = self.expr(node.left)
+        for op, right_node in zip(node.ops, node.comparators):
+            if not isinstance(op, _COMPARISONS):
+                self.unsupported(node, f"the comparison {type(op).__name__}")
+            right = self.expr(right_node)
+            self.scalars(node, left, right)
+            left = right
+        return T.BOOL
+
+    def _IfExp(self, node):
+        if isinstance(node.body, ast.Tuple) and isinstance(node.orelse, ast.Tuple):
+            self.typing(node, "both branches must be tuples of the same length")
+        self.expr(node.test)
+        ta, tb = self.expr(node.body), self.expr(node.orelse)
+        self.scalars(node, ta, tb)
+        return T.unify(ta, tb)
+
+    def tuple_items(self, node):
+        """The item types of a tuple-valued expression: a literal tuple,
+        cuda.grid(n), cuda.gridsize(n) or arr.shape (recorded in ``tuples``);
+        any other expression is one item."""
+        if isinstance(node, ast.Tuple):
+            items = [self.expr(e) for e in node.elts]
+        elif isinstance(node, ast.Attribute) and node.attr == "shape" and \
+                isinstance(self.expr(node.value), T.ArrayType):
+            items = [T.INT64] * self.types[node.value].ndim
+        elif isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types"):
+            items = self.construct(node.func).tuple_types(self, node)
+        else:
+            items = [self.expr(node)]
+        self.tuples[node] = items
+        return items
+
+    def _Subscript(self, node):
+        base = node.value
+        if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):
+            items = self.tuple_items(base)
+            k = self.constant(node.slice)
+            if not isinstance(k, int) or not -len(items) <= k < len(items):
+                self.typing(node, "a tuple is indexed by a constant in range")
+            return items[k]
+        ty = self.expr(base)
+        if not isinstance(ty, T.ArrayType):
+            self.typing(node, f"cannot index a {ty}")
+        if any(isinstance(i, ast.Slice) for i in getattr(node.slice, "elts", [node.slice])):
+            self.unsupported(node, "array slicing (views) inside a kernel")
+        indices = self.tuple_items(node.slice) if isinstance(node.slice, ast.Tuple) else [self.expr(node.slice)]
+        if len(indices) != ty.ndim:
+            self.typing(node, f"a {ty.ndim}-dimensional array takes {ty.ndim} indices, got {len(indices)}")
+        for t in indices:
+            if not (T.is_int(t) or (T.is_scalar(t) and t.kind == "b")):
+                self.typing(node, f"array indices must be integers, not {t}")
+        return ty.dtype
+
+    def _Attribute(self, node):
+        owner = constructs.for_value(self.global_value(node.value))
+        if getattr(owner, "has_members", False):
+            return owner.type(self, node)  # cuda.threadIdx.x
+        value = self.global_value(node)
+        special = constructs.for_value(value)
+        if getattr(special, "is_value", False):
+            return special.type(self, node)  # cuda.laneid
+        if self.is_number(value):
+            return T.of_value(value)
+        ty = self.expr(node.value)
+        if isinstance(ty, T.ArrayType):
+            if node.attr in ("size", "ndim"):
+                return T.INT64
+            if node.attr == "shape":
+                self.typing(node, "shape is a tuple: index it or unpack it")
+        self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
+
+    def _Call(self, node):
+        if node.keywords:
+            self.unsupported(node, "keyword arguments in calls inside a kernel")
+        construct = self.construct(node.func)
+        if construct is None:
+            self.unsupported(node, f"calling {ast.unparse(node.func)}")
+        return construct.type(self, node)

@@ -1,0 +1,19 @@
+"""CuPy's ``cupy.cuda.compiler``: ``compile_with_cache`` and
+``CompileException``. Compiling goes through kiln's one user-kernel path
+(kiln.RawModule), cached on disk like every kiln kernel."""
+from .._core import CompileError as CompileException
+from .._raw_kernel import RawModule
+
+__all__ = ["CompileException", "compile_with_cache"]
+
+
+def compile_with_cache(source, options=(), arch=None, cache_dir=None, extra_source=None, backend="nvrtc", *,
+                       enable_cooperative_groups=False, name_expressions=None, log_stream=None, jitify=False):
+    """A module of `source` whose kernels ``get_function(name)`` returns. kiln
+    compiles for each device's own architecture and keeps its own cache
+    (``$KILN_CACHE_DIR``), so `arch` and `cache_dir` are accepted and not needed."""
+    if extra_source is not None:
+        source = extra_source + "\n" + source
+    return RawModule(code=source, options=tuple(options), backend=backend,
+                     enable_cooperative_groups=enable_cooperative_groups, name_expressions=name_expressions,
+                     jitify=jitify)

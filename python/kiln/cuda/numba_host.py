@@ -1,0 +1,132 @@
+"""Numba's host API (``numba.cuda``'s functions outside kernels) on kiln
+arrays: ``cuda.to_device``, ``device_array``, ``device_array_like``,
+``pinned_array``, ``select_device``, ``get_current_device``, ``gpus``.
+(``cuda.stream()`` and ``cuda.event()`` are the callable modules stream.py
+and event.py.)
+
+Device arrays are kiln arrays on the default device: the current GPU, or the
+CPU when there is none, so Numba code runs unchanged on a machine without a
+GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
+"""
+from ._backend import core
+from .device import _ATTRIBUTES, Device, device_count, get_device_id, is_available
+
+
+def _device():
+    from .._device import default_device
+
+    return default_device()
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """A device copy of `obj` (into `to` when given)."""
+    from .._creation import asarray
+
+    if to is not None:
+        to.set(obj, stream=stream or None)
+        return to
+    return asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device())
+
+
+def device_array(shape, dtype=float, strides=None, order="C", stream=0):
+    from .._creation import empty
+
+    if strides is not None or order != "C":
+        raise NotImplementedError("device_array: only C order without explicit strides")
+    return empty(shape, dtype=_dtype(dtype), device=_device())
+
+
+def device_array_like(ary, stream=0):
+    return device_array(ary.shape, ary.dtype)
+
+
+def pinned_array(shape, dtype=float, strides=None, order="C"):
+    """A NumPy array in page-locked memory (ordinary memory without a GPU)."""
+    import numpy as np
+
+    dtype = np.dtype(_dtype(dtype).name)
+    if not is_available():
+        return np.empty(shape, dtype=dtype, order=order)
+    from .memory import alloc_pinned_memory
+
+    count = int(np.prod(shape, dtype=np.int64))
+    memory = alloc_pinned_memory(max(count * dtype.itemsize, 1))
+    return np.frombuffer(memory, dtype=dtype, count=count).reshape(shape, order=order)
+
+
+def _dtype(dtype):
+    from .._dtypes import normalize
+
+    return normalize(dtype)
+
+
+class NumbaDevice(Device):
+    """A device as Numba shows it: ``name`` in bytes, ``compute_capability``
+    as a tuple, the driver's attributes by their upper-case names
+    (``MULTIPROCESSOR_COUNT``); CuPy's ``Device`` otherwise."""
+
+    @property
+    def name(self):
+        return self._info["name"].encode()
+
+    @property
+    def compute_capability(self):
+        info = self._info
+        return info["major"], info["minor"]
+
+    def __getattr__(self, name):
+        code = _NUMBA_ATTRIBUTES.get(name)
+        if code is None:
+            raise AttributeError(name)
+        return core()._cuda_device_attribute(self.id, _ATTRIBUTES[code])
+
+    def reset(self):
+        """Numba's reset: waits for the device's work (kiln keeps its context)."""
+        self.synchronize()
+
+
+# Numba's attribute names (CUdevice_attribute without its prefix) for CuPy's.
+_NUMBA_ATTRIBUTES = {
+    "MAX_THREADS_PER_BLOCK": "MaxThreadsPerBlock", "MAX_BLOCK_DIM_X": "MaxBlockDimX",
+    "MAX_BLOCK_DIM_Y": "MaxBlockDimY", "MAX_BLOCK_DIM_Z": "MaxBlockDimZ", "MAX_GRID_DIM_X": "MaxGridDimX",
+    "MAX_GRID_DIM_Y": "MaxGridDimY", "MAX_GRID_DIM_Z": "MaxGridDimZ",
+    "MAX_SHARED_MEMORY_PER_BLOCK": "MaxSharedMemoryPerBlock", "TOTAL_CONSTANT_MEMORY": "TotalConstantMemory",
+    "WARP_SIZE": "WarpSize", "MAX_REGISTERS_PER_BLOCK": "MaxRegistersPerBlock", "CLOCK_RATE": "ClockRate",
+    "MULTIPROCESSOR_COUNT": "MultiProcessorCount", "COMPUTE_CAPABILITY_MAJOR": "ComputeCapabilityMajor",
+    "COMPUTE_CAPABILITY_MINOR": "ComputeCapabilityMinor", "PCI_BUS_ID": "PciBusId", "PCI_DEVICE_ID": "PciDeviceId",
+    "PCI_DOMAIN_ID": "PciDomainId", "UNIFIED_ADDRESSING": "UnifiedAddressing",
+    "COOPERATIVE_LAUNCH": "CooperativeLaunch", "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": "MaxSharedMemoryPerBlockOptin",
+}
+assert set(_NUMBA_ATTRIBUTES.values()) <= set(_ATTRIBUTES)
+
+
+def select_device(device_id):
+    device = NumbaDevice(device_id)
+    device.use()
+    return device
+
+
+def get_current_device():
+    return NumbaDevice(get_device_id())
+
+
+class _Gpus:
+    """``cuda.gpus``: the devices, indexable and iterable."""
+
+    def __len__(self):
+        return device_count()
+
+    def __getitem__(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"there are {len(self)} GPUs")
+        return NumbaDevice(i)
+
+    def __iter__(self):
+        return (NumbaDevice(i) for i in range(len(self)))
+
+    @property
+    def current(self):
+        return get_current_device()
+
+
+gpus = _Gpus()
