@@ -5,7 +5,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 BUILD_DIR := build/py
 DEPS_STAMP := $(VENV)/.kiln-deps
-SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
+SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
 .PHONY: all build test test-cpp test-python demo bench gpu-check clean

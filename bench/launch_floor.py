@@ -4,28 +4,13 @@ launch can cost at best on this machine and driver.
 
     python bench/launch_floor.py
 """
-import statistics
-import time
-
 import cupy
 import numpy as np
 
 import kiln
+from launch_ab import host_time
 
 NOOP = r'extern "C" __global__ void noop(float* x, int n) {}'
-QUEUED = 100
-
-
-def host_time(launch, sync, samples=50):
-    times = []
-    for _ in range(samples + 2):
-        sync()
-        start = time.perf_counter()
-        for _ in range(QUEUED):
-            launch()
-        times.append((time.perf_counter() - start) / QUEUED)
-    sync()
-    return statistics.median(times[2:])
 
 
 def main():

@@ -82,3 +82,33 @@ TEST_F(RawKernelApi, ErrorsAreExceptions) {
   if (cuda::device_count() > 0) EXPECT_THROW(kernel(Device::cuda(0), {1}, {64}, 256, x, x), TypeError);
 #endif
 }
+
+// One module, several kernels: a name expression for the template, the
+// plain kernels by their symbols, a __device__ variable, one compile a device.
+TEST_F(RawKernelApi, ModuleWithNameExpressionsPlainKernelsAndGlobals) {
+  const std::string source = std::string(kScaleAdd) + R"(
+__device__ int counter = 41;
+extern "C" __global__ void bump(int* out) { out[0] = ++counter; }
+extern "C" __global__ void __launch_bounds__(64) launch_bounded(int* out) { out[threadIdx.x] = 7; }
+)";
+  RawModule module(source, {"-DUNUSED=1"}, {"scale_add<float>"});
+  for (Device device : test_devices()) {
+    auto [address, size] = module.global(device, "counter");
+    EXPECT_NE(address, nullptr) << device.str();
+    EXPECT_EQ(size, sizeof(int)) << device.str();
+    Array out = zeros({1}, DType::Int32, device);
+    module.function("bump")(device, {1}, {1}, 0, out);
+    EXPECT_EQ(reinterpret_cast<const int*>(out.to(Device::cpu()).data())[0], 42) << device.str();
+    Array x = full({8}, Scalar::from_double(2.0), DType::Float32, device);
+    Array y = zeros({8}, DType::Float32, device);
+    module.function("scale_add<float>")(device, {1}, {8}, 0, x, y, 3.0f, 8);
+    EXPECT_EQ(reinterpret_cast<const float*>(y.to(Device::cpu()).data())[7], 6.0f) << device.str();
+    Array seven = zeros({64}, DType::Int32, device);
+    module.function("launch_bounded")(device, {1}, {64}, 0, seven);
+    EXPECT_EQ(reinterpret_cast<const int*>(seven.to(Device::cpu()).data())[63], 7) << device.str();
+    EXPECT_EQ(module.compiled(device), module.compiled(device)) << "compiled once per device";
+    EXPECT_THROW(module.function("missing")(device, {1}, {1}, 0, out), ValueError) << device.str();
+    EXPECT_THROW(module.global(device, "missing"), ValueError) << device.str();
+    EXPECT_NE(module.function("bump").handle(device), module.function("block_sums").handle(device));
+  }
+}
