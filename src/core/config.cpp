@@ -1,5 +1,5 @@
 // kernel_cache_directory and NVTX marks and ranges (see kiln/config.hpp;
-// cuda_libraries is the CUDA backend's, src/cuda/libraries_found.cpp).
+// cuda_libraries is the CUDA backend's, in its libraries_found.cpp).
 #include "kiln/config.hpp"
 
 #include "disk_cache.hpp"
