@@ -10,13 +10,32 @@ import numpy as np
 from ._core import ndarray
 from ._device import cpu, default_device
 from ._raw_kernel import RawModule
-from .driver import ArgumentHandler, DeviceAllocation, DevicePointer
+from .driver import ArgumentHandler, DeviceAllocation, DevicePointer, PointerHolderBase
+
+
+# The nvcc flags PyCUDA adds: kiln compiles with NVRTC and adds none.
+DEFAULT_NVCC_FLAGS = []
+
+
+class DynamicModule:
+    """PyCUDA's DynamicModule/JitLinkModule links relocatable device code
+    (dynamic parallelism with cudadevrt); kiln compiles each module whole
+    with NVRTC, so it refuses by name."""
+
+    def __init__(self, *args, **kwargs):
+        raise NotImplementedError("DynamicModule: kiln compiles whole modules with NVRTC; relocatable device "
+                                  "code and dynamic parallelism (-rdc=true, cudadevrt) are not supported")
+
+
+JitLinkModule = DynamicModule
 
 
 class SourceModule:
     """``SourceModule(source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None,
     code=None, cache_dir=None, include_dirs=[])``. Like PyCUDA, the source is wrapped in
-    ``extern "C" {}`` unless ``no_extern_c``, so kernels are found by their plain names."""
+    ``extern "C" {}`` unless ``no_extern_c``, so kernels are found by their plain names, and
+    compiled at once for the current device: bad CUDA C raises ``kiln.CompileError`` here,
+    with the compiler's log and the user's own line numbers."""
 
     def __init__(self, source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None, code=None,
                  cache_dir=None, include_dirs=()):
@@ -26,8 +45,10 @@ class SourceModule:
             raise ValueError(f"arch: expected e.g. 'sm_90', got {arch!r}")
         # kiln compiles for the device it runs on; `arch`, `code`, `nvcc`, `keep`
         # and `cache_dir` are accepted for PyCUDA code and otherwise unused.
-        text = source if no_extern_c else 'extern "C" {\n#line 1\n' + source + "\n}\n"
+        # The wrapper opens on the user's first line, so every line keeps its number.
+        text = source if no_extern_c else 'extern "C" {' + source + "\n}\n"
         self._module = RawModule(code=text, options=tuple(options or ()) + tuple(f"-I{d}" for d in include_dirs))
+        self._module._module.compile(default_device())
 
     def get_function(self, name):
         return Function(self._module, name)
@@ -112,9 +133,9 @@ for _name in ("num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_
 
 
 def _device_of(args):
-    """The device of the call: that of its kiln arrays and allocations, else the current one."""
+    """The device of the call: that of its kiln arrays, GPUArrays and allocations, else the current one."""
     for a in args:
-        if isinstance(a, (ndarray, DeviceAllocation, DevicePointer)):
+        if isinstance(a, (ndarray, DeviceAllocation, DevicePointer)) or hasattr(a, "__kiln_array__"):
             return a.device
     return default_device()
 
@@ -125,4 +146,8 @@ def _kernel_value(a):
         return a._live()  # the launcher takes its address and device from the array
     if isinstance(a, DevicePointer):
         return np.uintp(a)
+    if isinstance(a, PointerHolderBase):
+        return np.uintp(a.get_pointer())
+    if hasattr(a, "__kiln_array__"):  # a GPUArray
+        return a.__kiln_array__()
     return a

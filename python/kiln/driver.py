@@ -5,16 +5,70 @@ current device's pool (a CPU allocation when there is no GPU), ``int(alloc)``
 is its address, and the copies go through kiln's transfers. ``In``, ``Out``
 and ``InOut`` mark NumPy arrays a kernel call copies in, back, or both; on the
 CPU the kernel reads and writes the NumPy memory itself.
+
+Without a GPU, ``Device(0)`` is the host as kiln's CUDA C runtime presents
+it: its attributes are the limits that runtime enforces (CUDA's), its
+compute capability (0, 0) (it is no CUDA architecture), and the CUDA version
+is that of the kernel language the runtime follows (12.0: no texture
+references).
 """
+import enum
+import os
+import platform
+
 import numpy as np
 
 from . import _core, cuda
 from ._core import ndarray
 from ._device import cpu, default_device
+from .cuda.device import _ATTRIBUTES, ENUM_NAMES
+
+# The CUDA version whose kernel language kiln's CPU runtime follows.
+HOST_RUNTIME_CUDA_VERSION = 12000
 
 
 def init(flags=0):
     """Nothing to do: kiln starts the driver on first use."""
+
+
+def get_driver_version():
+    """The CUDA driver's version (e.g. 13000); without a GPU, HOST_RUNTIME_CUDA_VERSION."""
+    return _core._cuda_driver_version() if cuda.is_available() else HOST_RUNTIME_CUDA_VERSION
+
+
+def get_version():
+    """The CUDA version as a tuple, (13, 0, 0) for 13000."""
+    version = get_driver_version()
+    return version // 1000, version % 1000 // 10, 0
+
+
+# CUdevice_attribute, by CUDA's enum names.
+device_attribute = enum.IntEnum("device_attribute", {name: _ATTRIBUTES[cupy_name]
+                                                     for name, cupy_name in ENUM_NAMES.items()})
+
+
+class compute_mode(enum.IntEnum):  # noqa: N801  (PyCUDA's spelling)
+    DEFAULT = 0
+    PROHIBITED = 2
+    EXCLUSIVE_PROCESS = 3
+
+
+class func_cache(enum.IntEnum):  # noqa: N801
+    PREFER_NONE = 0
+    PREFER_SHARED = 1
+    PREFER_L1 = 2
+    PREFER_EQUAL = 3
+
+
+class shared_config(enum.IntEnum):  # noqa: N801
+    DEFAULT_BANK_SIZE = 0
+    FOUR_BYTE_BANK_SIZE = 1
+    EIGHT_BYTE_BANK_SIZE = 2
+
+
+def _current():
+    """The device work goes to now (a kiln Device)."""
+    return default_device()
 
 
 class DeviceAllocation:
@@ -57,6 +111,23 @@ class DevicePointer(int):
         return self
 
 
+class PointerHolderBase:
+    """PyCUDA's base for objects that own device memory elsewhere: subclasses
+    give ``get_pointer()``, and kernels and copies take them as that address."""
+
+    def get_pointer(self):
+        raise NotImplementedError("subclasses of PointerHolderBase give get_pointer()")
+
+    def __int__(self):
+        return int(self.get_pointer())
+
+    __index__ = __int__
+
+    @property
+    def device(self):
+        return default_device()
+
+
 def mem_alloc(nbytes):
     from ._creation import empty
 
@@ -80,7 +151,10 @@ def mem_get_info():
 
 def _device_bytes(target, nbytes, what):
     """A kiln uint8 view of `nbytes` at `target` (an allocation, a kiln array or an address)."""
-    if isinstance(target, DeviceAllocation):
+    if hasattr(target, "__kiln_array__"):  # a GPUArray
+        target = target.__kiln_array__()
+    if isinstance(target, DeviceAllocation) or (hasattr(target, "size") and hasattr(target, "device")
+                                                and not isinstance(target, ndarray)):  # a pool's allocation
         if nbytes > target.size:
             raise ValueError(f"{what}: {nbytes} bytes do not fit in an allocation of {target.size}")
         device, owner = target.device, target
@@ -88,7 +162,7 @@ def _device_bytes(target, nbytes, what):
         if not target._c_contiguous or nbytes > target.nbytes:
             raise ValueError(f"{what}: expected a contiguous kiln array of at least {nbytes} bytes")
         device, owner = target.device, target
-    elif isinstance(target, DevicePointer):
+    elif isinstance(target, (DevicePointer, PointerHolderBase)):
         device, owner = target.device, target
     elif isinstance(target, (int, np.integer)):
         device, owner = default_device(), None
@@ -115,6 +189,74 @@ def memcpy_dtoh(dest, src):
     """Copy device memory `src` into the NumPy array `dest`."""
     host = _host_bytes(dest, "dest")
     _device_bytes(src, host.nbytes, "src").get(out=host)
+
+
+def memcpy_htod_async(dest, src, stream=None):
+    """memcpy_htod queued on `stream` (kiln's copies from host memory finish
+    before they return, so the host array may be reused at once)."""
+    host = _host_bytes(src, "src")
+    _device_bytes(dest, host.nbytes, "dest").set(host, stream=stream)
+
+
+def memcpy_dtoh_async(dest, src, stream=None):
+    host = _host_bytes(dest, "dest")
+    _device_bytes(src, host.nbytes, "src").get(stream=stream, out=host)
+
+
+def memcpy_dtod_async(dest, src, size, stream=None):
+    memcpy_dtod(dest, src, size)
+
+
+def memset_d8(dest, data, count):
+    _device_bytes(dest, count, "dest").fill(data & 0xFF)
+
+
+def memset_d32(dest, data, count):
+    _device_bytes(dest, 4 * count, "dest").view("uint32").fill(data & 0xFFFFFFFF)
+
+
+def pagelocked_empty(shape, dtype, order="C", mem_flags=0):
+    """A NumPy array in page-locked memory (ordinary memory without a GPU)."""
+    from .cuda.numba_host import pinned_array
+
+    return pinned_array(shape, dtype, order=order)
+
+
+def pagelocked_zeros(shape, dtype, order="C", mem_flags=0):
+    out = pagelocked_empty(shape, dtype, order)
+    out.fill(0)
+    return out
+
+
+def pagelocked_empty_like(array, mem_flags=0):
+    return pagelocked_empty(array.shape, array.dtype, "F" if array.flags.f_contiguous and array.ndim > 1 else "C")
+
+
+def pagelocked_zeros_like(array, mem_flags=0):
+    out = pagelocked_empty_like(array)
+    out.fill(0)
+    return out
+
+
+def aligned_empty(shape, dtype, order="C", alignment=4096):
+    """A NumPy array whose data starts on an `alignment`-byte boundary."""
+    dtype = np.dtype(dtype)
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    raw = np.empty(nbytes + alignment, dtype=np.uint8)
+    start = -raw.ctypes.data % alignment
+    return raw[start:start + nbytes].view(dtype).reshape(shape, order=order)
+
+
+def aligned_zeros(shape, dtype, order="C", alignment=4096):
+    out = aligned_empty(shape, dtype, order, alignment)
+    out.fill(0)
+    return out
+
+
+def register_host_memory(ary, flags=0):
+    """`ary` itself: kiln's transfers already stage pageable host memory through
+    pinned buffers, so registering would only save what staging costs."""
+    return ary
 
 
 def memcpy_dtod(dest, src, size):
@@ -178,38 +320,92 @@ class InOut(ArgumentHandler):
 
 
 class Device:
-    """PyCUDA's ``Device(n)``: a CUDA device's name, capability and memory."""
+    """PyCUDA's ``Device(n)``: a CUDA device's name, capability, memory and
+    attributes; without a GPU, device 0 is the host (see the module's notes)."""
 
     def __init__(self, number):
-        self._device = cuda.Device(number)
+        if cuda.is_available():
+            self._device = cuda.Device(number)
+        elif int(number) != 0:
+            raise cuda.CUDAError(f"there is no GPU, so the only device is the host, 0 (not {number})")
+        else:
+            self._device = None
 
     @staticmethod
     def count():
-        return cuda.device_count()
+        return cuda.device_count() if cuda.is_available() else 1
 
     def name(self):
+        if self._device is None:
+            return f"kiln CPU runtime ({platform.processor() or platform.machine()})"
         return self._device.name
 
+    def pci_bus_id(self):
+        if self._device is None:
+            raise cuda.CUDAError("the host has no PCI bus id")
+        return self._device.pci_bus_id
+
     def compute_capability(self):
+        if self._device is None:
+            return 0, 0
         info = self._device._info
         return info["major"], info["minor"]
 
     def total_memory(self):
+        if self._device is None:
+            return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
         return self._device.mem_info[1]
 
+    def get_attributes(self):
+        if self._device is None:
+            return {device_attribute[name]: value for name, value in _HOST_ATTRIBUTES().items()}
+        return {attribute: _core._cuda_device_attribute(self._device.id, int(attribute))
+                for attribute in device_attribute}
+
+    def get_attribute(self, attribute):
+        return self.get_attributes()[device_attribute(attribute)]
+
+    def __getattr__(self, name):
+        if name in ENUM_NAMES:
+            return self.get_attribute(device_attribute[name])
+        raise AttributeError(name)
+
     def make_context(self, flags=0):
-        self._device.use()
+        if self._device is not None:
+            self._device.use()
         return Context(self)
 
+    def retain_primary_context(self):
+        return self.make_context()
+
     def __eq__(self, other):
-        return isinstance(other, Device) and self._device.id == other._device.id
+        return isinstance(other, Device) and self._id == other._id
 
     def __hash__(self):
-        return self._device.id
+        return self._id
+
+    @property
+    def _id(self):
+        return 0 if self._device is None else self._device.id
+
+
+def _HOST_ATTRIBUTES():  # noqa: N802
+    """The limits kiln's CPU runtime enforces (CUDA's; see host_compiler.cpp's launch_host)."""
+    return {
+        "MAX_THREADS_PER_BLOCK": 1024, "MAX_BLOCK_DIM_X": 1024, "MAX_BLOCK_DIM_Y": 1024, "MAX_BLOCK_DIM_Z": 64,
+        "MAX_GRID_DIM_X": 2 ** 31 - 1, "MAX_GRID_DIM_Y": 65535, "MAX_GRID_DIM_Z": 65535,
+        "MAX_SHARED_MEMORY_PER_BLOCK": 228 << 10, "WARP_SIZE": 32,
+        "MULTIPROCESSOR_COUNT": _core._cpu_threads(), "COMPUTE_CAPABILITY_MAJOR": 0,
+        "COMPUTE_CAPABILITY_MINOR": 0, "UNIFIED_ADDRESSING": 1, "CAN_MAP_HOST_MEMORY": 1,
+        "CONCURRENT_KERNELS": 0, "INTEGRATED": 1,
+    }
 
 
 class Context:
-    """The current device's context (kiln keeps one primary context per device)."""
+    """The current device's context (kiln keeps one primary context per
+    device, current for the thread; push and pop change the device)."""
+
+    _stack = []
 
     def __init__(self, device=None):
         self._device = device
@@ -223,18 +419,38 @@ class Context:
     @staticmethod
     def get_device():
         device = default_device()
-        return None if device == cpu else Device(device.index)
+        return Device(0 if device == cpu else device.index)
+
+    @staticmethod
+    def get_current():
+        return Context(Context.get_device())
 
     def push(self):
-        if self._device is not None:
+        Context._stack.append(Context.get_device())
+        if self._device is not None and self._device._device is not None:
             self._device._device.use()
 
     @staticmethod
     def pop():
-        """Nothing to undo: kiln's contexts stay current for the thread."""
+        if Context._stack:
+            previous = Context._stack.pop()
+            if previous._device is not None:
+                previous._device.use()
 
     def detach(self):
         """Nothing to release: kiln's contexts live as long as the process."""
+
+    @staticmethod
+    def set_cache_config(config):
+        """Accepted: kiln leaves the L1/shared split to the driver."""
+
+    @staticmethod
+    def get_cache_config():
+        return func_cache.PREFER_NONE
+
+    @staticmethod
+    def get_limit(limit):
+        raise cuda.CUDAError("context limits are not exposed by kiln")
 
 
 class Stream(cuda.Stream):

@@ -26,8 +26,25 @@ std::pair<std::string, size_t> word_at(const std::string& s, size_t at) {
   return {s.substr(at, end - at), end};
 }
 
+// Whether the '>' at `close` ends a template's parameter list ("template <...>").
+bool closes_template(const std::string& source, size_t close) {
+  int depth = 0;
+  for (size_t at = close + 1; at-- > 0;) {
+    if (source[at] == '>') ++depth;
+    if (source[at] == '<' && --depth == 0) {
+      size_t end = at;
+      while (end > 0 && std::isspace(static_cast<unsigned char>(source[end - 1]))) --end;
+      size_t begin = end;
+      while (begin > 0 && is_word(source[begin - 1])) --begin;
+      return source.compare(begin, end - begin, "template") == 0;
+    }
+  }
+  return false;
+}
+
 // The kernels of `source` that are not templates: "__global__ [words] void
-// [__launch_bounds__(...)] name(" not preceded by a template's "<...>".
+// [__launch_bounds__(...)] name(" not preceded by a template's "<...>" (an
+// #include <...> before a kernel is no template).
 // Scanned by hand: std::regex breaks when libkiln and the process's
 // libstdc++ differ in version.
 std::vector<std::string> plain_kernels(const std::string& source) {
@@ -37,7 +54,8 @@ std::vector<std::string> plain_kernels(const std::string& source) {
     if ((at > 0 && is_word(source[at - 1])) || is_word(source[at + global.size()])) continue;
     size_t before = at;
     while (before > 0 && std::isspace(static_cast<unsigned char>(source[before - 1]))) --before;
-    if (before > 0 && source[before - 1] == '>') continue;  // a template: only its name expressions
+    if (before > 0 && source[before - 1] == '>' && closes_template(source, before - 1))
+      continue;  // a template: only its name expressions
     size_t p = skip_space(source, at + global.size());
     std::string word;
     while (p < source.size() && word != "void") {

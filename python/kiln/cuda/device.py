@@ -152,3 +152,27 @@ _ATTRIBUTES = {
     "PageableMemoryAccess": 88, "ConcurrentManagedAccess": 89, "CooperativeLaunch": 95,
     "MaxSharedMemoryPerBlockOptin": 97,
 }
+
+# CUDA's enum names (CU_DEVICE_ATTRIBUTE_ without the prefix: Numba's and
+# PyCUDA's spellings) for CuPy's names above.
+ENUM_NAMES = {
+    "MAX_THREADS_PER_BLOCK": "MaxThreadsPerBlock", "MAX_BLOCK_DIM_X": "MaxBlockDimX",
+    "MAX_BLOCK_DIM_Y": "MaxBlockDimY", "MAX_BLOCK_DIM_Z": "MaxBlockDimZ", "MAX_GRID_DIM_X": "MaxGridDimX",
+    "MAX_GRID_DIM_Y": "MaxGridDimY", "MAX_GRID_DIM_Z": "MaxGridDimZ",
+    "MAX_SHARED_MEMORY_PER_BLOCK": "MaxSharedMemoryPerBlock", "TOTAL_CONSTANT_MEMORY": "TotalConstantMemory",
+    "WARP_SIZE": "WarpSize", "MAX_PITCH": "MaxPitch", "MAX_REGISTERS_PER_BLOCK": "MaxRegistersPerBlock",
+    "CLOCK_RATE": "ClockRate", "TEXTURE_ALIGNMENT": "TextureAlignment",
+    "MULTIPROCESSOR_COUNT": "MultiProcessorCount", "KERNEL_EXEC_TIMEOUT": "KernelExecTimeout",
+    "INTEGRATED": "Integrated", "CAN_MAP_HOST_MEMORY": "CanMapHostMemory", "COMPUTE_MODE": "ComputeMode",
+    "CONCURRENT_KERNELS": "ConcurrentKernels", "ECC_ENABLED": "EccEnabled", "PCI_BUS_ID": "PciBusId",
+    "PCI_DEVICE_ID": "PciDeviceId", "MEMORY_CLOCK_RATE": "MemoryClockRate",
+    "GLOBAL_MEMORY_BUS_WIDTH": "GlobalMemoryBusWidth", "L2_CACHE_SIZE": "L2CacheSize",
+    "MAX_THREADS_PER_MULTIPROCESSOR": "MaxThreadsPerMultiProcessor", "ASYNC_ENGINE_COUNT": "AsyncEngineCount",
+    "UNIFIED_ADDRESSING": "UnifiedAddressing", "PCI_DOMAIN_ID": "PciDomainId",
+    "COMPUTE_CAPABILITY_MAJOR": "ComputeCapabilityMajor", "COMPUTE_CAPABILITY_MINOR": "ComputeCapabilityMinor",
+    "MAX_SHARED_MEMORY_PER_MULTIPROCESSOR": "MaxSharedMemoryPerMultiprocessor",
+    "MAX_REGISTERS_PER_MULTIPROCESSOR": "MaxRegistersPerMultiprocessor", "MANAGED_MEMORY": "ManagedMemory",
+    "MULTI_GPU_BOARD": "MultiGpuBoard", "COOPERATIVE_LAUNCH": "CooperativeLaunch",
+    "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": "MaxSharedMemoryPerBlockOptin",
+}
+

@@ -1,9 +1,10 @@
 """CUDA events. CuPy spells them ``cuda.Event(...)`` (also found in
 ``cupy.cuda.stream``), Numba ``cuda.event(timing=True)``: this module is the
 class, and calling the module is Numba's function (see _callable_module.py)."""
+from . import host_runtime
 from ._backend import core
 from ._callable_module import make_callable
-from .device import _index
+from .device import _index, is_available
 
 
 class Event:
@@ -12,12 +13,15 @@ class Event:
     def __init__(self, timing=True, block=False, disable_timing=None, device_id=None):
         if disable_timing is not None:
             timing = not disable_timing
+        if not is_available():  # an event of the host's clock
+            self._event = host_runtime.HostEvent()
+            return
         self._event = core()._Event.create(_index(device_id), timing, block)
 
     def _stream(self, stream):
         """The core stream `stream` names: None (or Numba's 0) is the current one."""
         if stream is None or (isinstance(stream, int) and stream == 0):
-            return core()._current_stream(self._event.device)
+            return core()._current_stream(self._event.device) if is_available() else host_runtime.NULL_STREAM
         return stream._stream
 
     def record(self, stream=None):

@@ -9,7 +9,7 @@ CPU when there is none, so Numba code runs unchanged on a machine without a
 GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 """
 from ._backend import core
-from .device import _ATTRIBUTES, Device, device_count, get_device_id, is_available
+from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, is_available
 
 
 def _device():
@@ -75,7 +75,7 @@ class NumbaDevice(Device):
         return info["major"], info["minor"]
 
     def __getattr__(self, name):
-        code = _NUMBA_ATTRIBUTES.get(name)
+        code = ENUM_NAMES.get(name)
         if code is None:
             raise AttributeError(name)
         return core()._cuda_device_attribute(self.id, _ATTRIBUTES[code])
@@ -83,21 +83,6 @@ class NumbaDevice(Device):
     def reset(self):
         """Numba's reset: waits for the device's work (kiln keeps its context)."""
         self.synchronize()
-
-
-# Numba's attribute names (CUdevice_attribute without its prefix) for CuPy's.
-_NUMBA_ATTRIBUTES = {
-    "MAX_THREADS_PER_BLOCK": "MaxThreadsPerBlock", "MAX_BLOCK_DIM_X": "MaxBlockDimX",
-    "MAX_BLOCK_DIM_Y": "MaxBlockDimY", "MAX_BLOCK_DIM_Z": "MaxBlockDimZ", "MAX_GRID_DIM_X": "MaxGridDimX",
-    "MAX_GRID_DIM_Y": "MaxGridDimY", "MAX_GRID_DIM_Z": "MaxGridDimZ",
-    "MAX_SHARED_MEMORY_PER_BLOCK": "MaxSharedMemoryPerBlock", "TOTAL_CONSTANT_MEMORY": "TotalConstantMemory",
-    "WARP_SIZE": "WarpSize", "MAX_REGISTERS_PER_BLOCK": "MaxRegistersPerBlock", "CLOCK_RATE": "ClockRate",
-    "MULTIPROCESSOR_COUNT": "MultiProcessorCount", "COMPUTE_CAPABILITY_MAJOR": "ComputeCapabilityMajor",
-    "COMPUTE_CAPABILITY_MINOR": "ComputeCapabilityMinor", "PCI_BUS_ID": "PciBusId", "PCI_DEVICE_ID": "PciDeviceId",
-    "PCI_DOMAIN_ID": "PciDomainId", "UNIFIED_ADDRESSING": "UnifiedAddressing",
-    "COOPERATIVE_LAUNCH": "CooperativeLaunch", "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN": "MaxSharedMemoryPerBlockOptin",
-}
-assert set(_NUMBA_ATTRIBUTES.values()) <= set(_ATTRIBUTES)
 
 
 def select_device(device_id):

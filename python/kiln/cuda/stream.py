@@ -4,9 +4,10 @@
 ``cuda.stream()`` (see _callable_module.py)."""
 import contextlib
 
+from . import host_runtime
 from ._backend import core
 from ._callable_module import make_callable
-from .device import _index
+from .device import _index, is_available
 from .event import Event, get_elapsed_time  # noqa: F401  (cupy.cuda.stream has them too)
 
 
@@ -21,6 +22,10 @@ class Stream:
     null = _NullStreamDescriptor()
 
     def __init__(self, null=False, non_blocking=False, ptr=0, device_id=None):
+        self._previous = []
+        if not is_available():  # the CPU's work is done when each call returns
+            self._stream = host_runtime.NULL_STREAM if null else host_runtime.HostStream()
+            return
         dev = _index(device_id)
         if null:
             self._stream = core()._Stream.null(dev)
@@ -28,7 +33,6 @@ class Stream:
             self._stream = core()._Stream.external(dev, ptr)
         else:
             self._stream = core()._Stream.create(dev, non_blocking)
-        self._previous = []
 
     @classmethod
     def _wrap(cls, stream):
@@ -45,15 +49,18 @@ class Stream:
         return self._stream.device
 
     def use(self):
-        core()._set_current_stream(self._stream)
+        if is_available():
+            core()._set_current_stream(self._stream)
         return self
 
     def __enter__(self):
-        self._previous.append(core()._current_stream(self.device_id))
+        if is_available():
+            self._previous.append(core()._current_stream(self.device_id))
         return self.use()
 
     def __exit__(self, *exc):
-        core()._set_current_stream(self._previous.pop())
+        if is_available():
+            core()._set_current_stream(self._previous.pop())
 
     def synchronize(self):
         self._stream.synchronize()
@@ -94,6 +101,8 @@ class ExternalStream(Stream):
 
 
 def get_current_stream(device_id=None):
+    if not is_available():
+        return Stream._wrap(host_runtime.NULL_STREAM)
     return Stream._wrap(core()._current_stream(_index(device_id)))
 
 
