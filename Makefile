@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python demo bench gpu-check clean
+.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda clean
 
 all: build
 
@@ -96,6 +96,16 @@ gpu-check:
 	  python/test_products.py python/test_linalg.py python/test_fft.py python/test_cuda_dialects.py \
 	  -k "(cuda or gpu or cupy or torch) and not out_of_memory and not missing_global and not numba_and_jax"
 	python3 bench/all.py --no-doc
+
+# PyCUDA's own tests, examples and tutorial against kiln through a name-only
+# shim (tests/conformance/pycuda/run.py), on the CPU and, where one works, the
+# GPU; compares with the recorded baselines. Fetches PyCUDA (or uses
+# $PYCUDA_SRC) and the packages its suite imports.
+conformance-pycuda: build
+	$(PY) -m pip install --quiet pytools jinja2 cgen matplotlib
+	cd tests && ../$(PY) conformance/pycuda/run.py --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) conformance/pycuda/run.py --device cuda; fi
 
 clean:
 	rm -rf build $(VENV)

@@ -27,7 +27,7 @@ class DynamicModule:
                                   "code and dynamic parallelism (-rdc=true, cudadevrt) are not supported")
 
 
-JitLinkModule = DynamicModule
+JitLinkModule = DynamicSourceModule = DynamicModule
 
 
 class SourceModule:
@@ -39,14 +39,16 @@ class SourceModule:
 
     def __init__(self, source, nvcc="nvcc", options=None, keep=False, no_extern_c=False, arch=None, code=None,
                  cache_dir=None, include_dirs=()):
-        if not isinstance(source, str):
+        if isinstance(source, (bytes, bytearray)) or source is None:
             raise TypeError(f"source: expected CUDA C source as a str, got {type(source).__name__}")
+        source = str(source)  # PyCUDA takes generated code objects (cgen, codepy) by their text
         if arch is not None and not str(arch).startswith(("sm_", "compute_")):
             raise ValueError(f"arch: expected e.g. 'sm_90', got {arch!r}")
         # kiln compiles for the device it runs on; `arch`, `code`, `nvcc`, `keep`
         # and `cache_dir` are accepted for PyCUDA code and otherwise unused.
-        # The wrapper opens on the user's first line, so every line keeps its number.
-        text = source if no_extern_c else 'extern "C" {' + source + "\n}\n"
+        # "#line 1": the user's lines keep their numbers in the compiler's
+        # messages and in kiln's listing of them.
+        text = source if no_extern_c else 'extern "C" {\n#line 1\n' + source + "\n}\n"
         self._module = RawModule(code=text, options=tuple(options or ()) + tuple(f"-I{d}" for d in include_dirs))
         self._module._module.compile(default_device())
 
@@ -71,6 +73,7 @@ class Function:
     def __call__(self, *args, block=None, grid=(1, 1), shared=0, stream=None, time_kernel=False, texrefs=()):
         if block is None:
             raise TypeError(f"{self._kernel.name}: pass the block shape as block=(x, y, z)")
+        grid, block = _dims(grid, "grid"), _dims(block, "block")
         if texrefs:
             raise NotImplementedError("texture references are not supported; pass arrays instead")
         device = _device_of(args)
@@ -116,20 +119,31 @@ class Function:
                      for code, a in zip(self._arg_types, args))
 
     def prepared_call(self, grid, block, *args, shared_size=0):
-        self._kernel(grid, block, self._prepared_values(args), shared_mem=shared_size)
+        self._kernel(_dims(grid, "grid"), _dims(block, "block"), self._prepared_values(args), shared_mem=shared_size)
 
     def prepared_async_call(self, grid, block, stream, *args, shared_size=0):
-        self._kernel(grid, block, self._prepared_values(args), shared_mem=shared_size, stream=stream)
+        self._kernel(_dims(grid, "grid"), _dims(block, "block"), self._prepared_values(args), shared_mem=shared_size,
+                     stream=stream)
 
     def prepared_timed_call(self, grid, block, *args, shared_size=0):
-        elapsed = self._launch(grid, block, self._prepared_values(args), shared_size, None, True,
-                               _device_of(args))
+        elapsed = self._launch(_dims(grid, "grid"), _dims(block, "block"), self._prepared_values(args), shared_size,
+                               None, True, _device_of(args))
         return lambda: elapsed
 
 
 # The kernel's attributes, as PyCUDA names them.
 for _name in ("num_regs", "shared_size_bytes", "local_size_bytes", "max_threads_per_block"):
     setattr(Function, _name, property(lambda self, _n=_name: getattr(self._kernel, _n)))
+
+
+def _dims(value, what):
+    """Launch dimensions as ints: PyCUDA truncates numbers that are not ints
+    (a grid of N / 256 computed with true division), and so does kiln here."""
+    values = value if isinstance(value, (tuple, list)) else (value,)
+    try:
+        return tuple(int(v) for v in values)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what}: expected 1 to 3 numbers, got {value!r}") from None
 
 
 def _device_of(args):

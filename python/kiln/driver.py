@@ -169,12 +169,19 @@ def _device_bytes(target, nbytes, what):
     else:
         raise TypeError(f"{what}: expected a DeviceAllocation, a kiln array or an address, "
                         f"got {type(target).__name__}")
-    return _core._wrap_memory(int(target if not isinstance(target, ndarray) else target._data_ptr), "uint8",
-                              (nbytes,), None, owner, True, device)
+    address = int(target if not isinstance(target, ndarray) else target._data_ptr)
+    return _core._wrap_memory(address, "uint8", (nbytes,), None, target if owner is None else owner, True, device)
 
 
 def _host_bytes(array, what):
-    if not isinstance(array, np.ndarray) or not array.flags.c_contiguous:
+    """The bytes of a C-contiguous NumPy array or of any object with the buffer
+    protocol (bytes, a packed struct), as PyCUDA takes them."""
+    if not isinstance(array, np.ndarray):
+        try:
+            return np.frombuffer(memoryview(array).cast("B"), dtype=np.uint8)
+        except TypeError:
+            raise TypeError(f"{what}: expected a NumPy array or a buffer, got {type(array).__name__}") from None
+    if not array.flags.c_contiguous:
         raise TypeError(f"{what}: expected a C-contiguous NumPy array")
     return array.reshape(-1).view(np.uint8)
 
@@ -472,3 +479,12 @@ class Event(cuda.Event):
 
     def time_till(self, later):
         return self.elapsed_time(later)
+
+
+# PyCUDA's exceptions under kiln's: every CUDA failure is a CUDAError (a
+# RuntimeError), running out of device memory an OutOfMemoryError (a
+# MemoryError). Defined last: two of the names are builtins', which the code
+# above means.
+Error = LogicError = LaunchError = RuntimeError = cuda.CUDAError
+MemoryError = cuda.OutOfMemoryError
+CompileError = _core.CompileError

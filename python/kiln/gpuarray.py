@@ -83,7 +83,13 @@ class GPUArray:
 
     @property
     def __cuda_array_interface__(self):
-        return self._array.__cuda_array_interface__
+        """kiln's interface as PyCUDA gives it: the strides always, and no stream
+        while work goes to the legacy null stream (which orders itself with
+        every blocking stream, so a consumer has nothing to wait for)."""
+        interface = {**self._array.__cuda_array_interface__, "strides": self.strides}
+        if interface.get("stream") == 1:
+            interface["stream"] = None
+        return interface
 
     def __kiln_array__(self):
         return self._array

@@ -19,6 +19,9 @@
 
 namespace kiln::cuda {
 
+// include/kiln/device/nvrtc_libc, embedded by CMake (kiln_embed_headers).
+const std::vector<std::pair<std::string, std::string>>& nvrtc_libc_headers();
+
 std::string cache_directory() { return detail::cache_directory(); }
 
 namespace {
@@ -74,6 +77,18 @@ const CompilerIdentity& compiler_identity() {
   return id;
 }
 
+// What NVRTC can include: kiln's device headers and the C library stand-ins
+// (include/kiln/device/nvrtc_libc, embedded by CMake).
+const std::vector<std::pair<std::string, std::string>>& nvrtc_headers() {
+  static const std::vector<std::pair<std::string, std::string>> all = [] {
+    std::vector<std::pair<std::string, std::string>> headers = detail::device_headers();
+    const auto& libc = nvrtc_libc_headers();
+    headers.insert(headers.end(), libc.begin(), libc.end());
+    return headers;
+  }();
+  return all;
+}
+
 // Everything besides the source that changes what NVRTC produces.
 const std::string& build_identity() {
   static const std::string id = [] {
@@ -81,7 +96,7 @@ const std::string& build_identity() {
     h.update(detail::kKilnVersion);
     h.update("nvrtc " + compiler_identity().version);
     for (const std::string& o : kOptions) h.update(o + "\n");
-    for (const auto& [name, text] : detail::device_headers()) h.update(name + "\n" + text);
+    for (const auto& [name, text] : nvrtc_headers()) h.update(name + "\n" + text);
     return h.hex_digest();
   }();
   return id;
@@ -134,7 +149,7 @@ std::string cached_compile(const std::string& source, const std::string& program
     }
   }
   std::vector<std::string> names;
-  std::string cubin = compile_cubin(source, program_name, arch, options, detail::device_headers(), name_expressions, &names);
+  std::string cubin = compile_cubin(source, program_name, arch, options, nvrtc_headers(), name_expressions, &names);
   std::string stored = std::to_string(names.size()) + "\n";
   for (const std::string& n : names) stored += n + "\n";
   detail::store_checked(path, stored + cubin);

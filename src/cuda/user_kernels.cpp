@@ -49,7 +49,10 @@ class CudaCompiledModule : public CompiledModule {
                      const std::vector<std::string>& name_expressions)
       : device_(device), name_expressions_(name_expressions) {
     check_device_index(device);
-    module_ = load_program(device, source, options, name_expressions, &lowered_names_);
+    // Users' code written for nvcc may use what nvcc's host headers declare.
+    std::vector<std::string> with_prelude = options;
+    with_prelude.push_back("--pre-include=kiln_nvcc_prelude.h");
+    module_ = load_program(device, source, with_prelude, name_expressions, &lowered_names_);
   }
 
   uintptr_t function(const std::string& name) const override {

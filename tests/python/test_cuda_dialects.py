@@ -58,11 +58,26 @@ def test_compile_with_cache_compiles_for_each_device(device):
 
 
 @no_gpu
-def test_without_a_gpu_both_dialects_say_cuda_error():
+def test_without_a_gpu_streams_and_events_are_the_hosts():
+    # Work on the CPU is done when each call returns: streams have nothing to
+    # wait for, and events read the host's clock, in both dialects.
+    numba_stream, cupy_stream = cuda.stream(), cuda.stream.Stream(non_blocking=True)
+    assert numba_stream.done and cupy_stream != numba_stream and cuda.Stream.null.ptr == 0
+    with cupy_stream:
+        cupy_stream.synchronize()
+    assert cuda.get_current_stream() == cuda.Stream.null
+    start, end = cuda.event(), cuda.Event()
+    start.record()
+    sum(range(100_000))
+    end.record(numba_stream)
+    end.synchronize()
+    assert start.elapsed_time(end) > 0 and cuda.get_elapsed_time(start, end) == start.elapsed_time(end)
+    with pytest.raises(RuntimeError, match="recorded"):
+        cuda.Event().elapsed_time(end)
+    # The runtime's and Numba's device queries still need a GPU.
     assert cuda.runtime.getDeviceCount() == 0
-    for call in (cuda.stream, cuda.stream.Stream, cuda.event, cuda.Event, cuda.runtime.getDevice,
-                 cuda.runtime.deviceSynchronize, lambda: cuda.runtime.malloc(8), cuda.get_current_device,
-                 cuda.runtime.streamCreate):
+    for call in (cuda.runtime.getDevice, cuda.runtime.deviceSynchronize, lambda: cuda.runtime.malloc(8),
+                 cuda.get_current_device, cuda.runtime.streamCreate):
         with pytest.raises(cuda.CUDAError):
             call()
 
@@ -131,6 +146,15 @@ def test_runtime_calls():
     rt.free(ptr)
     with pytest.raises(cuda.CUDAError):
         rt.free(ptr)
+
+
+@needs_gpu
+def test_pinned_arrays():
+    pinned = cuda.pinned_array((3, 5), dtype=np.float32)
+    pinned[...] = 2
+    assert pinned.dtype == np.float32 and pinned.sum() == 30
+    device = cuda.to_device(pinned)
+    np.testing.assert_array_equal(device.get(), pinned)
 
 
 @needs_gpu

@@ -51,7 +51,8 @@ def pinned_array(shape, dtype=float, strides=None, order="C"):
 
     count = int(np.prod(shape, dtype=np.int64))
     memory = alloc_pinned_memory(max(count * dtype.itemsize, 1))
-    return np.frombuffer(memory, dtype=dtype, count=count).reshape(shape, order=order)
+    # The bytes as a NumPy array that keeps `memory` alive (through its __array_interface__).
+    return np.asarray(memory)[:count * dtype.itemsize].view(dtype).reshape(shape, order=order)
 
 
 def _dtype(dtype):
