@@ -338,6 +338,13 @@ class Device:
         else:
             self._device = None
 
+    @classmethod
+    def _host(cls):
+        """The host as kiln's CPU runtime presents it (also where a GPU is present)."""
+        device = cls.__new__(cls)
+        device._device = None
+        return device
+
     @staticmethod
     def count():
         return cuda.device_count() if cuda.is_available() else 1
@@ -365,7 +372,7 @@ class Device:
 
     def get_attributes(self):
         if self._device is None:
-            return {device_attribute[name]: value for name, value in _HOST_ATTRIBUTES().items()}
+            return {device_attribute[name]: value for name, value in _host_attributes().items()}
         return {attribute: _core._cuda_device_attribute(self._device.id, int(attribute))
                 for attribute in device_attribute}
 
@@ -396,7 +403,7 @@ class Device:
         return 0 if self._device is None else self._device.id
 
 
-def _HOST_ATTRIBUTES():  # noqa: N802
+def _host_attributes():  # noqa: N802
     """The limits kiln's CPU runtime enforces (CUDA's; see host_compiler.cpp's launch_host)."""
     return {
         "MAX_THREADS_PER_BLOCK": 1024, "MAX_BLOCK_DIM_X": 1024, "MAX_BLOCK_DIM_Y": 1024, "MAX_BLOCK_DIM_Z": 64,
@@ -425,8 +432,9 @@ class Context:
 
     @staticmethod
     def get_device():
+        """The device work goes to: a GPU, or the host when kiln's default device is the CPU."""
         device = default_device()
-        return Device(0 if device == cpu else device.index)
+        return Device._host() if device == cpu else Device(device.index)
 
     @staticmethod
     def get_current():
