@@ -93,7 +93,7 @@ gpu-check:
 	  python/test_elementwise.py python/test_reductions.py python/test_cuda_runtime.py python/test_raw_kernel.py \
 	  python/test_elementwise_kernel.py python/test_reduction_kernel.py python/test_pycuda_face.py python/test_jit.py \
 	  python/test_rdf_pipeline.py python/test_counting.py python/test_interop.py python/test_sorting.py \
-	  python/test_products.py python/test_linalg.py python/test_fft.py python/test_cuda_dialects.py \
+	  python/test_products.py python/test_linalg.py python/test_fft.py python/test_cuda_dialects.py python/test_pycuda_arrays.py \
 	  -k "(cuda or gpu or cupy or torch) and not out_of_memory and not missing_global and not numba_and_jax"
 	python3 bench/all.py --no-doc
 
