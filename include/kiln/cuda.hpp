@@ -103,6 +103,9 @@ void set_pool_limit(int device, size_t bytes);
 // its CUfunction): a CUfunction_attribute's value, and setting one.
 int function_attribute(uintptr_t function, int attribute);
 void set_function_attribute(uintptr_t function, int attribute, int value);
+// The kernel's preferred split of on-chip memory between L1 and shared
+// memory (a CUfunc_cache: 0 none, 1 shared, 2 L1, 3 equal).
+void set_function_cache_config(uintptr_t function, int config);
 
 // Copies `nbytes` between any two addresses CUDA knows (device, pinned or
 // ordinary host memory; the direction is inferred from them), and fills

@@ -131,8 +131,10 @@ class RawKernel(_core._KernelLauncher):
         return self._kernel.handle(_core.Device(f"cuda:{device_index}"))
 
     def _attribute(self, name):
-        from .cuda.device import get_device_id
+        from .cuda.device import get_device_id, is_available
 
+        if not is_available():
+            raise _core.CUDAError(f"{name} is an attribute of a kernel compiled for a GPU, and there is no GPU here")
         return _core._function_attribute(self._cuda(get_device_id()), _ATTRIBUTES[name])
 
     @property

@@ -7,6 +7,7 @@ import time
 
 import numpy as np
 
+from . import _core
 from ._core import ndarray
 from ._device import cpu, default_device
 from ._raw_kernel import RawModule
@@ -55,6 +56,11 @@ class SourceModule:
     def get_function(self, name):
         return Function(self._module, name)
 
+    def get_texref(self, name):
+        raise NotImplementedError("texture references were removed in CUDA 12; pass arrays to kernels instead")
+
+    get_surfref = get_texref
+
     def get_global(self, name):
         """(pointer, size in bytes) of the __device__ or __constant__ variable `name`."""
         device = default_device()
@@ -101,6 +107,13 @@ class Function:
         end.record(stream)
         end.synchronize()
         return start.elapsed_time(end) / 1000.0
+
+    def set_cache_config(self, config):
+        """The kernel's preferred L1/shared memory split (a ``drv.func_cache``) on
+        the current GPU; the CPU has no such split, so there it changes nothing."""
+        device = default_device()
+        if device != cpu:
+            _core._set_function_cache_config(self._kernel._cuda(device.index), int(config))
 
     # Prepared invocation: argument types given once, as a struct-module
     # string ("PiiP") or a list of NumPy dtypes.

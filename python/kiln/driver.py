@@ -489,6 +489,16 @@ class Event(cuda.Event):
         return self.elapsed_time(later)
 
 
+def _no_textures(*args, **kwargs):
+    raise NotImplementedError("texture and surface references were removed in CUDA 12, and kiln has no CUDA "
+                              "arrays; pass device memory to kernels instead")
+
+
+# PyCUDA's texture and CUDA-array calls, refused by name.
+matrix_to_texref = matrix_to_array = np_to_array = gpuarray_to_array = make_multichannel_2d_array = _no_textures
+bind_array_to_texref = Array = ArrayDescriptor = ArrayDescriptor3D = Memcpy2D = Memcpy3D = _no_textures
+
+
 # PyCUDA's exceptions under kiln's: every CUDA failure is a CUDAError (a
 # RuntimeError), running out of device memory an OutOfMemoryError (a
 # MemoryError). Defined last: two of the names are builtins', which the code

@@ -108,6 +108,11 @@ int function_attribute(uintptr_t fn, int attribute) {
   return value;
 }
 
+void set_function_cache_config(uintptr_t fn, int config) {
+  if (config < 0 || config > 3) throw ValueError("cache config: expected 0 to 3 (a CUfunc_cache), got " + std::to_string(config));
+  check(driver().cuFuncSetCacheConfig(as_function(fn), static_cast<CUfunc_cache>(config)), "cuFuncSetCacheConfig");
+}
+
 void set_function_attribute(uintptr_t fn, int attribute, int value) {
   check(driver().cuFuncSetAttribute(as_function(fn), static_cast<CUfunction_attribute>(attribute), value),
         "cuFuncSetAttribute");

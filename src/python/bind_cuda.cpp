@@ -87,6 +87,7 @@ void bind_cuda(nb::module_& m) {
   m.def("_cuda_fill_bytes", &fill_bytes);
   m.def("_function_attribute", &function_attribute);
   m.def("_set_function_attribute", &set_function_attribute);
+  m.def("_set_function_cache_config", &set_function_cache_config);
 }
 
 }  // namespace kiln::python

@@ -239,3 +239,17 @@ def test_bad_input(current):
     with pytest.raises(NotImplementedError, match="relocatable"):
         from kiln.compiler import DynamicModule
         DynamicModule()
+    with pytest.raises(NotImplementedError, match="texture"):
+        driver.np_to_array(np.zeros((2, 2), np.float32), "C")
+    with pytest.raises(ImportError, match="OpenGL"):
+        import kiln.gl  # noqa: F401
+
+
+def test_function_settings(current):
+    function = SourceModule("__global__ void f(float *x) { x[threadIdx.x] = 1; }").get_function("f")
+    function.set_cache_config(driver.func_cache.PREFER_L1)
+    data = gpuarray.zeros(8, np.float32)
+    function(data, block=(8, 1, 1))
+    assert data.get().sum() == 8
+    with pytest.raises(NotImplementedError, match="texture"):
+        SourceModule("__global__ void g() {}").get_texref("tex")
