@@ -1,7 +1,5 @@
 """PyCUDA's ``pycuda.cumath``: elementwise math on GPUArrays, each
 ``f(array, stream=None, out=None)``; kiln's ufuncs do the work."""
-import numpy as np
-
 from ._elementwise_kernel import ElementwiseKernel as _CupyStyleKernel
 from .gpuarray import GPUArray, _kiln, _result, _wrap
 
@@ -19,10 +17,11 @@ def _unary(name):
     return function
 
 
-for _name in ("fabs", "ceil", "floor", "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan",
-              "sinh", "cosh", "tanh"):
-    globals()[_name] = _unary(_name)
-del _name
+fabs, ceil, floor = _unary("fabs"), _unary("ceil"), _unary("floor")
+exp, log, log10, sqrt = _unary("exp"), _unary("log"), _unary("log10"), _unary("sqrt")
+sin, cos, tan = _unary("sin"), _unary("cos"), _unary("tan")
+asin, acos, atan = _unary("asin"), _unary("acos"), _unary("atan")
+sinh, cosh, tanh = _unary("sinh"), _unary("cosh"), _unary("tanh")
 
 
 def fmod(arg, mod, stream=None, out=None):
@@ -69,4 +68,3 @@ def modf(arg, stream=None):
 
 __all__ = ["fabs", "ceil", "floor", "exp", "log", "log10", "sqrt", "sin", "cos", "tan", "asin", "acos", "atan",
            "sinh", "cosh", "tanh", "fmod", "frexp", "ldexp", "modf"]
-assert np  # NumPy is kiln's reference here, as everywhere

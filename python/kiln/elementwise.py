@@ -24,6 +24,25 @@ def _declaration(arguments):
     return ", ".join(a.declarator() for a in arguments) if not isinstance(arguments, str) else arguments
 
 
+def kernel_arguments(name, declared, args):
+    """The launch values of a generated kernel's call (GPUArrays as their kiln
+    arrays, scalars as their declared types) and the GPUArrays among them."""
+    if len(args) != len(declared):
+        raise TypeError(f"{name} takes {len(declared)} arguments, got {len(args)}")
+    values, vectors = [], []
+    for parameter, value in zip(declared, args):
+        if isinstance(parameter, VectorArg):
+            if isinstance(value, GPUArray):
+                vectors.append(value)
+                value = value._array
+            values.append(value)
+        else:
+            values.append(parameter.dtype.type(value))
+    if not vectors:
+        raise ValueError(f"{name}: at least one array argument is needed to know the size")
+    return values, vectors
+
+
 class ElementwiseKernel:
     def __init__(self, arguments, operation, name="kernel", keep=False, options=None, preamble="", loop_prep="",
                  after_loop=""):
@@ -47,22 +66,8 @@ KILN_GENERATED_KERNEL {name}_range({declared}, long long start, long long stop, 
         self._kernels = generated_kernels(source, [name, name + "_range"], tuple(options or ()))
 
     def __call__(self, *args, range=None, slice=None, stream=None):  # noqa: A002  (PyCUDA's names)
-        if len(args) != len(self.arguments):
-            raise TypeError(f"{self.name} takes {len(self.arguments)} arguments, got {len(args)}")
-        values = []
-        vectors = []
-        for declared, value in zip(self.arguments, args):
-            if isinstance(declared, VectorArg):
-                if isinstance(value, GPUArray):
-                    vectors.append(value)
-                    value = value._array
-                values.append(value)
-            else:
-                values.append(declared.dtype.type(value))
-        if not vectors:
-            raise ValueError(f"{self.name}: at least one array argument is needed to know the size")
-        size = vectors[0].size
-        device = vectors[0].device
+        values, vectors = kernel_arguments(self.name, self.arguments, args)
+        size, device = vectors[0].size, vectors[0].device
         if range is not None or slice is not None:
             span = range if range is not None else slice
             start, stop, step = span.indices(size) if slice is not None else (

@@ -14,8 +14,9 @@ import numpy as np
 
 from ._kernel_params import SUPPORT_INCLUDE
 from ._raw_kernel import generated_kernels
-from .gpuarray import GPUArray, empty
-from .tools import VectorArg, dtype_to_ctype, parse_arguments
+from .elementwise import kernel_arguments
+from .gpuarray import empty
+from .tools import dtype_to_ctype, parse_arguments
 
 _THREADS = 256  # a block's threads on the GPU (one on the CPU)
 
@@ -60,19 +61,7 @@ KILN_GENERATED_KERNEL {name}_total(const _out_type* _partial, _out_type* _out, l
     def __call__(self, *args, stream=None, out=None, range=None, slice=None):  # noqa: A002
         if range is not None or slice is not None:
             raise NotImplementedError(f"{self.name}: range= and slice= are not supported; reduce a view instead")
-        if len(args) != len(self.arguments):
-            raise TypeError(f"{self.name} takes {len(self.arguments)} arguments, got {len(args)}")
-        values, vectors = [], []
-        for declared, value in zip(self.arguments, args):
-            if isinstance(declared, VectorArg):
-                if isinstance(value, GPUArray):
-                    vectors.append(value)
-                    value = value._array
-                values.append(value)
-            else:
-                values.append(declared.dtype.type(value))
-        if not vectors:
-            raise ValueError(f"{self.name}: at least one array argument is needed to know the size")
+        values, vectors = kernel_arguments(self.name, self.arguments, args)
         size, device = vectors[0].size, vectors[0].device
         on_cpu = device.type == "cpu"
         threads = 1 if on_cpu else _THREADS

@@ -30,7 +30,7 @@ class _ScanKernel:
             raise ValueError("ExclusiveScanKernel needs neutral, the value before the first element")
         start = "true" if neutral is None else "false"  # whether a run's first value starts its fold
         name = f"{name_prefix}_{'exclusive' if self.exclusive else 'inclusive'}"
-        first = f"""    if (_first) {{ _acc = _x; _first = false; }} else {{ _acc = _KILN_SCAN(_acc, _x); }}
+        first = """    if (_first) { _acc = _x; _first = false; } else { _acc = _KILN_SCAN(_acc, _x); }
     _out[j] = _acc;""" if not self.exclusive else """    _out[j] = _acc;
     _acc = _KILN_SCAN(_acc, _x);"""
         source = f"""{SUPPORT_INCLUDE}
