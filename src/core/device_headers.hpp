@@ -10,5 +10,14 @@ namespace kiln::detail {
 
 // (include name "kiln/device/ops.cuh", text) pairs.
 const std::vector<std::pair<std::string, std::string>>& device_headers();
+// Headers by other libraries' names ("pycuda-complex.hpp"), built on the above.
+const std::vector<std::pair<std::string, std::string>>& face_headers();
+
+// Both lists: what a kernel's source may include from kiln.
+inline std::vector<std::pair<std::string, std::string>> kernel_headers() {
+  std::vector<std::pair<std::string, std::string>> all = device_headers();
+  all.insert(all.end(), face_headers().begin(), face_headers().end());
+  return all;
+}
 
 }  // namespace kiln::detail

@@ -175,15 +175,15 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   return log;
 }
 
-// The device headers (kiln/device/...) written under `dir`, for the
-// compiler's -I; returns the files written, for removal.
+// The headers kernels include (kiln/device/..., pycuda-complex.hpp) written
+// under `dir`, for the compiler's -I; returns the files written, for removal.
 std::vector<std::string> write_device_headers(const std::string& dir) {
   std::vector<std::string> written;
   mkdir((dir + "/kiln").c_str(), 0700);
   mkdir((dir + "/kiln/device").c_str(), 0700);
-  for (const auto& [name, text] : detail::device_headers()) {
+  for (const auto& [name, text] : detail::kernel_headers()) {
     const std::string path = dir + "/" + name;
-    detail::write_atomically(dir + "/kiln/device", path, text);
+    detail::write_atomically(path.substr(0, path.rfind('/')), path, text);
     written.push_back(path);
   }
   return written;
@@ -243,7 +243,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   for (const std::string& o : options) h.update(o + "\n");
   static const std::string headers_digest = [] {
     detail::Sha256 headers;
-    for (const auto& [name, text] : detail::device_headers()) headers.update(name + "\n" + text);
+    for (const auto& [name, text] : detail::kernel_headers()) headers.update(name + "\n" + text);
     return headers.hex_digest();
   }();
   h.update(headers_digest + "\n");

@@ -81,7 +81,7 @@ const CompilerIdentity& compiler_identity() {
 // (include/kiln/device/nvrtc_libc, embedded by CMake).
 const std::vector<std::pair<std::string, std::string>>& nvrtc_headers() {
   static const std::vector<std::pair<std::string, std::string>> all = [] {
-    std::vector<std::pair<std::string, std::string>> headers = detail::device_headers();
+    std::vector<std::pair<std::string, std::string>> headers = detail::kernel_headers();
     const auto& libc = nvrtc_libc_headers();
     headers.insert(headers.end(), libc.begin(), libc.end());
     return headers;

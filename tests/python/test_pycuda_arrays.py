@@ -253,3 +253,23 @@ def test_function_settings(current):
     assert data.get().sum() == 8
     with pytest.raises(NotImplementedError, match="texture"):
         SourceModule("__global__ void g() {}").get_texref("tex")
+
+
+@pytest.mark.parametrize("dtype, ctype, rtol", [(np.complex64, "float", 2e-5), (np.complex128, "double", 1e-12)])
+def test_complex_numbers_in_kernels(current, dtype, ctype, rtol):
+    """pycuda::complex<T> (kiln/device/std_complex.cuh) in users' kernels, against NumPy."""
+    c = f"pycuda::complex<{ctype}>"
+    kernel = ElementwiseKernel(
+        f"{c} *x, {c} *y, {c} *out, {ctype} *magnitude",
+        f"out[i] = x[i] * y[i] / ({ctype})2 + exp(x[i]) - sqrt(y[i]) * conj(x[i]) + sin(y[i]) / log(x[i]) "
+        f"+ pow(x[i], y[i]) - tanh(x[i]) + pycuda::polar(abs(y[i]), arg(x[i])); magnitude[i] = norm(x[i]) + real(y[i]);",
+        "complex_mix", preamble="#include <pycuda-complex.hpp>")
+    rng = np.random.default_rng(4)
+    x = (rng.uniform(0.5, 2, 300) + 1j * rng.uniform(-1, 1, 300)).astype(dtype)
+    y = (rng.uniform(0.5, 2, 300) + 1j * rng.uniform(-1, 1, 300)).astype(dtype)
+    out, magnitude = gpuarray.empty(300, dtype), gpuarray.empty(300, np.dtype(dtype).type(0).real.dtype)
+    kernel(gpuarray.to_gpu(x), gpuarray.to_gpu(y), out, magnitude)
+    expected = (x * y / 2 + np.exp(x) - np.sqrt(y) * np.conj(x) + np.sin(y) / np.log(x) + x ** y - np.tanh(x)
+                + np.abs(y) * np.exp(1j * np.angle(x)))
+    np.testing.assert_allclose(out.get(), expected, rtol=rtol * 10, atol=rtol)
+    np.testing.assert_allclose(magnitude.get(), np.abs(x) ** 2 + y.real, rtol=rtol)

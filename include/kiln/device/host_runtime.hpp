@@ -390,6 +390,23 @@ inline void __sincosf(float x, float* s, float* c) { *s = sinf(x); *c = cosf(x);
 inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
 inline float __fadd_rn(float a, float b) { return a + b; }
 inline float __fmul_rn(float a, float b) { return a * b; }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+// CUDA declares the IEEE tests and the float overloads of the math functions
+// (sin(float) computing in float) in the global namespace; <cmath> puts them
+// in std.
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::signbit;
+using std::acos; using std::acosh; using std::asin; using std::asinh; using std::atan; using std::atan2;
+using std::atanh; using std::cbrt; using std::ceil; using std::copysign; using std::cos; using std::cosh;
+using std::erf; using std::erfc; using std::exp; using std::exp2; using std::expm1; using std::fabs;
+using std::floor; using std::fma; using std::fmax; using std::fmin; using std::fmod; using std::frexp;
+using std::hypot; using std::ldexp; using std::lgamma; using std::log; using std::log10; using std::log1p;
+using std::log2; using std::modf; using std::nearbyint; using std::pow; using std::remainder; using std::rint;
+using std::round; using std::sin; using std::sinh; using std::sqrt; using std::tan; using std::tanh;
+using std::tgamma; using std::trunc;
 inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
 inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
 inline float __fsqrt_rn(float x) { return sqrtf(x); }

@@ -19,6 +19,7 @@ struct half {
   unsigned short bits;
 };
 
+#ifdef __CUDA_ARCH__
 __device__ __forceinline__ float to_float(half h) {
   float f;
   asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h.bits));
@@ -34,8 +35,23 @@ __device__ __forceinline__ half to_half(double d) {
   asm("cvt.rn.f16.f64 %0, %1;" : "=h"(h.bits) : "d"(d));
   return h;
 }
+#else
+// The host compiler's binary16 (GCC's and Clang's _Float16, correctly rounded).
+__device__ __forceinline__ float to_float(half h) {
+  _Float16 v;
+  memcpy(&v, &h.bits, sizeof v);
+  return static_cast<float>(v);
+}
+template <class F> __device__ __forceinline__ half to_half_from(F x) {
+  const _Float16 v = static_cast<_Float16>(x);
+  half h;
+  memcpy(&h.bits, &v, sizeof v);
+  return h;
+}
+__device__ __forceinline__ half to_half(float f) { return to_half_from(f); }
+__device__ __forceinline__ half to_half(double d) { return to_half_from(d); }
+#endif
 
-// NaN and infinity without <cmath>'s macros, which NVRTC lacks.
 template <class R> __device__ __forceinline__ R quiet_nan();
 template <> __device__ __forceinline__ float quiet_nan<float>() { return __int_as_float(0x7fc00000); }
 template <> __device__ __forceinline__ double quiet_nan<double>() { return __longlong_as_double(0x7ff8000000000000LL); }
