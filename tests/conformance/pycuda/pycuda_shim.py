@@ -17,5 +17,5 @@ def install():
     for name in PYCUDA_MODULES:
         try:
             sys.modules[f"pycuda.{name}"] = importlib.import_module(f"kiln.{name}")
-        except ModuleNotFoundError:
+        except ImportError:  # a module kiln lacks, or refuses by name (kiln.gl)
             pass
