@@ -12,7 +12,7 @@ import numpy as np
 
 from . import random as _random
 from ._device import default_device
-from .gpuarray import GPUArray, _kiln, _wrap
+from .gpuarray import GPUArray, _kiln, _shape, _wrap
 
 
 def get_curand_version():
@@ -31,10 +31,6 @@ def rand(shape, dtype=np.float32, stream=None):
         words = generator.integers(0, 2 ** 32, size=_shape(shape), dtype="uint32")
         return _wrap(words if dtype == np.uint32 else words.view("int32"))
     raise NotImplementedError(f"rand: float32, float64, int32 or uint32, not {dtype}")
-
-
-def _shape(shape):
-    return (int(shape),) if np.isscalar(shape) else tuple(int(s) for s in shape)
 
 
 def seed_getter_uniform(n):

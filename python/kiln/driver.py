@@ -149,8 +149,9 @@ def mem_get_info():
     return _core._cuda_mem_info(device.index)
 
 
-def _device_bytes(target, nbytes, what):
-    """A kiln uint8 view of `nbytes` at `target` (an allocation, a kiln array or an address)."""
+def _device_bytes(target, nbytes, what, dtype="uint8"):
+    """A kiln view of `nbytes` at `target` (an allocation, a kiln array or an
+    address), as elements of `dtype` (uint8: the bytes)."""
     if hasattr(target, "__kiln_array__"):  # a GPUArray
         target = target.__kiln_array__()
     if isinstance(target, DeviceAllocation) or (hasattr(target, "size") and hasattr(target, "device")
@@ -170,7 +171,8 @@ def _device_bytes(target, nbytes, what):
         raise TypeError(f"{what}: expected a DeviceAllocation, a kiln array or an address, "
                         f"got {type(target).__name__}")
     address = int(target if not isinstance(target, ndarray) else target._data_ptr)
-    return _core._wrap_memory(address, "uint8", (nbytes,), None, target if owner is None else owner, True, device)
+    count = nbytes // np.dtype(dtype).itemsize
+    return _core._wrap_memory(address, dtype, (count,), None, target if owner is None else owner, True, device)
 
 
 def _host_bytes(array, what):
@@ -218,8 +220,12 @@ def memset_d8(dest, data, count):
     _device_bytes(dest, count, "dest").fill(data & 0xFF)
 
 
+def memset_d16(dest, data, count):
+    _device_bytes(dest, 2 * count, "dest", "uint16").fill(data & 0xFFFF)
+
+
 def memset_d32(dest, data, count):
-    _device_bytes(dest, 4 * count, "dest").view("uint32").fill(data & 0xFFFFFFFF)
+    _device_bytes(dest, 4 * count, "dest", "uint32").fill(data & 0xFFFFFFFF)
 
 
 def pagelocked_empty(shape, dtype, order="C", mem_flags=0):
@@ -377,7 +383,10 @@ class Device:
                 for attribute in device_attribute}
 
     def get_attribute(self, attribute):
-        return self.get_attributes()[device_attribute(attribute)]
+        attribute = device_attribute(attribute)
+        if self._device is None:
+            return _host_attributes()[attribute.name]
+        return _core._cuda_device_attribute(self._device.id, int(attribute))
 
     def __getattr__(self, name):
         if name in ENUM_NAMES:

@@ -12,6 +12,7 @@ blocks' values.
 """
 import numpy as np
 
+from ._core import _cpu_threads
 from ._kernel_params import SUPPORT_INCLUDE
 from ._raw_kernel import generated_kernels
 from .elementwise import kernel_arguments
@@ -65,8 +66,6 @@ KILN_GENERATED_KERNEL {name}_total(const _out_type* _partial, _out_type* _out, l
         size, device = vectors[0].size, vectors[0].device
         on_cpu = device.type == "cpu"
         threads = 1 if on_cpu else _THREADS
-        from ._core import _cpu_threads
-
         blocks = max(1, min(-(-size // threads), 4 * _cpu_threads() if on_cpu else 1024))
         partial = empty(blocks, self.dtype_out)
         self._blocks(blocks, threads, (*values, partial._array, np.int64(size)), stream=stream)

@@ -211,6 +211,14 @@ def test_driver_on_the_current_device(current):
     back = np.empty(2, np.int32)
     driver.memcpy_dtoh(back, allocation)
     assert back.tolist() == [7, 9]
+    driver.memset_d32(allocation, 0x01020304, 2)
+    driver.memcpy_dtoh(back, allocation)
+    assert back.tolist() == [0x01020304] * 2
+    driver.memset_d16(allocation, 5, 1)
+    driver.memset_d8(int(allocation) + 7, 0xFF, 1)
+    driver.memcpy_dtoh(back, allocation)
+    assert back.view(np.uint16)[0] == 5 and back.view(np.uint8)[7] == 0xFF
+    assert device.get_attribute(driver.device_attribute.WARP_SIZE) == 32
     if current.type == "cpu":  # the host as kiln's CPU runtime presents it
         assert device.compute_capability() == (0, 0)
         assert device.get_attributes()[driver.device_attribute.MULTIPROCESSOR_COUNT] == kiln._core._cpu_threads()

@@ -98,7 +98,7 @@ class Emitter:
 
     def _BinOp(self, node):
         a, b = self.expr(node.left), self.expr(node.right)
-        ta, tb, r = self.type_of(node.left), self.type_of(node.right), self.type_of(node)
+        r = self.type_of(node)
         op = type(node.op)
         if op is ast.Div:
             return f"({cast(r, a)} / {cast(r, b)})"
