@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "kiln/buffer.hpp"
+
 namespace kiln::cuda {
 
 bool is_available();       // a driver and at least one device
@@ -90,11 +92,6 @@ class Event {
 };
 
 // The caching device allocator of each device (see memory_pool.cpp).
-struct PoolStats {
-  size_t used_bytes = 0;   // in live arrays
-  size_t total_bytes = 0;  // obtained from the driver, cached blocks included
-  size_t limit = 0;        // 0: no limit
-};
 PoolStats pool_stats(int device);
 void free_all_blocks(int device);
 void set_pool_limit(int device, size_t bytes);

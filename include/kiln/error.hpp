@@ -21,6 +21,11 @@ struct LinAlgError : ValueError {
 struct IndexError : std::out_of_range {
   using std::out_of_range::out_of_range;
 };
+// An axis outside an array's dimensions: NumPy's AxisError in Python (which
+// is both an IndexError and a ValueError).
+struct AxisError : IndexError {
+  using IndexError::IndexError;
+};
 struct OverflowError : std::overflow_error {
   using std::overflow_error::overflow_error;
 };

@@ -214,12 +214,18 @@ using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
 using TransferFn = void (*)(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
+using PoolStatsFn = PoolStats (*)(Device device);
+using FreeAllBlocksFn = void (*)(Device device);
+using SetPoolLimitFn = void (*)(Device device, size_t bytes);
 // The handle of the stream this thread's work on `device` goes to (0 on a
 // device without streams).
 using CurrentStreamFn = uintptr_t (*)(int device);
 
 struct KernelTable {
   AllocateFn allocate = nullptr;
+  PoolStatsFn pool_stats = nullptr;  // what `allocate` holds
+  FreeAllBlocksFn free_all_blocks = nullptr;
+  SetPoolLimitFn set_pool_limit = nullptr;
   TransferFn transfer = nullptr;
   // elementwise[op][loop dtype]: inputs and output of the loop dtype, except
   // where op_output_dtype says otherwise.

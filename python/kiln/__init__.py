@@ -13,8 +13,8 @@ from ._dtypes import (
     float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,
 )
 from ._creation import (
-    arange, array, asarray, copy, empty, empty_like, eye, full, full_like, linspace, ones,
-    ones_like, zeros, zeros_like,
+    arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, copy, empty, empty_like, eye, full,
+    full_like, linspace, ones, ones_like, require, zeros, zeros_like,
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import clip, imag, real, where
@@ -39,7 +39,13 @@ from ._joining import (  # noqa: F401
     vstack,
 )
 from ._rearranging import (  # noqa: F401
-    diag, diagflat, diff, flip, fliplr, flipud, meshgrid, repeat, roll, tile, tril, triu,
+    diag, diagflat, diff, flip, fliplr, flipud, meshgrid, repeat, resize, roll, rot90, tile, tri, tril, triu,
+    vander,
+)
+from ._index_tricks import (  # noqa: F401
+    c_, diag_indices, diag_indices_from, fill_diagonal, index_exp, indices, ix_, mask_indices, mgrid, ndenumerate,
+    ndindex, ogrid, r_, ravel_multi_index, s_, tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+    unravel_index,
 )
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
 from ._padding import pad  # noqa: F401
@@ -49,7 +55,7 @@ from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
 )
 from ._products import dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
-from . import fft, linalg, scipy  # noqa: F401
+from . import exceptions, fft, linalg, scipy  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
 from ._sets import (  # noqa: F401
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
@@ -109,5 +115,6 @@ from ._advanced_indexing import getitem as _advanced_getitem, setitem as _advanc
 
 _blas_candidates.register()
 _public_namespace.register(__import__("sys").modules[__name__])
-_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem)
+_core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem,
+                     _array._construct)
 __import__("atexit").register(_core._clear_hooks)

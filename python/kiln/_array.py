@@ -152,9 +152,135 @@ def _shape_args(args):
 
 
 def _reshape(self, *shape, order="C", copy=None):
-    if order != "C":
-        raise NotImplementedError("reshape: only order='C' is supported")
-    return _manipulation.reshape(self, _shape_args(shape), copy=copy)
+    """NumPy's reshape; order='F' reads and writes the elements column-major
+    (the row-major reshape of the reversed axes, reversed back)."""
+    shape = _shape_args(shape)
+    order = _creation._check_order(order, "CFA")
+    if order == "A":
+        order = "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+    if order == "F":
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        return _manipulation.reshape(self.T, shape[::-1], copy=copy).T
+    return _manipulation.reshape(self, shape, copy=copy)
+
+
+def _layout(self, order):
+    """'C' or 'F': the layout order K or A keeps for this array."""
+    order = _creation._check_order(order)
+    if order in "AK":
+        return "F" if self.flags.f_contiguous and not self.flags.c_contiguous else "C"
+    return order
+
+
+def _copy(self, order="C"):
+    if _layout(self, order) == "F":
+        out = _creation.empty(self.shape, self.dtype, "F", device=self.device)
+        out[...] = self
+        return out
+    return _c_copy(self)
+
+
+def _ravel(self, order="C"):
+    return _c_ravel(self.T) if _layout(self, order) == "F" else _c_ravel(self)
+
+
+def _flatten(self, order="C"):
+    return _c_flatten(self.T) if _layout(self, order) == "F" else _c_flatten(self)
+
+
+_c_copy, _c_ravel, _c_flatten = ndarray.copy, ndarray.ravel, ndarray.flatten
+
+
+def _construct(shape, dtype, memptr, strides, order):
+    """CuPy's ``ndarray(shape, dtype=float, memptr=None, strides=None,
+    order='C')``: fresh memory, or a view of the memory ``memptr`` (a
+    kiln.cuda.MemoryPointer) points at, which the array keeps alive."""
+    from .cuda.memory import MemoryPointer, _array_device
+
+    dt = normalize(float if dtype is None else dtype)
+    shape = _creation._normalized_shape(shape)
+    order = _creation._check_order(order, "CF")
+    if memptr is None:
+        out = _creation.empty(shape, dt, order)
+        if strides is not None and tuple(strides) != out.strides:
+            raise ValueError("strides: kiln allocates fresh arrays contiguous; give memptr to lay out memory yourself")
+        return out
+    if not isinstance(memptr, MemoryPointer):
+        raise TypeError(f"memptr: expected a kiln.cuda.MemoryPointer, got {type(memptr).__name__}")
+    if strides is None:
+        strides, step = [], dt.itemsize
+        for n in (reversed(shape) if order == "C" else shape):
+            strides.append(step)
+            step *= builtins.max(n, 1)
+        strides = tuple(reversed(strides)) if order == "C" else tuple(strides)
+    return _core._wrap_memory(memptr.ptr, dt, shape, tuple(strides), memptr, True,
+                              _array_device(memptr.device_id))
+
+
+def _data(self):
+    """A kiln.cuda.MemoryPointer to the array's first element (CuPy's ndarray.data)."""
+    from .cuda.memory import ArrayMemory, MemoryPointer
+
+    return MemoryPointer(ArrayMemory(self), 0)
+
+
+def _reduction_out(fn):
+    """fn's result written into ``out`` when one is given."""
+    def method(self, *args, out=None, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if out is None:
+            return result
+        out[...] = result
+        return out
+    method.__name__ = fn.__name__
+    return method
+
+
+class _FlatIterator:
+    """``a.flat``: the array's elements in row-major order, readable and
+    writable by integer, slice or index array."""
+
+    def __init__(self, array):
+        self.base = array
+
+    def __len__(self):
+        return self.base.size
+
+    def __iter__(self):
+        return iter(_c_ravel(self.base))
+
+    def __getitem__(self, key):
+        return _c_ravel(self.base)[key]
+
+    def __setitem__(self, key, value):
+        if self.base.flags.c_contiguous:
+            self.base.reshape(-1)[key] = value
+        else:
+            flat = _c_flatten(self.base)
+            flat[key] = value
+            self.base[...] = flat.reshape(self.base.shape)
+
+
+def _item(self, *args):
+    if not args:
+        return _c_item(self)
+    if len(args) == 1:
+        index = args[0] if isinstance(args[0], tuple) else None
+        if index is None:
+            size = self.size
+            flat = operator.index(args[0])
+            if not -size <= flat < size:
+                raise IndexError(f"index {flat} is out of bounds for size {size}")
+            return _c_item(_c_ravel(self)[flat])
+        args = index
+    return _c_item(self[tuple(args)])
+
+
+_c_item = ndarray.item
+
+
+def _tobytes(self, order="C"):
+    return _get(self).tobytes(order=order)
 
 
 def _transpose(self, *axes):
@@ -184,33 +310,36 @@ def _squeeze(self, axis=None):
 
 def _method(fn):
     def method(self, axis=None, dtype=None, out=None, keepdims=False):
-        if out is not None:
-            raise NotImplementedError(f"{fn.__name__}: out= is not supported yet")
-        return fn(self, axis=axis, dtype=dtype, keepdims=keepdims)
+        return _into(fn(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
 
 def _plain_method(fn):
     def method(self, axis=None, out=None, keepdims=False):
-        if out is not None:
-            raise NotImplementedError(f"{fn.__name__}: out= is not supported yet")
-        return fn(self, axis=axis, keepdims=keepdims)
+        return _into(fn(self, axis=axis, keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
 
+def _into(result, out):
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
 def _var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _reductions.var(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype)
+    return _into(_reductions.var(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
 
 
 def _std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _reductions.std(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype)
+    return _into(_reductions.std(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
 
 
 def _arg_method(fn):
     def method(self, axis=None, out=None, *, keepdims=False):
-        return fn(self, axis=None if axis is None else operator.index(axis), keepdims=keepdims)
+        return _into(fn(self, axis=None if axis is None else operator.index(axis), keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
@@ -271,8 +400,23 @@ _METHODS = {
     "std": _std,
     "argmin": _arg_method(_core.argmin),
     "argmax": _arg_method(_core.argmax),
-    "cumsum": lambda self, axis=None, dtype=None: _reductions.cumsum(self, axis, dtype),
-    "cumprod": lambda self, axis=None, dtype=None: _reductions.cumprod(self, axis, dtype),
+    "cumsum": lambda self, axis=None, dtype=None, out=None: _into(_reductions.cumsum(self, axis, dtype), out),
+    "cumprod": lambda self, axis=None, dtype=None, out=None: _into(_reductions.cumprod(self, axis, dtype), out),
+    "copy": _copy,
+    "ravel": _ravel,
+    "flatten": _flatten,
+    "data": property(_data),
+    "flat": property(_FlatIterator),
+    "item": _item,
+    "tobytes": _tobytes,
+    "tofile": lambda self, fid, sep="", format="%s": _get(self).tofile(fid, sep, format),
+    "dump": lambda self, file: _get(self).dump(file),
+    "dumps": lambda self: _get(self).dumps(),
+    "repeat": lambda self, repeats, axis=None: _public_namespace.get().repeat(self, repeats, axis),
+    "put": lambda self, indices, values, mode="raise": _gathering.put(self, indices, values, mode),
+    "compress": lambda self, condition, axis=None, out=None: _into(_nonzero.compress(condition, self, axis), out),
+    "choose": lambda self, choices, out=None, mode="raise": _public_namespace.get().choose(self, choices, out, mode),
+    "__contains__": lambda self, value: builtins.bool((self == value).any()),
     "conj": lambda self: _core.conj(self),
     "conjugate": lambda self: _core.conj(self),
     "round": lambda self, decimals=0: _core.round(self, decimals),

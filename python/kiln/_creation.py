@@ -25,12 +25,64 @@ def _host_from_numpy(arr):
     return _core._wrap_memory(ptr, _SUPPORTED[arr.dtype.name], arr.shape, arr.strides, arr, not readonly, "cpu")
 
 
-def asarray(obj, /, dtype=None, *, device=None, copy=None):
+def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, blocking=False):
     """Convert ``obj`` (a kiln or NumPy array, nested sequences, a scalar, a buffer) to a kiln array.
 
-    NumPy arrays on the CPU are viewed without a copy unless ``copy=True`` or a
-    ``dtype`` conversion requires one; ``copy=False`` raises when a copy is needed.
+    NumPy arrays on the CPU are viewed without a copy unless ``copy=True``,
+    a ``dtype`` conversion or an ``order`` ('C' or 'F') requires one;
+    ``copy=False`` raises when a copy is needed.
     """
+    out = _asarray(obj, dtype, device, copy)
+    if order is None or out.ndim < 2:
+        return out
+    laid_out = _laid_out(out, order)
+    if laid_out is not out and copy is False:
+        raise ValueError(f"asarray: copy=False but order={order!r} needs a copy")
+    return laid_out
+
+
+def asanyarray(obj, /, dtype=None, order=None, *, device=None, copy=None, blocking=False):
+    """NumPy's ``asanyarray``: kiln has no ndarray subclasses, so ``asarray``."""
+    return asarray(obj, dtype, order, device=device, copy=copy)
+
+
+def ascontiguousarray(a, dtype=None, *, device=None):
+    """``a`` in row-major order, at least 1-D (copied only when it is not)."""
+    out = asarray(a, dtype, "C", device=device)
+    return out.reshape(1) if out.ndim == 0 else out
+
+
+def asfortranarray(a, dtype=None, *, device=None):
+    """``a`` in column-major order, at least 1-D (copied only when it is not)."""
+    out = asarray(a, dtype, device=device)
+    return out.reshape(1) if out.ndim == 0 else _laid_out(out, "F")
+
+
+def require(a, dtype=None, requirements=None, *, device=None):
+    """NumPy's ``require``: ``a`` with the dtype and the flags asked for
+    ('C'/'C_CONTIGUOUS', 'F'/'F_CONTIGUOUS', 'A'/'ALIGNED', 'W'/'WRITEABLE',
+    'O'/'OWNDATA', 'E'/'ENSUREARRAY')."""
+    names = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+             "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O", "OWNDATA": "O",
+             "E": "E", "ENSUREARRAY": "E"}
+    if isinstance(requirements, str):
+        requirements = [requirements]
+    wanted = set()
+    for requirement in requirements or ():
+        if requirement.upper() not in names:
+            raise KeyError(f"requirements: unknown requirement {requirement!r}")
+        wanted.add(names[requirement.upper()])
+    if {"C", "F"} <= wanted:
+        raise ValueError("requirements: cannot be both C- and F-contiguous")
+    out = asarray(a, dtype, device=device)
+    if "C" in wanted or "F" in wanted:
+        out = _laid_out(out, "C" if "C" in wanted else "F")
+    if ("O" in wanted and out.base is not None) or ("W" in wanted and not out.flags.writeable):
+        out = out.copy(order="F" if "F" in wanted else "C")
+    return out
+
+
+def _asarray(obj, dtype, device, copy):
     dt = None if dtype is None else normalize(dtype)
     if isinstance(obj, ndarray):
         out, copied = obj, False
@@ -85,54 +137,101 @@ def operands(x1, x2):
     return asarray(x1, device=x2.device), x2
 
 
-def array(obj, dtype=None, *, copy=True, device=None):
-    """NumPy's ``array``: like asarray, but copies by default."""
-    return asarray(obj, dtype=dtype, device=device, copy=copy)
+def _check_order(order, allowed="CFAK"):
+    if order is None:
+        return "K" if "K" in allowed else "C"
+    if not isinstance(order, str) or order.upper() not in allowed:
+        raise ValueError(f"order: must be one of {', '.join(repr(o) for o in allowed)}, not {order!r}")
+    return order.upper()
 
 
-def empty(shape, dtype=None, *, device=None):
-    return _core._empty(shape, dtype, to_device(device))
+def _normalized_shape(shape):
+    try:
+        return (operator.index(shape),)
+    except TypeError:
+        return tuple(operator.index(n) for n in shape)
 
 
-def zeros(shape, dtype=None, *, device=None):
-    return _core._full(shape, 0, float64 if dtype is None else dtype, to_device(device))
+def _make(shape, order, make):
+    """make(shape) laid out in `order` ('F': column-major, as the transpose of
+    the reversed shape's row-major array; else row-major)."""
+    if _check_order(order, "CFAK") == "F":
+        return make(_normalized_shape(shape)[::-1]).T
+    return make(shape)
 
 
-def ones(shape, dtype=None, *, device=None):
-    return _core._full(shape, 1, float64 if dtype is None else dtype, to_device(device))
+def _laid_out(a, order):
+    """`a`, copied only where it is not laid out as `order` asks ('C', 'F';
+    'A' and 'K' keep any layout)."""
+    order = _check_order(order)
+    if order == "C" and not a.flags.c_contiguous:
+        return a.copy(order="C")
+    if order == "F" and not a.flags.f_contiguous:
+        return a.copy(order="F")
+    return a
 
 
-def full(shape, fill_value, dtype=None, *, device=None):
+def array(obj, dtype=None, *, copy=True, order="K", subok=False, ndmin=0, blocking=False, device=None):
+    """NumPy's ``array``: like asarray, but copies by default. ``ndmin``
+    prepends axes of length 1; ``blocking`` (CuPy's) is accepted: kiln's
+    copies from the host are complete when the call returns."""
+    out = asarray(obj, dtype=dtype, device=device, copy=copy, order=order)
+    ndmin = operator.index(ndmin)
+    if out.ndim < ndmin:
+        out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
+    return out
+
+
+def empty(shape, dtype=None, order="C", *, device=None):
+    return _make(shape, order, lambda s: _core._empty(s, dtype, to_device(device)))
+
+
+def zeros(shape, dtype=None, order="C", *, device=None):
+    return _make(shape, order, lambda s: _core._full(s, 0, float64 if dtype is None else dtype, to_device(device)))
+
+
+def ones(shape, dtype=None, order="C", *, device=None):
+    return _make(shape, order, lambda s: _core._full(s, 1, float64 if dtype is None else dtype, to_device(device)))
+
+
+def full(shape, fill_value, dtype=None, order="C", *, device=None):
     if isinstance(fill_value, ndarray) or hasattr(fill_value, "__array_interface__"):
         value = asarray(fill_value)
-        out = _core._empty(shape, value.dtype if dtype is None else dtype, to_device(device))
+        out = empty(shape, value.dtype if dtype is None else dtype, order, device=device)
         out[...] = value
         return out
-    return _core._full(shape, fill_value, dtype, to_device(device))
+    return _make(shape, order, lambda s: _core._full(s, fill_value, dtype, to_device(device)))
 
 
-def _like(x, dtype, device):
-    return x.shape, x.dtype if dtype is None else dtype, x.device if device is None else device
+def _like(x, dtype, order, shape, device):
+    """(shape, dtype, order, device) of an array made like `x`: order 'K' or
+    'A' keeps a column-major x column-major, as NumPy does."""
+    x = x if isinstance(x, ndarray) else asarray(x)
+    order = _check_order(order)
+    if order in "AK":
+        order = "F" if x.flags.f_contiguous and not x.flags.c_contiguous and shape is None else "C"
+    return (x.shape if shape is None else shape, x.dtype if dtype is None else dtype, order,
+            x.device if device is None else device)
 
 
-def empty_like(x, /, *, dtype=None, device=None):
-    shape, dt, dev = _like(x, dtype, device)
-    return empty(shape, dt, device=dev)
+def empty_like(x, /, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    shape, dt, order, dev = _like(x, dtype, order, shape, device)
+    return empty(shape, dt, order, device=dev)
 
 
-def zeros_like(x, /, *, dtype=None, device=None):
-    shape, dt, dev = _like(x, dtype, device)
-    return zeros(shape, dt, device=dev)
+def zeros_like(x, /, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    shape, dt, order, dev = _like(x, dtype, order, shape, device)
+    return zeros(shape, dt, order, device=dev)
 
 
-def ones_like(x, /, *, dtype=None, device=None):
-    shape, dt, dev = _like(x, dtype, device)
-    return ones(shape, dt, device=dev)
+def ones_like(x, /, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    shape, dt, order, dev = _like(x, dtype, order, shape, device)
+    return ones(shape, dt, order, device=dev)
 
 
-def full_like(x, /, fill_value, *, dtype=None, device=None):
-    shape, dt, dev = _like(x, dtype, device)
-    return full(shape, fill_value, dt, device=dev)
+def full_like(x, /, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    shape, dt, order, dev = _like(x, dtype, order, shape, device)
+    return full(shape, fill_value, dt, order, device=dev)
 
 
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):

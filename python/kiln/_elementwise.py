@@ -1,29 +1,55 @@
-"""Elementwise functions: the C++ ops under their array API and NumPy names."""
+"""Elementwise functions: the C++ ops as NumPy ufunc objects under their
+array API and NumPy names (``kiln.acos is kiln.arccos``), and the ones kiln
+composes from them (_elementwise_composed)."""
 from . import _core
-from ._core import (  # noqa: F401  (re-exported)
-    abs, acos, acosh, add, asin, asinh, atan, atan2, atanh, bitwise_and, bitwise_invert,
-    bitwise_left_shift, bitwise_or, bitwise_right_shift, bitwise_xor, cbrt, ceil, conj, copysign,
-    cos, cosh, deg2rad, divide, equal, exp, exp2, expm1, floor, floor_divide, fmax, fmin, fmod,
-    greater, greater_equal, hypot, isfinite, isinf, isnan, less, less_equal, log, log1p, log2,
-    log10, logaddexp, logical_and, logical_not, logical_or, logical_xor, maximum, minimum,
-    multiply, negative, nextafter, not_equal, positive, power, rad2deg, reciprocal, remainder,
-    rint, round, sign, signbit, sin, sinh, sqrt, square, subtract, tan, tanh, trunc,
-)
-
+from . import _elementwise_composed as _composed
+from ._core import round  # noqa: F401  (NumPy's round is a function, not a ufunc)
 from ._creation import asarray
+from ._elementwise_composed import (  # noqa: F401  (functions, not ufuncs, in NumPy too)
+    angle, fix, i0, iscomplex, iscomplexobj, isneginf, isposinf, isreal, isrealobj, isscalar, nan_to_num,
+    real_if_close, sinc,
+)
+from ._ufunc import ufunc
 
-# NumPy's spellings of the same functions.
-absolute = abs
-arccos, arccosh, arcsin, arcsinh = acos, acosh, asin, asinh
-arctan, arctan2, arctanh = atan, atan2, atanh
-pow = power
-true_divide = divide
-mod = remainder
-bitwise_not = invert = bitwise_invert
-left_shift, right_shift = bitwise_left_shift, bitwise_right_shift
-conjugate = conj
+_UNARY = ("abs acos acosh asin asinh atan atanh bitwise_invert cbrt ceil conj cos cosh deg2rad exp exp2 expm1 floor "
+          "isfinite isinf isnan log log1p log2 log10 logical_not negative positive rad2deg reciprocal rint sign "
+          "signbit sin sinh sqrt square tan tanh trunc").split()
+_BINARY = ("add atan2 bitwise_and bitwise_left_shift bitwise_or bitwise_right_shift bitwise_xor copysign divide "
+           "equal floor_divide fmax fmin fmod greater greater_equal hypot less less_equal logaddexp logical_and "
+           "logical_or logical_xor maximum minimum multiply nextafter not_equal power remainder subtract").split()
+_COMPOSED = {"fabs": 1, "gcd": 2, "lcm": 2, "heaviside": 2, "float_power": 2, "logaddexp2": 2, "ldexp": 2}
+_COMPOSED_TWO_OUTPUTS = {"frexp": 1, "modf": 1, "divmod": 2}
+
+
+# NumPy's own names of the ufuncs whose array API name differs.
+_NUMPY_NAMES = {"abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin", "asinh": "arcsinh",
+                "atan": "arctan", "atan2": "arctan2", "atanh": "arctanh", "bitwise_invert": "invert",
+                "bitwise_left_shift": "left_shift", "bitwise_right_shift": "right_shift", "conj": "conjugate"}
+
+
+def _numpy_name(name):
+    return _NUMPY_NAMES.get(name, name)
+
+
+for _name in _UNARY + _BINARY:
+    globals()[_name] = ufunc(_numpy_name(_name), getattr(_core, _name), 1 if _name in _UNARY else 2)
+for _name, _nin in _COMPOSED.items():
+    globals()[_name] = ufunc(_name, getattr(_composed, _name), _nin)
+for _name, _nin in _COMPOSED_TWO_OUTPUTS.items():
+    globals()[_name] = ufunc(_name, getattr(_composed, _name), _nin, nout=2)
+
+# NumPy's spellings of the same ufuncs (the same objects, as in NumPy).
+absolute = abs  # noqa: F821
+arccos, arccosh, arcsin, arcsinh = acos, acosh, asin, asinh  # noqa: F821
+arctan, arctan2, arctanh = atan, atan2, atanh  # noqa: F821
+pow = power  # noqa: F821
+true_divide = divide  # noqa: F821
+mod = remainder  # noqa: F821
+bitwise_not = invert = bitwise_invert  # noqa: F821
+left_shift, right_shift = bitwise_left_shift, bitwise_right_shift  # noqa: F821
+conjugate = conj  # noqa: F821
 around = round
-radians, degrees = deg2rad, rad2deg
+radians, degrees = deg2rad, rad2deg  # noqa: F821
 
 
 def clip(x, /, min=None, max=None, *, out=None):

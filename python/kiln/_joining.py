@@ -4,6 +4,7 @@ its slice of one new array; splits return views."""
 import builtins
 import operator
 
+from ._errors import axis_error
 from . import _core
 from ._creation import asarray, empty
 from ._manipulation import expand_dims
@@ -151,6 +152,6 @@ def unstack(x, /, *, axis=0):
         raise ValueError("unstack: a 0-d array has no axis to unstack")
     axis = operator.index(axis)
     if not -x.ndim <= axis < x.ndim:
-        raise ValueError(f"unstack: axis {axis} is out of bounds for array of dimension {x.ndim}")
+        raise axis_error(f"unstack: axis {axis} is out of bounds for array of dimension {x.ndim}")
     before = (builtins.slice(None),) * (axis % x.ndim)
     return tuple(x[before + (i,)] for i in builtins.range(x.shape[axis]))

@@ -8,19 +8,6 @@ import numbers
 
 from . import _public_namespace
 
-_REDUCE = {"add": "sum", "multiply": "prod", "minimum": "min", "maximum": "max", "logical_and": "all",
-           "logical_or": "any"}
-_ACCUMULATE = {"add": "cumsum", "multiply": "cumprod"}
-_TAKES_DTYPE = {"sum", "prod", "cumsum", "cumprod"}
-# Ufunc keywords kiln follows at their defaults only.
-_DEFAULTS = {"where": True, "casting": "same_kind", "order": "K", "subok": True, "dtype": None, "signature": None}
-
-
-def _at_default(key, value):
-    if key not in _DEFAULTS:
-        return False
-    default = _DEFAULTS[key]
-    return value is default or (isinstance(value, (str, bool)) and value == default)
 
 
 def _operand(x, kiln):
@@ -34,41 +21,27 @@ def _operand(x, kiln):
 
 
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
+    """NumPy's ufunc (any of its methods) handed to kiln's ufunc of the same name."""
     kiln = _public_namespace.get()
-
-    out = kwargs.pop("out", None)
-    axis = kwargs.pop("axis", 0)
-    keepdims = kwargs.pop("keepdims", False)
-    dtype = kwargs.pop("dtype", None) if method in ("reduce", "accumulate") else None
-    if not all(_at_default(k, v) for k, v in kwargs.items()):
+    target = getattr(kiln, ufunc.__name__, None)
+    if target is None or not (hasattr(target, method) if isinstance(target, kiln.ufunc) else
+                              method == "__call__" and callable(target)):
         return NotImplemented
     args = [_operand(x, kiln) for x in inputs]
     if any(a is None for a in args):
         return NotImplemented
-    outs = () if out is None else out
-    if any(not isinstance(o, kiln.ndarray) for o in outs):
+    out = kwargs.get("out")
+    outs = out if isinstance(out, tuple) else () if out is None else (out,)
+    if any(o is not None and not isinstance(o, kiln.ndarray) for o in outs):
         return NotImplemented
-    name = ufunc.__name__
-    if method == "__call__":
-        fn = getattr(kiln, name, None)
-        if fn is None:
+    if out is not None and method != "__call__":
+        kwargs["out"] = outs[0]
+    try:
+        return (target if method == "__call__" else getattr(target, method))(*args, **kwargs)
+    except TypeError as e:
+        if "unexpected keyword" in str(e):
             return NotImplemented
-        if not outs:
-            return fn(*args)
-        return fn(*args, out=outs[0] if len(outs) == 1 else outs)
-    table = {"reduce": _REDUCE, "accumulate": _ACCUMULATE}.get(method, {})
-    if name not in table or len(args) != 1:
-        return NotImplemented
-    fn_name = table[name]
-    options = {"dtype": dtype} if fn_name in _TAKES_DTYPE and dtype is not None else {}
-    if method == "reduce":
-        result = getattr(kiln, fn_name)(args[0], axis=axis, keepdims=keepdims, **options)
-    else:
-        result = getattr(kiln, fn_name)(args[0], axis=axis, **options)
-    if outs:
-        outs[0][...] = result
-        return outs[0]
-    return result
+        raise
 
 
 def _namespace(module, kiln):

@@ -4,6 +4,7 @@ copies of slices, as NumPy builds most of them."""
 import builtins
 import operator
 
+from ._errors import axis_error
 from . import _core, _elementwise
 from ._creation import arange, asarray
 from ._joining import concatenate
@@ -16,7 +17,7 @@ def _axes(axis, ndim, name):
     for a in axes:
         a = operator.index(a)
         if not -ndim <= a < ndim:
-            raise ValueError(f"{name}: axis {a} is out of bounds for an array of dimension {ndim}")
+            raise axis_error(f"{name}: axis {a} is out of bounds for an array of dimension {ndim}")
         out.append(a % ndim)
     return out
 
@@ -202,3 +203,76 @@ def diag(v, k=0):
 def diagflat(v, k=0):
     """A 2-D array with the flattened ``v`` on its k-th diagonal."""
     return diag(asarray(v).reshape(-1), k)
+
+
+def tri_mask(n, m=None, k=0, lower=True):
+    """The boolean (n, m) mask of the elements on and below (``lower``) or on
+    and above the k-th diagonal."""
+    n = operator.index(n)
+    m = n if m is None else operator.index(m)
+    r = arange(n).reshape(n, 1)
+    c = arange(m).reshape(1, m)
+    return (c - r <= k) if lower else (c - r >= k)
+
+
+def tri(N, M=None, k=0, dtype=float):
+    """Ones on and below the k-th diagonal, zeros above."""
+    return tri_mask(N, M, operator.index(k), True).astype(dtype)
+
+
+def resize_flat(values, n):
+    """The 1-D ``values`` repeated cyclically to ``n`` elements."""
+    if n == 0 or values.size == 0:
+        return values[:0] if n == 0 else _core._full((n,), 0, values.dtype, values.device)
+    return tile(values, -(-n // values.size))[:n]
+
+
+def resize(a, new_shape):
+    """A new array of ``new_shape`` filled with ``a``'s elements, repeated cyclically (NumPy's resize)."""
+    a = asarray(a)
+    shape = (operator.index(new_shape),) if not hasattr(new_shape, "__len__") else tuple(
+        operator.index(n) for n in new_shape)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = 1
+    for n in shape:
+        size *= n
+    if a.size == 0:
+        return _core._full(shape, 0, a.dtype, a.device)
+    return resize_flat(a.reshape(-1), size).reshape(shape)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """``m`` rotated by 90 degrees ``k`` times in the plane of ``axes`` (a view)."""
+    m = asarray(m)
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    if m.ndim < 2:
+        raise ValueError("Axes must be different.") if axes[0] == axes[1] else ValueError(
+            "rot90: the array must have at least 2 dimensions")
+    a0, a1 = _axes(axes[0], m.ndim, "rot90")[0], _axes(axes[1], m.ndim, "rot90")[0]
+    if a0 == a1:
+        raise ValueError("Axes must be different.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[:]
+    if k == 2:
+        return flip(flip(m, a0), a1)
+    order = list(builtins.range(m.ndim))
+    order[a0], order[a1] = order[a1], order[a0]
+    return flip(m, a1).transpose(order) if k == 1 else flip(m.transpose(order), a1)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix of the 1-D ``x``: columns x**(N-1), ..., x**0 (reversed when ``increasing``)."""
+    x = asarray(x)
+    if x.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = x.size if N is None else operator.index(N)
+    powers = arange(n, device=x.device)
+    if not increasing:
+        powers = powers[::-1]
+    if x.dtype.kind in "biu":
+        return _core.power(x.reshape(-1, 1), powers.astype(x.dtype if x.dtype.kind != "b" else "int64").reshape(1, -1))
+    return _core.power(x.reshape(-1, 1), powers.astype(x.dtype).reshape(1, -1))

@@ -7,6 +7,7 @@ import math
 import operator
 from collections import namedtuple
 
+from ._errors import axis_error
 from . import _core
 from ._creation import asarray, operands
 from ._gathering import take
@@ -24,7 +25,7 @@ def _unique_along(ar, axis):
     in lexicographic order."""
     axis = operator.index(axis)
     if not -ar.ndim <= axis < ar.ndim:
-        raise ValueError(f"unique: axis {axis} is out of bounds for array of dimension {ar.ndim}")
+        raise axis_error(f"unique: axis {axis} is out of bounds for array of dimension {ar.ndim}")
     moved = moveaxis(ar, axis, 0)
     n = moved.shape[0]
     rows = moved.reshape(n, math.prod(moved.shape[1:]))

@@ -66,7 +66,7 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 
 int normalize_axis(int64_t axis, int ndim, const char* arg) {
   if (axis < -ndim || axis >= ndim)
-    throw IndexError(std::string(arg) + " " + std::to_string(axis) +
+    throw AxisError(std::string(arg) + " " + std::to_string(axis) +
                      " is out of bounds for array of dimension " + std::to_string(ndim));
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }

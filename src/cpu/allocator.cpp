@@ -23,6 +23,10 @@ class BlockCache {
  public:
   void* take(size_t size) {
     std::lock_guard<std::mutex> lock(mutex_);
+    if (limit_ && used_ + size > limit_)
+      throw OutOfMemoryError("out of memory allocating " + std::to_string(size) + " bytes on the host: the pool's limit is " +
+                             std::to_string(limit_) + " bytes and " + std::to_string(used_) + " are in use");
+    used_ += size;
     auto it = free_.find(size);
     if (it == free_.end() || it->second.empty()) return nullptr;
     void* p = it->second.back();
@@ -30,9 +34,33 @@ class BlockCache {
     cached_ -= size;
     return p;
   }
+  // A block `take` found none for, and the system did not give either.
+  void forget(size_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    used_ -= size;
+  }
+  PoolStats stats() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return {used_, used_ + cached_, limit_};
+  }
+  void set_limit(size_t bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    limit_ = bytes;
+  }
+  void release_cached() {
+    std::unordered_map<size_t, std::vector<void*>> blocks;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      blocks.swap(free_);
+      cached_ = 0;
+    }
+    for (auto& entry : blocks)
+      for (void* p : entry.second) std::free(p);
+  }
   void give(void* p, size_t size) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
+      used_ -= size;
       if (cached_ + size <= kCacheLimit) {
         free_[size].push_back(p);
         cached_ += size;
@@ -46,6 +74,8 @@ class BlockCache {
   std::mutex mutex_;
   std::unordered_map<size_t, std::vector<void*>> free_;
   size_t cached_ = 0;
+  size_t used_ = 0;
+  size_t limit_ = 0;  // 0: none
 };
 
 // Leaked on purpose: buffers may be released during interpreter shutdown.
@@ -68,13 +98,20 @@ BufferPtr allocate_host(size_t nbytes, Device device) {
   const size_t size = size_class(nbytes);
   void* p = cache().take(size);
   if (!p) p = std::aligned_alloc(kAlignment, size);
-  if (!p)
+  if (!p) {
+    cache().forget(size);
     throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes");
+  }
   return std::make_shared<Buffer>(p, nbytes, device, [size](void* q) { cache().give(q, size); });
 }
 
 }  // namespace
 
-void register_allocator(KernelTable& table) { table.allocate = &allocate_host; }
+void register_allocator(KernelTable& table) {
+  table.allocate = &allocate_host;
+  table.pool_stats = [](Device) { return cache().stats(); };
+  table.free_all_blocks = [](Device) { cache().release_cached(); };
+  table.set_pool_limit = [](Device, size_t bytes) { cache().set_limit(bytes); };
+}
 
 }  // namespace kiln::cpu

@@ -1,5 +1,6 @@
 #include "backend.hpp"
 
+#include "kiln/cuda.hpp"
 #include "memory_pool.hpp"
 #include "transfer.hpp"
 
@@ -7,6 +8,9 @@ namespace kiln::cuda {
 
 void register_kernels(KernelTable& table) {
   table.allocate = &allocate_device;
+  table.pool_stats = [](Device device) { return kiln::cuda::pool_stats(device.index); };
+  table.free_all_blocks = [](Device device) { kiln::cuda::free_all_blocks(device.index); };
+  table.set_pool_limit = [](Device device, size_t bytes) { kiln::cuda::set_pool_limit(device.index, bytes); };
   table.transfer = &transfer;
   register_elementwise_kernels(table);
   register_reduction_kernels(table);

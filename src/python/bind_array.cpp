@@ -58,6 +58,13 @@ void bind_operator(nb::class_<Array>& cls, const char* forward_name, const char*
 
 void bind_array(nb::module_& m) {
   nb::class_<Array> cls(m, "ndarray");
+  // CuPy's constructor: new memory, or a view of a MemoryPointer's (the
+  // Python layer reads the pointer and makes the array; it is moved in here).
+  cls.def("__init__", [](Array* self, nb::handle shape, nb::handle dtype, nb::handle memptr, nb::handle strides,
+                         nb::handle order) {
+        Array made = nb::cast<Array>(hooks().construct(shape, dtype, memptr, strides, order));
+        new (self) Array(std::move(made));
+      }, "shape"_a, "dtype"_a = nb::none(), "memptr"_a = nb::none(), "strides"_a = nb::none(), "order"_a = "C");
   cls.def_prop_ro("shape", [](const Array& a) { return to_tuple(a.shape()); })
       .def_prop_ro("strides", [](const Array& a) { return to_tuple(a.strides()); })
       .def_prop_ro("ndim", &Array::ndim)

@@ -66,12 +66,6 @@ void bind_cuda(nb::module_& m) {
       .def_prop_ro("handle", &Event::handle)
       .def_prop_ro("device", &Event::device);
 
-  m.def("_pool_stats", [](int device) {
-    PoolStats s = pool_stats(device);
-    return nb::make_tuple(s.used_bytes, s.total_bytes, s.limit);
-  });
-  m.def("_free_all_blocks", &free_all_blocks);
-  m.def("_set_pool_limit", &set_pool_limit);
 
   // Pinned host memory: the Python object owns the block until it goes away.
   struct PinnedBlock {

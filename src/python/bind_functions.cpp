@@ -215,6 +215,13 @@ void bind_creation(nb::module_& m) {
     };
     return view_memory(reinterpret_cast<void*>(ptr), dt, sh, st, to_device(device), release, writeable);
   }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a, "device"_a);
+  // Any device's caching allocator (CuPy's MemoryPool numbers).
+  m.def("_pool_stats", [](nb::handle device) {
+    PoolStats s = pool_stats(to_device(device));
+    return nb::make_tuple(s.used_bytes, s.total_bytes, s.limit);
+  });
+  m.def("_free_all_blocks", [](nb::handle device) { free_all_blocks(to_device(device)); });
+  m.def("_set_pool_limit", [](nb::handle device, size_t bytes) { set_pool_limit(to_device(device), bytes); });
   m.def("_broadcast_shapes", [](nb::handle a, nb::handle b) {
     Shape s = broadcast_shapes(to_shape(a), to_shape(b));
     nb::list l;

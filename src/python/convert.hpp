@@ -21,6 +21,7 @@ struct Hooks {
   nb::object asarray;          // any array-like -> kiln.ndarray
   nb::object advanced_index;   // (array, key) -> kiln.ndarray: reading through array indices
   nb::object advanced_assign;  // (array, key, value): writing through them
+  nb::object construct;        // CuPy's ndarray(shape, dtype, memptr, strides, order) -> kiln.ndarray
 };
 Hooks& hooks();
 

@@ -37,6 +37,9 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_TypeError, e.what());
     } catch (const kiln::ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const kiln::AxisError& e) {
+      nb::object axis_error = nb::module_::import_("numpy.exceptions").attr("AxisError");
+      PyErr_SetObject(axis_error.ptr(), nb::str(e.what()).ptr());
     } catch (const kiln::IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const kiln::OverflowError& e) {
@@ -66,7 +69,7 @@ NB_MODULE(_core, m) {
       .def("__hash__", [](const Device& d) { return static_cast<int>(d.kind) * 1024 + d.index; });
 
   m.def("_install_hooks", [](nb::list dtypes, nb::object normalize, nb::object asarray, nb::object advanced_index,
-                             nb::object advanced_assign) {
+                             nb::object advanced_assign, nb::object construct) {
     Hooks& h = hooks();
     if (nb::len(dtypes) != kNumDTypes) throw ValueError("_install_hooks: expected one object per dtype");
     for (int i = 0; i < kNumDTypes; ++i) h.dtypes[i] = dtypes[i];
@@ -74,6 +77,7 @@ NB_MODULE(_core, m) {
     h.asarray = asarray;
     h.advanced_index = advanced_index;
     h.advanced_assign = advanced_assign;
+    h.construct = construct;
   });
 
   // Drops the hooks before interpreter teardown so no Python object outlives it.
@@ -84,6 +88,7 @@ NB_MODULE(_core, m) {
     h.asarray = nb::object();
     h.advanced_index = nb::object();
     h.advanced_assign = nb::object();
+    h.construct = nb::object();
   });
 
   m.def("_cpu_threads", &cpu_thread_count);

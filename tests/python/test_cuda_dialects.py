@@ -74,12 +74,45 @@ def test_without_a_gpu_streams_and_events_are_the_hosts():
     assert start.elapsed_time(end) > 0 and cuda.get_elapsed_time(start, end) == start.elapsed_time(end)
     with pytest.raises(RuntimeError, match="recorded"):
         cuda.Event().elapsed_time(end)
-    # The runtime's and Numba's device queries still need a GPU.
+    # CuPy's runtime and Numba's device answer for device 0, the host.
     assert cuda.runtime.getDeviceCount() == 0
-    for call in (cuda.runtime.getDevice, cuda.runtime.deviceSynchronize, lambda: cuda.runtime.malloc(8),
-                 cuda.get_current_device, cuda.runtime.streamCreate):
-        with pytest.raises(cuda.CUDAError):
-            call()
+    assert cuda.runtime.getDevice() == 0
+    cuda.runtime.deviceSynchronize()
+    stream = cuda.runtime.streamCreate()
+    cuda.runtime.streamSynchronize(stream)
+    cuda.runtime.streamDestroy(stream)
+    assert cuda.get_current_device().name == b"host CPU"
+    with pytest.raises(cuda.CUDAError, match="host"):
+        cuda.get_current_device().compute_capability
+
+
+@no_gpu
+def test_in_cpu_mode_cupy_programs_find_device_0_as_the_host():
+    with cuda.Device(0) as device:
+        device.synchronize()
+        assert device == kiln.cpu and cuda.Device() == device
+        free, total = device.mem_info
+        assert 0 < free <= total
+    for gpu_only in ("compute_capability", "attributes", "pci_bus_id"):
+        with pytest.raises(cuda.CUDAError, match="host"):
+            getattr(device, gpu_only)
+    with pytest.raises(cuda.CUDAError, match="one device"):
+        cuda.Device(1)
+    assert cuda.runtime.memGetInfo()[1] == total
+    # The pools report kiln's host allocator.
+    pool = kiln.get_default_memory_pool()
+    before = pool.used_bytes()
+    held = kiln.empty(1 << 20, dtype=kiln.uint8)
+    assert pool.used_bytes() >= before + (1 << 20) and pool.total_bytes() >= pool.used_bytes()
+    del held
+    pool.free_all_blocks()
+    # Memory by address: malloc, memset, memcpy to a NumPy array, free.
+    address = cuda.runtime.malloc(64)
+    cuda.runtime.memset(address, 7, 64)
+    host = np.zeros(64, np.uint8)
+    cuda.runtime.memcpy(host.ctypes.data, address, 64, cuda.runtime.memcpyDeviceToHost)
+    assert (host == 7).all()
+    cuda.runtime.free(address)
 
 
 @needs_gpu

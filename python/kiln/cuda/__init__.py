@@ -26,6 +26,10 @@ from ._backend import CUDAError, OutOfMemoryError
 from . import compiler, event, memory, nvtx, runtime, stream  # noqa: F401  (CuPy's submodules)
 from .device import Device, detect, device_count, get_device_id, is_available, synchronize
 from .event import Event, get_elapsed_time
+from .memory import (  # noqa: F401
+    BaseMemory, Memory, MemoryPointer, UnownedMemory, alloc, get_allocator, malloc_managed, set_allocator,
+    set_pinned_memory_allocator, using_allocator,
+)
 from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
                      get_default_memory_pool, get_default_pinned_memory_pool)
 from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream

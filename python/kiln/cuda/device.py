@@ -1,4 +1,12 @@
-"""CUDA devices: discovery, the current device, queries and ``detect()``."""
+"""CUDA devices: discovery, the current device, queries and ``detect()``.
+
+In CPU mode (no GPU, or ``KILN_DEVICE=cpu``) device 0 is the host, so that a
+CuPy program that selects, synchronises or asks the memory of its device
+runs unchanged: ``with Device(0):``, ``synchronize()`` and ``mem_info`` work
+(the host's memory), while what only a GPU has (``compute_capability``,
+``attributes``, ``pci_bus_id``, ``uuid``) raises CUDAError saying so."""
+import os
+
 from .._core import Device as _ArrayDevice
 from ._backend import BUILT_WITH_CUDA, CUDAError, core
 
@@ -13,9 +21,33 @@ def is_available():
     return device_count() > 0
 
 
+def host_mode():
+    """Whether kiln's arrays go to the CPU by default (KILN_DEVICE=cpu, or no
+    GPU; the rule kiln._device's default_device follows): then device 0 of
+    kiln.cuda is the host."""
+    wanted = os.environ.get("KILN_DEVICE")
+    if wanted:
+        return _ArrayDevice(wanted).type == "cpu"
+    return not is_available()
+
+
+def _unavailable_reason():
+    if not BUILT_WITH_CUDA:
+        return "kiln was built without CUDA"
+    if is_available():
+        return "kiln runs on the CPU (KILN_DEVICE=cpu)"
+    return core()._cuda_unavailable_reason()
+
+
 def get_device_id():
-    """The current device of this thread."""
-    return core()._cuda_current_device()
+    """The current device of this thread (0, the host, in CPU mode)."""
+    return 0 if host_mode() else core()._cuda_current_device()
+
+
+def host_memory_info():
+    """(free bytes, total bytes) of the host's memory."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    return os.sysconf("SC_AVPHYS_PAGES") * page, os.sysconf("SC_PHYS_PAGES") * page
 
 
 def _index(device):
@@ -36,14 +68,19 @@ class Device:
     """A CUDA device (CuPy's ``cupy.cuda.Device``); ``with Device(1):`` makes it current."""
 
     def __init__(self, device=None):
-        self.id = _index(device)
-        if not 0 <= self.id < device_count():
-            reason = "" if is_available() else f": {core()._cuda_unavailable_reason()}" if BUILT_WITH_CUDA else ""
+        self._host = host_mode()
+        self.id = 0 if self._host and device is None else _index(device)
+        if self._host and self.id != 0:
+            raise CUDAError(f"CUDA device {self.id} is not available: in CPU mode kiln has one device, "
+                            f"the host (device 0) ({_unavailable_reason()})")
+        if not self._host and not 0 <= self.id < device_count():
+            reason = "" if is_available() else f": {_unavailable_reason()}"
             raise CUDAError(f"CUDA device {self.id} is not available ({device_count()} found){reason}")
         self._previous = []
 
     def use(self):
-        core()._cuda_set_current_device(self.id)
+        if not self._host:
+            core()._cuda_set_current_device(self.id)
 
     def __enter__(self):
         self._previous.append(get_device_id())
@@ -51,29 +88,40 @@ class Device:
         return self
 
     def __exit__(self, *exc):
-        core()._cuda_set_current_device(self._previous.pop())
+        previous = self._previous.pop()
+        if not self._host:
+            core()._cuda_set_current_device(previous)
 
     def synchronize(self):
-        core()._cuda_synchronize(self.id)
+        """Wait for the device's work (on the host there is none left: each call finishes before it returns)."""
+        if not self._host:
+            core()._cuda_synchronize(self.id)
+
+    def _gpu_only(self, what):
+        if self._host:
+            raise CUDAError(f"{what}: device 0 is the host in CPU mode, which has none "
+                            f"({_unavailable_reason()})")
 
     @property
     def _info(self):
+        self._gpu_only("device information")
         return core()._cuda_device_info(self.id)
 
     @property
     def name(self):
-        return self._info["name"]
+        return "host CPU" if self._host else self._info["name"]
 
     @property
     def compute_capability(self):
         """'90' for sm_90, as CuPy gives it."""
+        self._gpu_only("compute_capability")
         info = self._info
         return f"{info['major']}{info['minor']}"
 
     @property
     def mem_info(self):
-        """(free bytes, total bytes)."""
-        return core()._cuda_mem_info(self.id)
+        """(free bytes, total bytes): of the host's memory in CPU mode."""
+        return host_memory_info() if self._host else core()._cuda_mem_info(self.id)
 
     @property
     def pci_bus_id(self):
@@ -87,26 +135,27 @@ class Device:
     @property
     def attributes(self):
         """The driver's device attributes by CuPy's names."""
+        self._gpu_only("attributes")
         return {name: core()._cuda_device_attribute(self.id, code) for name, code in _ATTRIBUTES.items()}
 
     def __eq__(self, other):
         if isinstance(other, Device):
             return other.id == self.id
         if isinstance(other, _ArrayDevice):
-            return other.type == "cuda" and other.index == self.id
+            return other.type == "cpu" if self._host else other.type == "cuda" and other.index == self.id
         return NotImplemented
 
     def __hash__(self):
         return hash(("cuda", self.id))
 
     def __repr__(self):
-        return f"<CUDA Device {self.id}>"
+        return "<CUDA Device 0 (the host, in CPU mode)>" if self._host else f"<CUDA Device {self.id}>"
 
 
 def synchronize():
-    """Wait for all work on the current device (nothing to wait for without a GPU:
-    work on the CPU is done when its call returns)."""
-    if is_available():
+    """Wait for all work on the current device (nothing to wait for in CPU
+    mode: work on the CPU is done when its call returns)."""
+    if not host_mode():
         core()._cuda_synchronize(get_device_id())
 
 

@@ -68,10 +68,11 @@ class NumbaDevice(Device):
 
     @property
     def name(self):
-        return self._info["name"].encode()
+        return super().name.encode()
 
     @property
     def compute_capability(self):
+        self._gpu_only("compute_capability")
         info = self._info
         return info["major"], info["minor"]
 
@@ -79,6 +80,7 @@ class NumbaDevice(Device):
         code = ENUM_NAMES.get(name)
         if code is None:
             raise AttributeError(name)
+        self._gpu_only(name)
         return core()._cuda_device_attribute(self.id, _ATTRIBUTES[code])
 
     def reset(self):

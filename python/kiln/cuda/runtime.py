@@ -6,10 +6,16 @@ kiln's driver layer; kiln does not load the CUDA runtime library.
 Handles are plain ints, as CuPy's are. Streams, events and allocations made
 here are kiln's objects kept alive in a table until their ``*Destroy`` or
 ``free``; ``malloc`` takes its memory from kiln's pool of the current device.
-Without a GPU ``getDeviceCount()`` is 0 and the other calls raise CUDAError.
+
+In CPU mode (see device.py) ``getDeviceCount()`` is still the number of GPUs
+(0), but device 0, the host, answers what a program needs to run: getDevice,
+setDevice(0), deviceSynchronize, memGetInfo (the host's memory), malloc/free
+(kiln's host pool), memcpy/memset and their async forms, and streams and
+events (the host's); what only a GPU has raises CUDAError.
 """
+from . import host_runtime, memory
 from ._backend import CUDAError, core
-from .device import _ATTRIBUTES, Device, device_count, get_device_id
+from .device import _ATTRIBUTES, Device, device_count, get_device_id, host_memory_info, host_mode
 
 CUDARuntimeError = CUDAError
 is_hip = False
@@ -36,15 +42,15 @@ def getDeviceCount():
 
 
 def getDevice():
-    return Device().id  # CUDAError without a GPU
+    return Device().id
 
 
 def setDevice(device):
-    core()._cuda_set_current_device(int(device))
+    Device(device).use()
 
 
 def deviceSynchronize():
-    core()._cuda_synchronize(get_device_id())
+    Device().synchronize()
 
 
 def driverGetVersion():
@@ -102,18 +108,16 @@ _PROPERTY_ATTRIBUTES = {
 
 
 def memGetInfo():
-    """(free, total) bytes of the current device."""
-    return core()._cuda_mem_info(get_device_id())
+    """(free, total) bytes of the current device (of the host in CPU mode)."""
+    return host_memory_info() if host_mode() else core()._cuda_mem_info(get_device_id())
 
 
 # ---- memory --------------------------------------------------------------------
 def malloc(size):
     """The address of `size` bytes of the current device's memory (from kiln's pool)."""
-    from .._core import Device as ArrayDevice
-
-    block = core()._empty((max(int(size), 1),), "uint8", ArrayDevice(f"cuda:{get_device_id()}"))
-    _allocations[block._data_ptr] = block
-    return block._data_ptr
+    block = memory.Memory(size)
+    _allocations[block.ptr] = block
+    return block.ptr
 
 
 def free(ptr):
@@ -128,21 +132,19 @@ def _stream_handle(stream):
 def memcpyAsync(dst, src, size, kind, stream):
     """Copies `size` bytes between any two addresses CUDA knows (device, pinned or
     ordinary host memory), queued on `stream`."""
-    core()._cuda_copy_bytes(int(dst), int(src), int(size), get_device_id(), _stream_handle(stream))
+    memory._copy(int(dst), int(src), size, _stream_handle(stream))
 
 
 def memcpy(dst, src, size, kind):
-    memcpyAsync(dst, src, size, kind, 0)
-    core()._Stream.null(get_device_id()).synchronize()
+    memory._copy(int(dst), int(src), size, None)
 
 
 def memsetAsync(ptr, value, size, stream):
-    core()._cuda_fill_bytes(int(ptr), int(value) & 0xFF, int(size), get_device_id(), _stream_handle(stream))
+    memory._fill(int(ptr), value, size, _stream_handle(stream))
 
 
 def memset(ptr, value, size):
-    memsetAsync(ptr, value, size, 0)
-    core()._Stream.null(get_device_id()).synchronize()
+    memory._fill(int(ptr), value, size, None)
 
 
 class PointerAttributes:
@@ -154,6 +156,8 @@ class PointerAttributes:
 
 
 def pointerGetAttributes(ptr):
+    if host_mode():
+        return PointerAttributes(-2, 0, int(ptr), memoryTypeUnregistered)
     device = core()._cuda_pointer_device(int(ptr))
     if device < 0:
         return PointerAttributes(-2, 0, int(ptr), memoryTypeUnregistered)
@@ -166,7 +170,8 @@ def streamCreate():
 
 
 def streamCreateWithFlags(flag):
-    stream = core()._Stream.create(get_device_id(), bool(flag & streamNonBlocking))
+    stream = host_runtime.HostStream() if host_mode() else core()._Stream.create(get_device_id(),
+                                                                                  bool(flag & streamNonBlocking))
     _streams[stream.handle] = stream
     return stream.handle
 
@@ -175,6 +180,8 @@ def _stream(handle):
     handle = int(handle)
     if handle in _streams:
         return _streams[handle]
+    if host_mode():
+        return host_runtime.NULL_STREAM
     if handle in (0, 1):  # the legacy default stream
         return core()._Stream.null(get_device_id())
     return core()._Stream.external(get_device_id(), handle)
@@ -203,7 +210,7 @@ def eventCreate():
 
 
 def eventCreateWithFlags(flag):
-    event = core()._Event.create(get_device_id(), not flag & eventDisableTiming, bool(flag & eventBlockingSync))
+    event = host_runtime.HostEvent() if host_mode() else core()._Event.create(get_device_id(), not flag & eventDisableTiming, bool(flag & eventBlockingSync))
     _events[event.handle] = event
     return event.handle
 

@@ -6,6 +6,7 @@ import builtins
 import math
 import operator
 
+from .._errors import axis_error
 from .. import _core
 from .._creation import asarray
 from .._manipulation import moveaxis
@@ -54,7 +55,7 @@ def _axes_and_lengths(a, s, axes, real_inverse=False):
     axes = [operator.index(x) for x in axes]
     for x in axes:
         if not -a.ndim <= x < a.ndim:
-            raise ValueError(f"axis {x} is out of bounds for array of dimension {a.ndim}")
+            raise axis_error(f"axis {x} is out of bounds for array of dimension {a.ndim}")
     axes = [x % a.ndim for x in axes]
     if s is None:
         s = [a.shape[x] for x in axes]

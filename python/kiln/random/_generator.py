@@ -8,9 +8,13 @@ import os
 from .. import _core, _creation, _elementwise, _gathering, _sorting
 from .._device import default_device, to_device
 from .._dtypes import normalize
+from ._distributions import Distributions
 
 _BITS, _UNIFORM, _NORMAL = 0, 1, 2
 _KEY_MASK = (1 << 64) - 1
+# The legacy functions' RandomState of each device (device index -> state;
+# the CPU is 0), made on first use by _legacy.get_random_state.
+_random_states = {}
 
 
 def _shape(size):
@@ -24,22 +28,63 @@ def _shape(size):
 def _key(seed):
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
-    if isinstance(seed, Generator):
+    if isinstance(seed, (Generator, BitGenerator)):
         return seed._key
+    if hasattr(seed, "generate_state"):  # a SeedSequence
+        return int(seed.generate_state(1, dtype="uint64")[0])
+    if hasattr(seed, "__len__") or (hasattr(seed, "shape") and seed.shape):  # a sequence of ints
+        import numpy as np
+
+        return int(np.random.SeedSequence(np.asarray(seed.get() if hasattr(seed, "get") else seed,
+                                                     dtype=object).tolist()).generate_state(1, dtype="uint64")[0])
     seed = int(seed)
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return seed & _KEY_MASK if seed <= _KEY_MASK else hash(seed) & _KEY_MASK
 
 
-class Generator:
+class BitGenerator:
+    """A source of random bits for Generator(bit_generator): kiln's is
+    Philox4x32-10 (``Philox4x3210``, also spelt ``Philox``), keyed by a seed,
+    an int sequence or a SeedSequence."""
+
+    def __init__(self, seed=None):
+        self._key = _key(seed)
+        self.seed_seq = seed if hasattr(seed, "generate_state") else None
+
+    def random_raw(self, size=None):
+        return Generator(self).integers(0, 2 ** 64, size, "uint64")
+
+
+class Philox4x3210(BitGenerator):
+    """Philox4x32-10 (Salmon et al., 2011): CuPy's ``Philox4x3210``, NumPy's ``Philox``."""
+
+
+Philox = Philox4x3210
+
+
+class Generator(Distributions):
     """Random draws from one Philox stream; make one with ``kiln.random.default_rng(seed)``.
     Draws go to ``device`` (default: kiln's default device at each draw)."""
 
     def __init__(self, seed=None, *, device=None):
-        self._key = _key(seed)
+        if seed is not None and not isinstance(seed, (BitGenerator, Generator)) and hasattr(seed, "random_raw"):
+            raise TypeError(f"bit_generator: kiln's Generator draws from kiln's Philox4x3210, not "
+                            f"{type(seed).__name__} (NumPy's bit generators run on the host only)")
+        self.bit_generator = seed if isinstance(seed, BitGenerator) else BitGenerator(seed)
+        self._key = self.bit_generator._key
         self._block = 0
         self._device = None if device is None else to_device(device)
+
+    def _device_for(self):
+        return self._device or default_device()
+
+    def spawn(self, n_children):
+        """``n_children`` independent generators (keys derived from this one's through a SeedSequence)."""
+        import numpy as np
+
+        children = np.random.SeedSequence(self._key).spawn(n_children)
+        return [Generator(BitGenerator(child), device=self._device) for child in children]
 
     def __repr__(self):
         return f"Generator(Philox4x32-10, key={self._key:#x}, next block {self._block})"
@@ -68,8 +113,12 @@ class Generator:
         _check_scale(scale)
         return self.standard_exponential(size) * scale
 
-    def standard_exponential(self, size=None, dtype="float64"):
-        return -_elementwise.log1p(-self.random(size, dtype))
+    def standard_exponential(self, size=None, dtype="float64", method="inv", out=None):
+        values = -_elementwise.log1p(-self.random(size, dtype))
+        if out is not None:
+            out[...] = values
+            return out
+        return values
 
     def integers(self, low, high=None, size=None, dtype="int64", endpoint=False):
         """Integers in [low, high) ([low, high] with ``endpoint``); [0, low) without high.

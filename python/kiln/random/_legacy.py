@@ -1,42 +1,64 @@
 """NumPy's legacy module-level random functions (``np.random.rand`` and
-friends) and RandomState, on kiln's Generator."""
+friends) and RandomState, on kiln's Generator. The module-level functions
+draw from the current device's RandomState (``get_random_state()``), one
+per device as in CuPy; ``reset_states()`` starts them afresh."""
+import functools
+
+from .._device import default_device
+from . import _generator
+from ._distributions import Distributions
 from ._generator import Generator
 
 
-class RandomState:
+class RandomState(Distributions):
     """NumPy's RandomState spellings over a Philox Generator (not NumPy's Mersenne Twister stream)."""
 
     def __init__(self, seed=None):
         self._generator = Generator(seed)
 
+    def _device_for(self):
+        return default_device()
+
     def seed(self, seed=None):
         self._generator = Generator(seed)
 
-    def rand(self, *shape):
-        return self._generator.random(shape)
+    def rand(self, *shape, dtype="float64"):
+        return self._generator.random(shape, dtype)
 
-    def randn(self, *shape):
-        return self._generator.standard_normal(shape)
+    def randn(self, *shape, dtype="float64"):
+        return self._generator.standard_normal(shape, dtype)
 
     def randint(self, low, high=None, size=None, dtype="int64"):
         return self._generator.integers(low, high, size, dtype)
 
-    def random_sample(self, size=None):
-        return self._generator.random(size)
+    def random_integers(self, low, high=None, size=None):
+        """Integers in [low, high] (NumPy's deprecated spelling of randint with endpoint)."""
+        if high is None:
+            low, high = 1, low
+        return self._generator.integers(low, high, size, "int64", endpoint=True)
 
-    random = random_sample
+    def tomaxint(self, size=None):
+        return self._generator.integers(0, 2 ** 63 - 1, size, "int64")
 
-    def uniform(self, low=0.0, high=1.0, size=None):
-        return self._generator.uniform(low, high, size)
+    def random_sample(self, size=None, dtype="float64"):
+        return self._generator.random(size, dtype)
 
-    def normal(self, loc=0.0, scale=1.0, size=None):
-        return self._generator.normal(loc, scale, size)
+    random = ranf = sample = random_sample
 
-    def standard_normal(self, size=None):
-        return self._generator.standard_normal(size)
+    def standard_normal(self, size=None, dtype="float64"):
+        return self._generator.standard_normal(size, dtype)
 
-    def exponential(self, scale=1.0, size=None):
-        return self._generator.exponential(scale, size)
+    def standard_exponential(self, size=None, dtype="float64"):
+        return self._generator.standard_exponential(size, dtype)
+
+    def uniform(self, low=0.0, high=1.0, size=None, dtype="float64"):
+        return self._generator.uniform(low, high, size).astype(dtype, copy=False)
+
+    def normal(self, loc=0.0, scale=1.0, size=None, dtype="float64"):
+        return self._generator.normal(loc, scale, size).astype(dtype, copy=False)
+
+    def exponential(self, scale=1.0, size=None, dtype="float64"):
+        return self._generator.exponential(scale, size).astype(dtype, copy=False)
 
     def choice(self, a, size=None, replace=True, p=None):
         return self._generator.choice(a, size, replace, p)
@@ -48,59 +70,53 @@ class RandomState:
         self._generator.shuffle(x)
 
 
-_global = RandomState()
+def get_random_state():
+    """The RandomState of the current device (made on first use)."""
+    device = default_device()
+    key = 0 if device.type == "cpu" else device.index
+    state = _generator._random_states.get(key)
+    if state is None:
+        state = _generator._random_states[key] = RandomState()
+    return state
+
+
+def set_random_state(rs):
+    """Make ``rs`` the current device's RandomState."""
+    if not isinstance(rs, RandomState):
+        raise TypeError(f"rs: expected a kiln.random.RandomState, got {type(rs).__name__}")
+    device = default_device()
+    _generator._random_states[0 if device.type == "cpu" else device.index] = rs
+
+
+def reset_states():
+    """Forget every device's RandomState (the next draw starts a fresh, randomly seeded one)."""
+    _generator._random_states = {}
 
 
 def seed(seed=None):
-    _global.seed(seed)
+    """Reseed the current device's RandomState."""
+    get_random_state().seed(seed)
 
 
-def rand(*shape):
-    return _global.rand(*shape)
+def _module_function(name):
+    method = getattr(RandomState, name)
+
+    @functools.wraps(method)
+    def draw(*args, **kwargs):
+        return getattr(get_random_state(), name)(*args, **kwargs)
+
+    draw.__doc__ = f"``get_random_state().{name}(...)``: " + (method.__doc__ or "")
+    return draw
 
 
-def randn(*shape):
-    return _global.randn(*shape)
-
-
-def randint(low, high=None, size=None, dtype="int64"):
-    return _global.randint(low, high, size, dtype)
-
-
-def random_sample(size=None):
-    return _global.random_sample(size)
-
-
-random = ranf = sample = random_sample
-
-
-def uniform(low=0.0, high=1.0, size=None):
-    return _global.uniform(low, high, size)
-
-
-def normal(loc=0.0, scale=1.0, size=None):
-    return _global.normal(loc, scale, size)
-
-
-def standard_normal(size=None):
-    return _global.standard_normal(size)
-
-
-def exponential(scale=1.0, size=None):
-    return _global.exponential(scale, size)
-
-
-def choice(a, size=None, replace=True, p=None):
-    return _global.choice(a, size, replace, p)
-
-
-def permutation(x):
-    return _global.permutation(x)
-
-
-def shuffle(x):
-    _global.shuffle(x)
-
-
-def get_random_state():
-    return _global
+MODULE_FUNCTIONS = [
+    "rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample", "uniform", "normal",
+    "standard_normal", "standard_exponential", "exponential", "choice", "permutation", "shuffle", "beta",
+    "binomial", "bytes", "chisquare", "dirichlet", "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace",
+    "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal", "negative_binomial",
+    "noncentral_chisquare", "noncentral_f", "pareto", "poisson", "power", "rayleigh", "standard_cauchy",
+    "standard_gamma", "standard_t", "triangular", "vonmises", "wald", "weibull", "zipf", "tomaxint",
+]
+for _name in MODULE_FUNCTIONS:
+    globals()[_name] = _module_function(_name)
+del _name

@@ -1,0 +1,101 @@
+"""CuPy's own tests against kiln, through a shim that only maps names
+(cupy_shim.py): the judge of kiln's CuPy face.
+
+    python tests/conformance/cupy/run.py [--source DIR] [--device cpu|cuda] [--record]
+                                         [--only DIR ...] [--reasons]
+
+--source is a checkout of cupy/cupy or its git directory (default:
+$CUPY_SRC, else a clone in ~/.cache/kiln/conformance). Each directory of
+tests/cupy_tests (and tests/cupyx_tests/scipy_tests) runs in a pytest process
+of its own. Tests and directories listed in out_of_scope.txt are left out,
+each for the reason given there, and so (unless --slow) are the tests CuPy
+marks slow. Writes results-<device>.json beside this
+file and prints the pass rates per directory; with --record the run becomes
+baseline-<device>.json, otherwise a test that passed in the baseline and
+fails now is reported as a regression (exit status 1). --only runs some
+directories (a fast slice); --reasons prints the commonest failures.
+"""
+import argparse
+import os
+import pathlib
+import re
+import sys
+import tempfile
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import suite_runner  # noqa: E402
+
+URL = "https://github.com/cupy/cupy"
+PINNED = "6b6d9563c"  # cupy/cupy, the commit the baselines were recorded at
+SUITE_PARTS = ["tests/cupy_tests", "tests/cupyx_tests/scipy_tests", "cupy/testing"]
+TIMEOUT_PER_DIRECTORY = 3600
+
+
+def directories(work):
+    """The suite's parts, one pytest process each: every directory under
+    tests/cupy_tests, its top-level test files together, and scipy_tests."""
+    root = work / "tests" / "cupy_tests"
+    parts = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
+    return [f"cupy_tests/{p}" for p in parts] + ["cupy_tests/test_*.py", "cupyx_tests/scipy_tests"]
+
+
+def part_of(test_id):
+    """'cupy_tests.math_tests.test_sumprod.TestSum::test_x' -> 'cupy_tests/math_tests'
+    (a collection error's id has the module in its name, a crashed part's is the part)."""
+    found = re.search(r"(cupyx?_tests)[./](\w+)", test_id)
+    if found is None:
+        return "(unknown)"
+    if found[1] == "cupyx_tests":
+        return "cupyx_tests/scipy_tests"
+    return f"cupy_tests/{found[2]}" if found[2].endswith("_tests") else "cupy_tests/test_*.py"
+
+
+def run(work, device, part, excluded, slow):
+    tests = work / "tests"
+    targets = sorted(str(p.relative_to(tests)) for p in tests.glob(part)) if "*" in part else [part]
+    targets = [t for t in targets if t not in excluded]
+    ignore = [arg for entry in excluded if "::" not in entry and entry.startswith(part.split("*")[0])
+              for arg in ("--ignore", entry)]
+    deselect = [arg for entry in excluded if "::" in entry for arg in ("--deselect", entry)]
+    env = suite_runner.device_env(device, KILN_CUPY_SOURCE=str(work), PYTHONPATH=str(HERE))
+    return suite_runner.run_pytest(targets, tests, env, work / f"junit-{part.replace('/', '-')}.xml",
+                                   ["--continue-on-collection-errors", *ignore, *deselect, *([] if slow else ["-m", "not slow"])], TIMEOUT_PER_DIRECTORY, label=part)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", default=os.environ.get("CUPY_SRC"))
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
+    parser.add_argument("--only", nargs="*", help="run these parts only (e.g. cupy_tests/creation_tests)")
+    parser.add_argument("--slow", action="store_true",
+                        help="also run the tests CuPy marks slow (arrays of 4 GiB and more), which CuPy's own "
+                             "regular CI leaves out")
+    parser.add_argument("--reasons", action="store_true", help="print the commonest failure reasons")
+    options = parser.parse_args()
+    outcomes, reasons = {}, {}
+    with tempfile.TemporaryDirectory(prefix="kiln-cupy-") as tmp:
+        work = pathlib.Path(tmp)
+        suite_runner.fetch_suite(options.source, URL, PINNED, SUITE_PARTS, work)
+        for name in ("conftest.py", "cupy_shim.py"):
+            (work / "tests" / name).write_text((HERE / name).read_text())
+        excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", options.device)
+        for part in options.only or directories(work):
+            found, why = run(work, options.device, part, excluded, options.slow)
+            outcomes.update(found)
+            reasons.update(why)
+            row = suite_runner.summarise(found, part_of)["all"]
+            print(f"{part}: {row['passed']} passed, {row['failed']} failed, {row['skipped']} skipped", flush=True)
+    if options.reasons:
+        for reason, count in suite_runner.common_reasons(reasons, 60):
+            print(f"{count:6} {reason}")
+    result = {"device": options.device, "cupy": PINNED, "summary": suite_runner.summarise(outcomes, part_of),
+              "outcomes": outcomes}
+    if options.only:  # a slice is compared with the baseline's same parts, and never recorded
+        return suite_runner.report(HERE, options.device, result, False, lambda t: part_of(t) in options.only)
+    return suite_runner.report(HERE, options.device, result, options.record)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
