@@ -137,11 +137,14 @@ class ufunc:
         return result
 
     def _reduce_one_axis(self, a, axis):
-        """Halve the axis pairwise until one element is left (log2(n) calls)."""
+        """Halve the axis pairwise until one element is left (log2(n) calls);
+        an operation that is not associative folds from the left instead."""
         kiln = _namespace()
         a = kiln.moveaxis(a, axis, 0)
         if a.shape[0] == 0:
             return kiln.full(a.shape[1:], self.identity, dtype=a.dtype, device=a.device)
+        if self.__name__ not in _ASSOCIATIVE:
+            return self._fold(a)[-1]
         while a.shape[0] > 1:
             half = a.shape[0] // 2
             combined = self._function(a[:half], a[half:2 * half])
@@ -170,7 +173,7 @@ class ufunc:
     def _scan(self, a):
         """Hillis and Steele's inclusive scan: log2(n) elementwise steps."""
         kiln = _namespace()
-        result = a.copy()
+        result = a.astype(self._function(a[:1], a[:1]).dtype) if a.shape[0] else a.copy()
         shift = 1
         while shift < a.shape[0]:
             combined = self._function(result[:-shift], result[shift:])

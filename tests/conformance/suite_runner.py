@@ -7,6 +7,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -26,8 +27,14 @@ def fetch_suite(source, url, commit, parts, into):
             subprocess.run(["git", "clone", "--quiet", url, str(source)], check=True)
     source = pathlib.Path(source)
     git_dir = source if _is_git_dir(source) else source / ".git" if (source / ".git").exists() else None
-    if git_dir is None:
-        raise SystemExit(f"{source} is neither a git checkout nor a git directory")
+    if git_dir is None:  # a plain copy of the repository's files (taken at `commit`)
+        for part in parts:
+            if (source / part).is_dir():
+                shutil.copytree(source / part, into / part)
+            else:
+                (into / part).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(source / part, into / part)
+        return
     archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", commit, *parts],
                              check=True, capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)

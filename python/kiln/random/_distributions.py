@@ -47,8 +47,13 @@ class Distributions:
         broadcast = _np().broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         if shape is None:
             shape = broadcast
-        elif _np().broadcast_shapes(broadcast, shape) != shape:
-            raise ValueError(f"size: shape {shape} does not fit the parameters' shape {broadcast}")
+        else:
+            try:
+                fits = _np().broadcast_shapes(broadcast, shape) == shape
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(f"size: shape {shape} does not fit the parameters' shape {broadcast}")
         from .._manipulation import broadcast_to
 
         return [broadcast_to(a, shape) for a in arrays], shape

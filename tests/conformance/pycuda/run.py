@@ -20,46 +20,20 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import xml.etree.ElementTree as ET
 
 HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import suite_runner  # noqa: E402
+
+URL = "https://github.com/inducer/pycuda"
 PINNED = "19bed90"  # inducer/pycuda, the commit the baselines were recorded at
 TEST_FILES = ["test_driver.py", "test_gpuarray.py", "test_cumath.py"]
 SUITE_PARTS = ["test", "examples", "doc"]
 
 
-def _is_git_dir(path):
-    return (path / "HEAD").is_file() and (path / "objects").is_dir()
-
-
 def fetch_suite(source, into):
     """The suite's parts (test/, examples/, doc/) at PINNED under `into`."""
-    if source is None:
-        source = pathlib.Path.home() / ".cache" / "kiln" / "conformance" / "pycuda"
-        if not source.exists():
-            subprocess.run(["git", "clone", "--quiet", "https://github.com/inducer/pycuda", str(source)], check=True)
-    source = pathlib.Path(source)
-    git_dir = source if _is_git_dir(source) else source / ".git" if (source / ".git").exists() else None
-    if git_dir is not None:
-        archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", PINNED, *SUITE_PARTS],
-                                 check=True, capture_output=True).stdout
-        subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    else:
-        for part in SUITE_PARTS:
-            shutil.copytree(source / part, into / part)
-
-
-def out_of_scope(device):
-    """{test id: reason} from out_of_scope.txt: "[devices] id  # reason" lines,
-    where [devices] ([cpu], [cuda] or [cpu,cuda]) says where the entry holds."""
-    entries = {}
-    for line in (HERE / "out_of_scope.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            entry, _, reason = line.partition("#")
-            devices, _, test_id = entry.strip().partition("]")
-            if device in devices.strip("[ ").split(","):
-                entries[test_id.strip()] = reason.strip()
-    return entries
+    suite_runner.fetch_suite(source, URL, PINNED, SUITE_PARTS, into)
 
 
 def run_tests(work, device, excluded):
@@ -68,20 +42,11 @@ def run_tests(work, device, excluded):
     for name in ("conftest.py", "pycuda_shim.py"):
         shutil.copy(HERE / name, work / "test" / name)
     deselect = [arg for test_id in excluded if "::" in test_id for arg in ("--deselect", test_id)]
-    env = {**os.environ, "KILN_DEVICE": device}
     outcomes = {}
     for test_file in TEST_FILES:
-        junit = work / f"junit-{test_file}.xml"
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                        f"--junitxml={junit}", *deselect, test_file], cwd=work / "test", env=env)
-        if not junit.exists():
-            outcomes[f"{test_file[:-3]}::(the file's pytest process crashed)"] = "failed"
-            continue
-        for case in ET.parse(junit).getroot().iter("testcase"):
-            test_id = f"{case.get('classname')}::{case.get('name')}"  # test_gpuarray.TestGPUArray::test_abs
-            kinds = {child.tag for child in case}
-            outcomes[test_id] = "failed" if kinds & {"failure", "error"} else \
-                "skipped" if "skipped" in kinds else "passed"
+        found, _ = suite_runner.run_pytest([test_file], work / "test", suite_runner.device_env(device),
+                                           work / f"junit-{test_file}.xml", deselect, label=test_file[:-3])
+        outcomes.update(found)
     return outcomes
 
 
@@ -157,15 +122,10 @@ def run_tutorial(work, device, excluded):
             if outcome is not None}
 
 
-def summarise(outcomes):
-    """{file: {passed, failed, skipped}} with the totals under "all"."""
-    table = {}
-    for test_id, outcome in outcomes.items():
-        for key in (test_id.split("::")[0].split(".")[0] if test_id.startswith("test_") else
-                    "tutorial" if test_id.startswith("doc/") else "examples", "all"):
-            row = table.setdefault(key, {"passed": 0, "failed": 0, "skipped": 0})
-            row[outcome] += 1
-    return table
+def part_of(test_id):
+    """The file a test belongs to ("test_gpuarray"), or "tutorial", or "examples"."""
+    return test_id.split("::")[0].split(".")[0] if test_id.startswith("test_") else \
+        "tutorial" if test_id.startswith("doc/") else "examples"
 
 
 def main():
@@ -177,28 +137,13 @@ def main():
     with tempfile.TemporaryDirectory(prefix="kiln-pycuda-") as tmp:
         work = pathlib.Path(tmp)
         fetch_suite(options.source, work)
-        excluded = out_of_scope(options.device)
+        excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", options.device)
         outcomes = run_tests(work, options.device, excluded)
         outcomes.update(run_examples(work, options.device, excluded))
         outcomes.update(run_tutorial(work, options.device, excluded))
-    table = summarise(outcomes)
-    result = {"device": options.device, "pycuda": PINNED, "summary": table, "outcomes": outcomes}
-    (HERE / f"results-{options.device}.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-    for name, row in sorted(table.items()):
-        ran = row["passed"] + row["failed"]
-        print(f"{name:<16} {row['passed']:>4} passed {row['failed']:>4} failed {row['skipped']:>4} skipped"
-              f"  {100 * row['passed'] / ran if ran else 0:5.1f}% of those run")
-    baseline_path = HERE / f"baseline-{options.device}.json"
-    if options.record:
-        baseline_path.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
-        return 0
-    if baseline_path.exists():
-        before = json.loads(baseline_path.read_text())["outcomes"]
-        regressions = sorted(t for t, o in before.items() if o == "passed" and outcomes.get(t) != "passed")
-        for test_id in regressions:
-            print(f"regression: {test_id} passed in the baseline, {outcomes.get(test_id, 'missing')} now")
-        return 1 if regressions else 0
-    return 0
+    result = {"device": options.device, "pycuda": PINNED, "summary": suite_runner.summarise(outcomes, part_of),
+              "outcomes": outcomes}
+    return suite_runner.report(HERE, options.device, result, options.record)
 
 
 if __name__ == "__main__":
