@@ -10,13 +10,21 @@ from . import _core
 
 
 class dtype:
-    """One of kiln's fourteen data types (``kiln.float32`` and friends)."""
+    """One of kiln's fourteen data types (``kiln.float32`` and friends).
+    ``kiln.dtype(x)`` is the kiln dtype of anything NumPy's ``numpy.dtype``
+    takes that names one of them (a name, a NumPy type, a Python type)."""
 
     __slots__ = ("_num", "name", "char", "itemsize", "kind")
 
-    def __init__(self, num):
-        self._num = num
-        self.name, self.char, self.itemsize, self.kind = _core._dtype_info(num)
+    def __new__(cls, obj=float, align=False, copy=False):
+        return normalize(float if obj is None else obj)
+
+    @classmethod
+    def _make(cls, num):
+        made = object.__new__(cls)
+        made._num = num
+        made.name, made.char, made.itemsize, made.kind = _core._dtype_info(num)
+        return made
 
     def __repr__(self):
         return f"kiln.{self.name}"
@@ -63,7 +71,7 @@ class dtype:
         return self.dtype.type(value)
 
 
-_ALL = [dtype(i) for i in range(_core._num_dtypes())]
+_ALL = [dtype._make(i) for i in range(_core._num_dtypes())]
 _BY_NAME = {d.name: d for d in _ALL}
 _PYTHON_TYPES = {builtins.bool: "bool", int: "int64", float: "float64", complex: "complex128"}
 

@@ -149,8 +149,8 @@ def _reduce_single(x, labels, keep):
         x = diagonal(x, 0, i, j)  # the diagonal goes last
         labels = [c for k, c in enumerate(labels) if k not in (i, j)] + [repeated]
     summed = [i for i, c in enumerate(labels) if c not in keep]
-    if summed:
-        x = _core.sum(x, tuple(summed))
+    if summed:  # in the operand's dtype, as NumPy's einsum sums (booleans: any)
+        x = _core.any(x, tuple(summed)) if x.dtype.kind == "b" else _core.sum(x, tuple(summed), x.dtype)
         labels = [c for c in labels if c in keep]
     return x, labels
 
@@ -199,6 +199,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, casting=
         later = set(output).union(*labels[i + 1:])
         x, x_labels = _contract(x, x_labels, y, y_labels, later)
     x, x_labels = _reduce_single(x, x_labels, set(output))
+    x = x.astype(_core.result_type(*operands), copy=False)  # NumPy's einsum keeps the operands' common type
     return _out(permute_dims(x, [x_labels.index(c) for c in output]) if output else x, out)
 
 

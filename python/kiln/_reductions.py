@@ -1,10 +1,105 @@
-"""Reductions and scans, with NumPy's and the array API's spellings."""
+"""Reductions and scans, with NumPy's and the array API's spellings: NumPy's
+positional order (``sum(a, axis, dtype, out, keepdims)``) and its ``out=``,
+``initial=`` and ``where=`` around the C++ reductions."""
 from . import _core
-from ._core import all, any, argmax, argmin, cumulative_prod, cumulative_sum, max, mean, min, prod, sum  # noqa: F401
+from ._core import cumulative_prod, cumulative_sum, ndarray  # noqa: F401
 
 from ._creation import asarray
 
-amin, amax = min, max
+_NO_VALUE = object()
+
+
+def _reduce(reduction, a, axis, keepdims, out, initial, where, combine, identity, **options):
+    """``reduction`` with NumPy's extras: elements where ``where`` is false
+    count as ``initial`` (or the identity), ``initial`` joins the result
+    through ``combine``, and ``out`` receives it."""
+    a = a if isinstance(a, ndarray) else asarray(a)
+    start = identity if initial is _NO_VALUE else initial
+    if where is not True:
+        if start is None:
+            raise ValueError(f"reduction operation '{reduction.__name__}' does not have an identity, so to use a "
+                             "where mask one has to specify 'initial'")
+        a = _core._where(where, a, _core._full((), start, a.dtype, a.device))
+    if initial is not _NO_VALUE and a.size == 0:  # the reduction of nothing is initial
+        axes = tuple(range(a.ndim)) if axis is None else tuple(
+            ax % a.ndim for ax in ((axis,) if isinstance(axis, int) else axis))
+        shape = tuple(1 if k in axes else n for k, n in enumerate(a.shape) if keepdims or k not in axes)
+        dtype = options.get("dtype") or a.dtype
+        result = _core._full(shape, initial, dtype, a.device)
+    else:
+        result = reduction(a, axis=axis, keepdims=keepdims, **options)
+        if initial is not _NO_VALUE:
+            result = combine(result, _core._full((), initial, result.dtype, result.device))
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+    """The sum over ``axis`` (all axes when None)."""
+    return _reduce(_core.sum, a, axis, keepdims, out, initial, where, _core.add, 0, dtype=dtype)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+    """The product over ``axis`` (all axes when None)."""
+    return _reduce(_core.prod, a, axis, keepdims, out, initial, where, _core.multiply, 1, dtype=dtype)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+    """The largest element over ``axis`` (NaN if any is NaN)."""
+    return _reduce(_core.max, a, axis, keepdims, out, initial, where, _core.maximum, None)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
+    """The smallest element over ``axis`` (NaN if any is NaN)."""
+    return _reduce(_core.min, a, axis, keepdims, out, initial, where, _core.minimum, None)
+
+
+amax, amin = max, min
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether every element over ``axis`` is true."""
+    return _reduce(_core.all, a, axis, keepdims, out, _NO_VALUE, where, None, True)
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    """Whether any element over ``axis`` is true."""
+    return _reduce(_core.any, a, axis, keepdims, out, _NO_VALUE, where, None, False)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    """The arithmetic mean over ``axis``."""
+    a = a if isinstance(a, ndarray) else asarray(a)
+    if where is not True:
+        weights = _core._where(where, _core._full((), 1, "float64", a.device), _core._full((), 0, "float64",
+                                                                                              a.device))
+        total = sum(a, axis, dtype, None, keepdims, where=where)
+        result = total / sum(weights * _core._full(a.shape, 1, "float64", a.device), axis, None, None, keepdims)
+        result = result.astype(total.dtype, copy=False) if total.dtype.kind in "fc" else result
+    else:
+        result = _core.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def argmax(a, axis=None, out=None, *, keepdims=False):
+    result = _core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims)
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def argmin(a, axis=None, out=None, *, keepdims=False):
+    result = _core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims)
+    if out is None:
+        return result
+    out[...] = result
+    return out
 
 
 def _correction(correction, ddof):
@@ -15,27 +110,34 @@ def _correction(correction, ddof):
     return float(correction or 0.0)
 
 
-def var(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
+def _out(result, out):
+    if out is None:
+        return result
+    out[...] = result
+    return out
+
+
+def var(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Variance over ``axis``, divided by N - correction (``ddof`` is NumPy's name)."""
-    return _core._var(x, axis, _correction(correction, ddof), keepdims, dtype)
+    return _out(_core._var(x, axis, _correction(correction, ddof), keepdims, dtype), out)
 
 
-def std(x, /, *, axis=None, correction=0.0, keepdims=False, ddof=None, dtype=None):
+def std(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Standard deviation over ``axis``, divided by N - correction."""
-    return _core._std(x, axis, _correction(correction, ddof), keepdims, dtype)
+    return _out(_core._std(x, axis, _correction(correction, ddof), keepdims, dtype), out)
 
 
-def cumsum(a, axis=None, dtype=None):
+def cumsum(a, axis=None, dtype=None, out=None):
     """NumPy's cumsum: the flattened array when ``axis`` is None."""
     a = asarray(a)
     if axis is None:
         a, axis = a.ravel(), 0
-    return _core.cumulative_sum(a, axis, dtype)
+    return _out(_core.cumulative_sum(a, axis, dtype), out)
 
 
-def cumprod(a, axis=None, dtype=None):
+def cumprod(a, axis=None, dtype=None, out=None):
     """NumPy's cumprod: the flattened array when ``axis`` is None."""
     a = asarray(a)
     if axis is None:
         a, axis = a.ravel(), 0
-    return _core.cumulative_prod(a, axis, dtype)
+    return _out(_core.cumulative_prod(a, axis, dtype), out)

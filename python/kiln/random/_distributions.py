@@ -504,3 +504,8 @@ def _finish(values, dtype, out=None):
         out[...] = result
         return out
     return result
+
+
+
+# The distributions' names (kiln.random offers each as a module-level function too).
+DISTRIBUTIONS = [name for name in vars(Distributions) if not name.startswith("_")]

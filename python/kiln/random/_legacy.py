@@ -2,11 +2,9 @@
 friends) and RandomState, on kiln's Generator. The module-level functions
 draw from the current device's RandomState (``get_random_state()``), one
 per device as in CuPy; ``reset_states()`` starts them afresh."""
-import functools
-
 from .._device import default_device
 from . import _generator
-from ._distributions import Distributions
+from ._distributions import DISTRIBUTIONS, Distributions
 from ._generator import Generator
 
 
@@ -98,25 +96,20 @@ def seed(seed=None):
     get_random_state().seed(seed)
 
 
-def _module_function(name):
-    method = getattr(RandomState, name)
-
-    @functools.wraps(method)
+def module_function(name):
+    """``name`` as a module-level function: a draw from the current device's
+    RandomState (``kiln.random.gamma(...)`` is ``get_random_state().gamma(...)``)."""
     def draw(*args, **kwargs):
         return getattr(get_random_state(), name)(*args, **kwargs)
 
-    draw.__doc__ = f"``get_random_state().{name}(...)``: " + (method.__doc__ or "")
+    method = getattr(RandomState, name)
+    draw.__name__ = draw.__qualname__ = name
+    draw.__doc__ = f"``get_random_state().{name}(...)``" + (": " + method.__doc__ if method.__doc__ else "")
     return draw
 
 
-MODULE_FUNCTIONS = [
-    "rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample", "uniform", "normal",
-    "standard_normal", "standard_exponential", "exponential", "choice", "permutation", "shuffle", "beta",
-    "binomial", "bytes", "chisquare", "dirichlet", "f", "gamma", "geometric", "gumbel", "hypergeometric", "laplace",
-    "logistic", "lognormal", "logseries", "multinomial", "multivariate_normal", "negative_binomial",
-    "noncentral_chisquare", "noncentral_f", "pareto", "poisson", "power", "rayleigh", "standard_cauchy",
-    "standard_gamma", "standard_t", "triangular", "vonmises", "wald", "weibull", "zipf", "tomaxint",
-]
-for _name in MODULE_FUNCTIONS:
-    globals()[_name] = _module_function(_name)
-del _name
+# kiln.random's module-level functions: RandomState's own draws and every distribution.
+MODULE_FUNCTIONS = DISTRIBUTIONS + ["rand", "randn", "randint", "random_integers", "random_sample", "random", "ranf", "sample",
+                    "uniform", "normal", "standard_normal", "standard_exponential", "exponential", "choice",
+                    "permutation", "shuffle", "tomaxint"]
+globals().update({name: module_function(name) for name in MODULE_FUNCTIONS})

@@ -16,6 +16,7 @@ fails now is reported as a regression (exit status 1). --only runs some
 directories (a fast slice); --reasons prints the commonest failures.
 """
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -87,6 +88,8 @@ def main():
             reasons.update(why)
             row = suite_runner.summarise(found, part_of)["all"]
             print(f"{part}: {row['passed']} passed, {row['failed']} failed, {row['skipped']} skipped", flush=True)
+            partial = {"device": options.device, "cupy": PINNED, "partial": True, "outcomes": outcomes}
+            (HERE / f"results-{options.device}.json").write_text(json.dumps(partial) + "\n")
     if options.reasons:
         for reason, count in suite_runner.common_reasons(reasons, 60):
             print(f"{count:6} {reason}")
