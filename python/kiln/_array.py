@@ -195,7 +195,7 @@ def _construct(shape, dtype, memptr, strides, order):
     """CuPy's ``ndarray(shape, dtype=float, memptr=None, strides=None,
     order='C')``: fresh memory, or a view of the memory ``memptr`` (a
     kiln.cuda.MemoryPointer) points at, which the array keeps alive."""
-    from .cuda.memory import MemoryPointer, _array_device
+    from .cuda.memory import MemoryPointer
 
     dt = normalize(float if dtype is None else dtype)
     shape = _creation._normalized_shape(shape)
@@ -213,8 +213,7 @@ def _construct(shape, dtype, memptr, strides, order):
             strides.append(step)
             step *= builtins.max(n, 1)
         strides = tuple(reversed(strides)) if order == "C" else tuple(strides)
-    return _core._wrap_memory(memptr.ptr, dt, shape, tuple(strides), memptr, True,
-                              _array_device(memptr.device_id))
+    return _core._wrap_memory(memptr.ptr, dt, shape, tuple(strides), memptr, True, memptr.array_device)
 
 
 def _data(self):

@@ -1,6 +1,6 @@
 """CUDA devices: discovery, the current device, queries and ``detect()``.
 
-In CPU mode (no GPU, or ``KILN_DEVICE=cpu``) device 0 is the host, so that a
+In CPU mode (no GPU) device 0 is the host, so that a
 CuPy program that selects, synchronises or asks the memory of its device
 runs unchanged: ``with Device(0):``, ``synchronize()`` and ``mem_info`` work
 (the host's memory), while what only a GPU has (``compute_capability``,
@@ -22,21 +22,14 @@ def is_available():
 
 
 def host_mode():
-    """Whether kiln's arrays go to the CPU by default (KILN_DEVICE=cpu, or no
-    GPU; the rule kiln._device's default_device follows): then device 0 of
-    kiln.cuda is the host."""
-    wanted = os.environ.get("KILN_DEVICE")
-    if wanted:
-        return _ArrayDevice(wanted).type == "cpu"
+    """Whether there is no GPU: then device 0 of kiln.cuda is the host. (With
+    a GPU and KILN_DEVICE=cpu, arrays go to the CPU, but the GPU and its
+    runtime are still there, so kiln.cuda speaks of them.)"""
     return not is_available()
 
 
 def _unavailable_reason():
-    if not BUILT_WITH_CUDA:
-        return "kiln was built without CUDA"
-    if is_available():
-        return "kiln runs on the CPU (KILN_DEVICE=cpu)"
-    return core()._cuda_unavailable_reason()
+    return core()._cuda_unavailable_reason() if BUILT_WITH_CUDA else "kiln was built without CUDA"
 
 
 def get_device_id():

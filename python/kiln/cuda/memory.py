@@ -30,16 +30,21 @@ def _array_device(device_id=None):
 
 
 class MemoryPool:
-    """kiln's caching allocator of the current device (each device has its
-    own; in CPU mode, the host's). ``allocator`` is accepted for CuPy's
-    signature; kiln's pool always takes its memory from the driver (or the
-    host's allocator)."""
+    """kiln's caching allocator of the device kiln's arrays go to (each
+    device has its own; the host's in CPU mode or with KILN_DEVICE=cpu).
+    ``allocator`` is accepted for CuPy's signature; kiln's pool always takes
+    its memory from the driver (or the host's allocator)."""
 
     def __init__(self, allocator=None):
         self._allocator = allocator
 
+    def _device(self):
+        from .._device import default_device
+
+        return default_device()
+
     def _stats(self):
-        return core()._pool_stats(_array_device())
+        return core()._pool_stats(self._device())
 
     def malloc(self, size):
         """A MemoryPointer to ``size`` bytes from this pool (CuPy's pool.malloc, usable with set_allocator)."""
@@ -63,7 +68,7 @@ class MemoryPool:
         return self._stats()[2]
 
     def free_all_blocks(self, stream=None):
-        core()._free_all_blocks(_array_device())
+        core()._free_all_blocks(self._device())
 
     def free_all_free(self):
         self.free_all_blocks()
@@ -78,14 +83,16 @@ class MemoryPool:
             size = int(fraction * Device().mem_info[1])
         if size is None or size < 0:
             raise ValueError("set_limit: size must be a non-negative number of bytes")
-        core()._set_pool_limit(_array_device(), int(size))
+        core()._set_pool_limit(self._device(), int(size))
 
 
 class BaseMemory:
     """A block of memory: ``ptr`` (its address), ``size`` (bytes), ``device_id``."""
 
-    def __init__(self, ptr, size, device_id):
+    def __init__(self, ptr, size, device_id, array_device=None):
         self.ptr, self.size, self.device_id = int(ptr), int(size), device_id
+        # kiln's Device of the memory (what arrays viewing it are on).
+        self.array_device = _array_device(device_id) if array_device is None else array_device
 
     @property
     def device(self):
@@ -102,7 +109,7 @@ class Memory(BaseMemory):
         from .._core import _empty
 
         self._block = _empty((max(int(size), 1),), "uint8", _array_device())
-        super().__init__(self._block._data_ptr, int(size), get_device_id())
+        super().__init__(self._block._data_ptr, int(size), get_device_id(), self._block.device)
 
 
 class ArrayMemory(BaseMemory):
@@ -111,7 +118,7 @@ class ArrayMemory(BaseMemory):
     def __init__(self, array):
         self._array = array
         device = array.device
-        super().__init__(array._data_ptr, array.nbytes, 0 if device.type == "cpu" else device.index)
+        super().__init__(array._data_ptr, array.nbytes, 0 if device.type == "cpu" else device.index, device)
 
 
 class UnownedMemory(BaseMemory):
@@ -131,6 +138,7 @@ class MemoryPointer:
         self.mem, self._offset = mem, int(offset)
         self.ptr = mem.ptr + self._offset
         self.device_id = mem.device_id
+        self.array_device = mem.array_device
 
     @property
     def device(self):
