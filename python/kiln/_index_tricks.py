@@ -83,6 +83,8 @@ class _Concatenator:
             key = (key,)
         axis, ndmin, trans1d = self._axis, self._ndmin, self._transpose_1d
         pieces, weak = [], []
+        # Sequences and scalars go where the kiln arrays among the pieces are.
+        device = next((item.device for item in key if isinstance(item, ndarray)), None)
         for k, item in enumerate(key):
             if isinstance(item, str):
                 if k != 0:
@@ -93,11 +95,11 @@ class _Concatenator:
                 axis, ndmin, trans1d = (fields + [ndmin, trans1d][len(fields) - 1:])[:3]
                 continue
             if isinstance(item, slice):
-                piece = array(_slice_values(item), ndmin=ndmin)
+                piece = array(_slice_values(item), ndmin=ndmin, device=device)
             else:
                 if not isinstance(item, ndarray) and not hasattr(item, "__len__"):
                     weak.append(item)
-                piece = array(item, copy=None, ndmin=ndmin)
+                piece = array(item, copy=None, ndmin=ndmin, device=device)
                 original = asarray(item).ndim
                 if trans1d != -1 and original < ndmin:
                     k2 = ndmin - original

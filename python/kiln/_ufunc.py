@@ -81,7 +81,9 @@ class ufunc:
                 raise ValueError(f"out: {self.__name__} has {self.nout} output(s), {len(out)} were given")
             out = out[0] if self.nout == 1 else out
         if dtype is not None:
-            args = tuple(_namespace().asarray(a).astype(dtype, copy=False) for a in args)
+            kiln = _namespace()
+            device = next((a.device for a in args if isinstance(a, ndarray)), None)
+            args = tuple(kiln.asarray(a, device=device).astype(dtype, copy=False) for a in args)
         if where is True:
             return self._function(*args) if out is None else self._function(*args, out=out)
         return self._masked(args, out, where)

@@ -30,18 +30,16 @@ def _array_device(device_id=None):
 
 
 class MemoryPool:
-    """kiln's caching allocator of the device kiln's arrays go to (each
-    device has its own; the host's in CPU mode or with KILN_DEVICE=cpu).
-    ``allocator`` is accepted for CuPy's signature; kiln's pool always takes
-    its memory from the driver (or the host's allocator)."""
+    """kiln's caching allocator of the current CUDA device (each device has
+    its own; in CPU mode, the host's). ``allocator`` is accepted for CuPy's
+    signature; kiln's pool always takes its memory from the driver (or the
+    host's allocator)."""
 
     def __init__(self, allocator=None):
         self._allocator = allocator
 
     def _device(self):
-        from .._device import default_device
-
-        return default_device()
+        return _array_device()
 
     def _stats(self):
         return core()._pool_stats(self._device())
