@@ -14,7 +14,7 @@ from ._dtypes import (
 )
 from ._creation import (
     arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, copy, empty, empty_like, eye, full,
-    full_like, linspace, ones, ones_like, require, zeros, zeros_like,
+    full_like, geomspace, identity, linspace, logspace, ones, ones_like, require, zeros, zeros_like,
 )
 from ._elementwise import *  # noqa: F401,F403
 from ._elementwise import clip, imag, real, where
@@ -55,7 +55,14 @@ from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
 )
 from ._products import dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
-from . import exceptions, fft, linalg, scipy  # noqa: F401
+from . import exceptions, fft, lib, linalg, scipy  # noqa: F401
+from ._shape_functions import (  # noqa: F401
+    append, column_stack, delete, dsplit, hsplit, insert, rollaxis, row_stack, trim_zeros, vsplit,
+)
+from ._selection import choose, copyto, place, put_along_axis, putmask, select  # noqa: F401
+from ._functional import apply_along_axis, apply_over_axes, piecewise, vectorize  # noqa: F401
+from ._memory_overlap import byte_bounds, may_share_memory, shares_memory  # noqa: F401
+from ._calculus import ediff1d, gradient, trapezoid, unwrap  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
 from ._sets import (  # noqa: F401
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
@@ -78,6 +85,61 @@ half, single, double = float16, float32, float64
 csingle, cdouble = complex64, complex128
 intp, uintp = int64, uint64
 float_, complex_, int_ = float64, complex128, int64
+byte, ubyte, short, ushort, intc, uintc = int8, uint8, int16, uint16, int32, uint32
+long, ulong, longlong, ulonglong, uint = int64, uint64, int64, uint64, uint64
+
+
+def ndim(a):
+    """The number of dimensions of ``a`` (any array-like)."""
+    return a.ndim if isinstance(a, ndarray) else asarray(a).ndim
+
+
+def shape(a):
+    return a.shape if isinstance(a, ndarray) else asarray(a).shape
+
+
+def size(a, axis=None):
+    a = a if isinstance(a, ndarray) else asarray(a)
+    return a.size if axis is None else a.shape[axis]
+
+
+def isfortran(a):
+    """Whether ``a`` is column-major and not also row-major."""
+    return a.flags.f_contiguous and not a.flags.c_contiguous
+
+
+def iterable(y):
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+def fromfunction(function, shape, *, dtype=float, **kwargs):
+    """``function(*indices(shape))``: an array from a function of the coordinates."""
+    return function(*indices(shape, dtype=dtype), **kwargs)
+
+
+# NumPy's scalar type hierarchy and dtype predicates, which CuPy re-exports
+# as they are; loaded from NumPy on first use (``import kiln`` stays NumPy-free).
+_FROM_NUMPY = ("generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+               "complexfloating", "character", "flexible", "bool_", "issubdtype", "issubsctype",
+               "min_scalar_type", "common_type", "obj2sctype", "sctypeDict", "typecodes", "ScalarType",
+               "little_endian", "euler_gamma", "format_parser", "errstate", "seterr", "geterr")
+
+
+def __getattr__(name):
+    if name in _FROM_NUMPY:
+        import numpy
+
+        return getattr(numpy, name)
+    import importlib
+
+    _host_numpy = importlib.import_module(__name__ + "._host_numpy")
+    if name in _host_numpy.TO_KILN or name in _host_numpy.AS_IS:
+        return getattr(_host_numpy, name)
+    raise AttributeError(f"module 'kiln' has no attribute {name!r}")
 
 e = 2.718281828459045
 pi = 3.141592653589793

@@ -241,22 +241,96 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     return _core._arange(start, stop, step, dtype, to_device(device))
 
 
-def linspace(start, stop, /, num=50, *, dtype=None, device=None, endpoint=True):
-    """``num`` evenly spaced samples from ``start`` to ``stop``."""
+def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    """``num`` evenly spaced samples from ``start`` to ``stop`` (arrays of
+    starts and stops give one sequence per element, along ``axis``)."""
     num = operator.index(num)
-    out = _core._linspace(start, stop, num, builtins.bool(endpoint), None, to_device(device))
+    if num < 0:
+        raise ValueError(f"Number of samples, {num}, must be non-negative.")
+    div = num - 1 if endpoint else num
+    if isinstance(start, ndarray) or isinstance(stop, ndarray) or hasattr(start, "__len__") or hasattr(
+            stop, "__len__"):
+        out, step = _linspace_arrays(start, stop, num, div, endpoint, device, axis)
+    else:
+        out = _core._linspace(start, stop, num, builtins.bool(endpoint), None, to_device(device))
+        step = (stop - start) / div if div > 0 else float("nan")
     if dtype is not None:
         dt = normalize(dtype)
         if dt.kind in "iub":
             out = _core.floor(out)  # NumPy 2 rounds toward -inf for integer dtypes
         out = out._astype(dt, False)
-    return out
+    return (out, step) if retstep else out
 
 
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+def _linspace_arrays(start, stop, num, div, endpoint, device, axis):
+    start = asarray(start, device=device)
+    stop = asarray(stop, device=start.device)
+    dtype = _core.result_type(start, stop, float64)
+    start, stop = start.astype(dtype), stop.astype(dtype)
+    delta = stop - start
+    steps = _core._arange(0, num, 1, dtype, start.device).reshape((num,) + (1,) * builtins.max(start.ndim,
+                                                                                                stop.ndim))
+    step = delta / div if div > 0 else delta * float("nan")
+    out = steps * step + start if div > 0 else steps * delta + start
+    if endpoint and num > 1:
+        out[-1, ...] = stop
+    if axis != 0:
+        out = _first_axis_to(out, axis)
+    return out, step
+
+
+def _first_axis_to(a, axis):
+    """``a`` with its first axis moved to ``axis`` (a view)."""
+    order = list(builtins.range(1, a.ndim))
+    order.insert(operator.index(axis) % a.ndim, 0)
+    return a._permute_dims(tuple(order))
+
+
+def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
+    """``base ** linspace(start, stop, num)``."""
+    y = linspace(start, stop, num, endpoint, axis=axis, device=device)
+    out = _core.power(asarray(base, device=y.device), y)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=None):
+    """``num`` samples evenly spaced on a log scale, from ``start`` to ``stop`` (both included when ``endpoint``)."""
+    start, stop = asarray(start, device=device), asarray(stop, device=device)
+    if builtins.bool(_core.any(start == 0)) or builtins.bool(_core.any(stop == 0)):
+        raise ValueError("Geometric sequence cannot include zero")
+    dtype_out = _core.result_type(start, stop, float64)
+    start, stop = start.astype(dtype_out), stop.astype(dtype_out)
+    if dtype_out.kind == "c":
+        log_start, log_stop = _core.log10(start), _core.log10(stop)
+        out = _core.power(asarray(10.0, dtype=dtype_out, device=start.device),
+                          linspace(log_start, log_stop, num, endpoint, axis=0))
+    else:
+        both_negative = (start < 0) & (stop < 0)
+        flip = _core._where(both_negative, -1.0, 1.0).astype(dtype_out)
+        log_start, log_stop = _core.log10(start * flip), _core.log10(stop * flip)
+        out = _core.power(asarray(10.0, dtype=dtype_out, device=start.device),
+                          linspace(log_start, log_stop, num, endpoint, axis=0)) * flip
+    if num > 0:
+        out[0, ...] = start
+        if endpoint and num > 1:
+            out[-1, ...] = stop
+    if out.ndim and out.shape[1:] == () and start.ndim == 0 and stop.ndim == 0:
+        out = out.reshape(num)
+    if axis != 0:
+        out = _first_axis_to(out, axis)
+    return out if dtype is None else out.astype(dtype)
+
+
+def eye(N, M=None, k=0, dtype=None, order="C", *, device=None):
     """A 2-D array with ones on diagonal ``k`` and zeros elsewhere."""
-    return _core._eye(operator.index(n_rows), None if n_cols is None else operator.index(n_cols),
-                      operator.index(k), dtype, to_device(device))
+    out = _core._eye(operator.index(N), None if M is None else operator.index(M), operator.index(k), dtype,
+                     to_device(device))
+    return out if _check_order(order, "CF") == "C" else out.copy(order="F")
+
+
+def identity(n, dtype=None, *, device=None):
+    """The n-by-n identity matrix."""
+    return eye(n, dtype=dtype, device=device)
 
 
 def copy(a, /):
