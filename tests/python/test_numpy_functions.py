@@ -1,0 +1,122 @@
+"""NumPy's shape, selection, calculus and functional helpers in kiln, against NumPy, on every device."""
+import numpy as np
+import pytest
+
+import kiln
+
+
+def _k(a, device):
+    return kiln.array(a, device=device)
+
+
+def _eq(got, expected):
+    np.testing.assert_allclose(got.get() if isinstance(got, kiln.ndarray) else got, expected, rtol=1e-12)
+
+
+def test_insert_delete_append(device):
+    a = np.arange(12).reshape(3, 4)
+    x = _k(a, device)
+    for obj, values, axis in [(1, 99, None), ([1, 3, 3], [7, 8, 9], None), (2, [5, 6, 7], 1), (slice(0, 2), 0, 0),
+                              (0, [[1], [2], [3]], 1)]:
+        _eq(kiln.insert(x, obj, values, axis), np.insert(a, obj, values, axis))
+    for obj, axis in [([0, 2], None), (1, 0), (slice(None, None, 2), 1), ([True, False, True], 0)]:
+        _eq(kiln.delete(x, obj, axis), np.delete(a, obj, axis))
+    _eq(kiln.append(x, x, axis=0), np.append(a, a, axis=0))
+    with pytest.raises(IndexError):
+        kiln.insert(x, 20, 1)
+
+
+def test_stacking_and_splitting(device):
+    a = np.arange(24).reshape(2, 3, 4)
+    x = _k(a, device)
+    _eq(kiln.column_stack([x[0, 0], x[1, 0]]), np.column_stack([a[0, 0], a[1, 0]]))
+    for k_part, n_part in zip(kiln.dsplit(x, 2), np.dsplit(a, 2)):
+        _eq(k_part, n_part)
+    for k_part, n_part in zip(kiln.vsplit(x, [1]), np.vsplit(a, [1])):
+        _eq(k_part, n_part)
+    assert kiln.rollaxis(x, 2).shape == np.rollaxis(a, 2).shape
+    assert kiln.rollaxis(x, 0, 3).shape == np.rollaxis(a, 0, 3).shape
+    t = np.array([0, 0, 1, 2, 0, 3, 0])
+    _eq(kiln.trim_zeros(_k(t, device)), np.trim_zeros(t))
+    _eq(kiln.trim_zeros(_k(t, device), "f"), np.trim_zeros(t, "f"))
+
+
+def test_selection(device):
+    a = np.arange(10)
+    x = _k(a, device)
+    _eq(kiln.select([x < 3, x > 6], [x, x * 10], -1), np.select([a < 3, a > 6], [a, a * 10], -1))
+    idx = np.array([0, 2, 1, 2])
+    choices = [np.arange(4), np.arange(4) * 10, np.arange(4) * 100]
+    _eq(kiln.choose(_k(idx, device), [_k(c, device) for c in choices]), np.choose(idx, choices))
+    _eq(kiln.choose(_k(idx + 2, device), [_k(c, device) for c in choices], mode="wrap"),
+        np.choose(idx + 2, choices, mode="wrap"))
+    for name, args in [("putmask", (a > 4, [0, -1])), ("place", (a % 3 == 0, [9, 8]))]:
+        n, k = a.copy(), _k(a, device)
+        getattr(np, name)(n, *args)
+        getattr(kiln, name)(k, _k(args[0], device), args[1])
+        _eq(k, n)
+    b = np.arange(12.0).reshape(3, 4)
+    y = _k(b, device)
+    where = b > 5
+    n = b.copy()
+    np.copyto(n, -1.0, where=where)
+    kiln.copyto(y, -1.0, where=_k(where, device))
+    _eq(y, n)
+    ind = np.array([[1], [0], [3]])
+    n = b.copy()
+    np.put_along_axis(n, ind, 50.0, axis=1)
+    y = _k(b, device)
+    kiln.put_along_axis(y, _k(ind, device), 50.0, axis=1)
+    _eq(y, n)
+
+
+def test_calculus(device):
+    f = np.array([1.0, 2.0, 4.0, 7.0, 11.0, 16.0])
+    x = np.array([0.0, 1.0, 1.5, 3.5, 4.0, 6.0])
+    for edge_order in (1, 2):
+        _eq(kiln.gradient(_k(f, device), edge_order=edge_order), np.gradient(f, edge_order=edge_order))
+        _eq(kiln.gradient(_k(f, device), _k(x, device), edge_order=edge_order),
+            np.gradient(f, x, edge_order=edge_order))
+    g = np.arange(12.0).reshape(3, 4) ** 2
+    for k_part, n_part in zip(kiln.gradient(_k(g, device), 2.0), np.gradient(g, 2.0)):
+        _eq(k_part, n_part)
+    _eq(kiln.trapezoid(_k(f, device), _k(x, device)), np.trapezoid(f, x))
+    _eq(kiln.ediff1d(_k(f, device), to_begin=-1, to_end=[5, 6]), np.ediff1d(f, to_begin=-1, to_end=[5, 6]))
+    phase = np.array([0.0, 3.0, 6.5, 0.2, 7.0, -3.0])
+    _eq(kiln.unwrap(_k(phase, device)), np.unwrap(phase))
+
+
+def test_spaces(device):
+    _eq(kiln.logspace(0, 3, 4, base=2.0, device=device), np.logspace(0, 3, 4, base=2.0))
+    _eq(kiln.geomspace(1, 1000, 4, device=device), np.geomspace(1, 1000, 4))
+    _eq(kiln.geomspace(-1, -1000, 4, endpoint=False, device=device), np.geomspace(-1, -1000, 4, endpoint=False))
+    _eq(kiln.linspace(_k([0.0, 1.0], device), 2.0, 5, axis=1), np.linspace([0.0, 1.0], 2.0, 5, axis=1))
+    out, step = kiln.linspace(0, 1, 5, retstep=True, device=device)
+    assert step == 0.25
+    _eq(kiln.identity(3, device=device), np.identity(3))
+    assert kiln.eye(3, 4, 1, order="F", device=device).flags.f_contiguous
+
+
+def test_functional(device):
+    a = np.arange(6.0).reshape(2, 3)
+    x = _k(a, device)
+    _eq(kiln.vectorize(lambda u, v: u * 2 + v if u > 2 else -v)(x, 1.0),
+        np.vectorize(lambda u, v: u * 2 + v if u > 2 else -v)(a, 1.0))
+    assert kiln.vectorize(lambda u: u)(x).device == device
+    t = np.linspace(-2, 2, 9)
+    _eq(kiln.piecewise(_k(t, device), [_k(t < 0, device), _k(t > 1, device)], [lambda v: -v, 5.0, lambda v: v * 10]),
+        np.piecewise(t, [t < 0, t > 1], [lambda v: -v, 5.0, lambda v: v * 10]))
+    _eq(kiln.apply_along_axis(lambda r: r.sum(), 1, x), np.apply_along_axis(np.sum, 1, a))
+    _eq(kiln.apply_along_axis(lambda r: r[::-1] * 2, 0, x), np.apply_along_axis(lambda r: r[::-1] * 2, 0, a))
+    _eq(kiln.apply_over_axes(kiln.sum, x, [0, 1]), np.apply_over_axes(np.sum, a, [0, 1]))
+
+
+def test_memory_overlap(device):
+    x = kiln.arange(20, device=device)
+    assert kiln.shares_memory(x, x[3:]) and not kiln.shares_memory(x[:5], x[5:])
+    assert not kiln.shares_memory(x[::2], x[1::2]) and kiln.may_share_memory(x[::2], x[1::2])
+    low, high = kiln.byte_bounds(x[2:5])
+    assert high - low == 3 * x.itemsize
+    from kiln.lib.stride_tricks import sliding_window_view
+
+    _eq(sliding_window_view(x, 4)[:3], np.lib.stride_tricks.sliding_window_view(np.arange(20), 4)[:3])
