@@ -86,11 +86,17 @@ def _to_device(self, device, /, *, stream=None):
     return self if target == self.device else self._to(target)
 
 
-def _get(self, stream=None, out=None):
-    """A NumPy copy of the array on the host (CuPy's ``get``), written into ``out`` when given."""
+def _get(self, stream=None, order="C", out=None, blocking=True):
+    """A NumPy copy of the array on the host (CuPy's ``get``), written into
+    ``out`` when given; ``order`` 'F' (or 'A'/'K' of a column-major array)
+    lays it out column-major."""
     if stream is not None:
         with stream:
-            return _get(self, out=out)
+            return _get(self, order=order, out=out)
+    if out is None and _layout(self, order) == "F" and self.ndim > 1:
+        import numpy as np
+
+        return np.asfortranarray(_get(self))
     if out is None:
         if self.device == cpu:
             return _numpy_view(self).copy()
@@ -278,6 +284,24 @@ def _item(self, *args):
 _c_item = ndarray.item
 
 
+def _byteswap(self, inplace=False):
+    """The elements with their bytes in reverse order (each half of a complex
+    number on its own, as NumPy swaps them); in place when ``inplace``."""
+    target = self if inplace else self.copy()
+    parts = (target.real, target.imag) if target.dtype.kind == "c" else (target,)
+    for part in parts:
+        size = part.itemsize
+        if size == 1:
+            continue
+        bits = part.view(f"uint{8 * size}")
+        swapped = bits & 0  # zeros of the unsigned type
+        for k in range(size):
+            byte = (bits >> (8 * k)) & 0xFF
+            swapped = swapped | (byte << (8 * (size - 1 - k)))
+        bits[...] = swapped
+    return target
+
+
 def _tobytes(self, order="C"):
     return _get(self).tobytes(order=order)
 
@@ -408,6 +432,7 @@ _METHODS = {
     "flat": property(_FlatIterator),
     "item": _item,
     "tobytes": _tobytes,
+    "byteswap": _byteswap,
     "tofile": lambda self, fid, sep="", format="%s": _get(self).tofile(fid, sep, format),
     "dump": lambda self, file: _get(self).dump(file),
     "dumps": lambda self: _get(self).dumps(),

@@ -333,7 +333,7 @@ def identity(n, dtype=None, *, device=None):
     return eye(n, dtype=dtype, device=device)
 
 
-def copy(a, /):
-    """A copy of ``a`` (NumPy's ``copy``)."""
-    return asarray(a).copy()
+def copy(a, /, order="K", subok=False):
+    """A copy of ``a`` (NumPy's ``copy``), laid out as ``order`` asks ('K' keeps a column-major array so)."""
+    return asarray(a).copy(order=order)
 
