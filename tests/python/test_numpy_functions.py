@@ -120,3 +120,22 @@ def test_memory_overlap(device):
     from kiln.lib.stride_tricks import sliding_window_view
 
     _eq(sliding_window_view(x, 4)[:3], np.lib.stride_tricks.sliding_window_view(np.arange(20), 4)[:3])
+
+
+def test_general_eigenproblems_and_tensor_solves(device):
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=(2, 4, 4))
+    values, vectors = kiln.linalg.eig(_k(a, device))
+    assert values.device == device and values.dtype == kiln.complex128
+    v, w = vectors.get(), values.get()
+    np.testing.assert_allclose(a @ v, v * w[:, None, :], atol=1e-10)
+    np.testing.assert_allclose(np.sort_complex(kiln.linalg.eigvals(_k(a[0], device)).get()),
+                               np.sort_complex(np.linalg.eigvals(a[0])), atol=1e-10)
+    assert kiln.linalg.eigvals(_k(a[0].astype(np.float32), device)).dtype == kiln.complex64
+    t = rng.normal(size=(6, 2, 3))
+    b = rng.normal(size=6)
+    _eq(kiln.linalg.tensorsolve(_k(t, device), _k(b, device)), np.linalg.tensorsolve(t, b))
+    m = rng.normal(size=(4, 6, 8, 3))
+    _eq(kiln.linalg.tensorinv(_k(m, device), 2), np.linalg.tensorinv(m, 2))
+    with pytest.raises(kiln.linalg.LinAlgError):
+        kiln.linalg.eig(_k(np.ones((2, 3)), device))

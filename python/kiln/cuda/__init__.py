@@ -23,7 +23,7 @@ something; on a machine without a GPU ``is_available()`` is False and the
 rest raises ``CUDAError``.
 """
 from ._backend import CUDAError, OutOfMemoryError
-from . import compiler, event, memory, nvtx, runtime, stream  # noqa: F401  (CuPy's submodules)
+from . import compiler, driver, event, memory, nvtx, runtime, stream  # noqa: F401  (CuPy's submodules)
 from .device import Device, detect, device_count, get_device_id, is_available, synchronize
 from .event import Event, get_elapsed_time
 from .memory import (  # noqa: F401

@@ -8,7 +8,9 @@ from ._decompositions import (  # noqa: F401
     EighResult, QRResult, SlogdetResult, SVDResult, cholesky, det, eigh, eigvalsh, inv, lstsq, matrix_power,
     matrix_rank, pinv, qr, slogdet, solve, svd, svdvals,
 )
+from ._general_eigen import EigResult, eig, eigvals  # noqa: F401
 from ._norms import cond, matrix_norm, norm, vector_norm  # noqa: F401
+from ._tensor_solve import tensorinv, tensorsolve  # noqa: F401
 
 
 def diagonal(x, /, *, offset=0):
