@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda clean
+.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda conformance-cupy conformance clean
 
 all: build
 
@@ -107,6 +107,17 @@ conformance-pycuda: build
 	cd tests && ../$(PY) conformance/pycuda/run.py --device cpu
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/pycuda/run.py --device cuda; fi
+
+# CuPy's own tests (tests/cupy_tests, tests/cupyx_tests/scipy_tests) through
+# the name-only shim (tests/conformance/cupy/run.py): CuPy's source from
+# $$CUPY_SRC or a clone (it needs GitHub, which CI cannot reach), on the CPU
+# and, where one works, the GPU. About 10 minutes on the 2-core CPU machine.
+conformance-cupy: build
+	cd tests && ../$(PY) conformance/cupy/run.py --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) conformance/cupy/run.py --device cuda; fi
+
+conformance: conformance-pycuda conformance-cupy
 
 clean:
 	rm -rf build $(VENV)

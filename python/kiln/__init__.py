@@ -63,6 +63,9 @@ from ._selection import choose, copyto, place, put_along_axis, putmask, select  
 from ._functional import apply_along_axis, apply_over_axes, piecewise, vectorize  # noqa: F401
 from ._memory_overlap import byte_bounds, may_share_memory, shares_memory  # noqa: F401
 from ._calculus import ediff1d, gradient, trapezoid, unwrap  # noqa: F401
+from ._polynomials import (  # noqa: F401
+    poly, poly1d, polyadd, polyder, polydiv, polyfit, polyint, polymul, polysub, polyval, roots,
+)
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort  # noqa: F401
 from ._sets import (  # noqa: F401
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,

@@ -142,3 +142,25 @@ def test_general_eigenproblems_and_tensor_solves(device):
     _eq(kiln.linalg.tensorinv(_k(m, device), 2), np.linalg.tensorinv(m, 2))
     with pytest.raises(kiln.linalg.LinAlgError):
         kiln.linalg.eig(_k(np.ones((2, 3)), device))
+
+
+def test_polynomials_match_numpy(device):
+    p = np.array([2.0, -3.0, 0.5, 4.0])
+    q = np.array([1.0, -1.0])
+    x = np.linspace(-2, 2, 7)
+    _eq(kiln.polyval(_k(p, device), _k(x, device)), np.polyval(p, x))
+    for name in ("polyadd", "polysub", "polymul"):
+        _eq(getattr(kiln, name)(_k(p, device), _k(q, device)), getattr(np, name)(p, q))
+    for k_part, n_part in zip(kiln.polydiv(_k(p, device), _k(q, device)), np.polydiv(p, q)):
+        _eq(k_part, n_part)
+    _eq(kiln.polyder(_k(p, device), 2), np.polyder(p, 2))
+    _eq(kiln.polyint(_k(p, device), 2, [1.0, 2.0]), np.polyint(p, 2, [1.0, 2.0]))
+    y = np.polyval(p, x) + 0.01 * np.sin(x)
+    np.testing.assert_allclose(kiln.polyfit(_k(x, device), _k(y, device), 3).get(), np.polyfit(x, y, 3), rtol=1e-8)
+    np.testing.assert_allclose(np.sort(kiln.roots(_k([1.0, -6.0, 11.0, -6.0], device)).get()), [1.0, 2.0, 3.0])
+    _eq(kiln.poly(_k([1.0, 2.0, 3.0], device)), np.poly([1.0, 2.0, 3.0]))
+    k_poly, n_poly = kiln.poly1d(_k(p, device)), np.poly1d(p)
+    _eq((k_poly * k_poly - 1).coeffs, (n_poly * n_poly - 1).coeffs)
+    _eq(k_poly(_k(x, device)), n_poly(x))
+    _eq(k_poly.deriv().coeffs, n_poly.deriv().coeffs)
+    assert k_poly.order == 3 and k_poly ** 2 == k_poly * k_poly
