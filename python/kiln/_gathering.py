@@ -8,6 +8,21 @@ from . import _core, _elementwise
 from ._creation import arange, asarray
 
 
+def indices_in_range(indices, n, mode, message):
+    """Integer ``indices`` into an axis of length ``n`` under NumPy's index
+    modes: "raise" (ValueError with ``message`` for one outside [0, n)),
+    "wrap" (modulo n) or "clip" (into [0, n - 1])."""
+    if mode == "raise":
+        if indices.size and (bool(_core.any(indices < 0)) or bool(_core.any(indices >= n))):
+            raise ValueError(message)
+        return indices
+    if mode == "wrap":
+        return indices % n
+    if mode == "clip":
+        return _core._clip(indices, 0, n - 1)
+    raise ValueError(f"mode: must be 'raise', 'wrap' or 'clip', not {mode!r}")
+
+
 def take(a, indices, axis=None, out=None, mode="raise"):
     """NumPy's take: the elements of ``a`` at ``indices`` along ``axis`` (of
     the flattened ``a`` when None). ``mode``: "raise" (IndexError outside

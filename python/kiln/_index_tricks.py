@@ -10,6 +10,7 @@ from . import _core
 from ._core import ndarray
 from ._creation import arange, asarray, empty, linspace
 from ._dtypes import normalize
+from ._gathering import indices_in_range
 
 
 class _IndexExpression:
@@ -197,17 +198,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         c = asarray(c)
         if c.dtype.kind not in "iu":
             raise TypeError("only int indices permitted")
-        c = c.astype("int64")
-        if m == "raise":
-            if c.size and (builtins.bool(_core.any(c < 0)) or builtins.bool(_core.any(c >= n))):
-                raise ValueError("invalid entry in coordinates array")
-        elif m == "wrap":
-            c = c % n
-        elif m == "clip":
-            c = _core._clip(c, 0, n - 1)
-        else:
-            raise ValueError(f"mode: clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
-        coords.append(c)
+        coords.append(indices_in_range(c.astype("int64"), n, m, "invalid entry in coordinates array"))
     order_dims = list(range(len(dims)))[::-1] if order == "C" else list(range(len(dims)))
     flat, stride = None, 1
     for k in order_dims:

@@ -30,10 +30,7 @@ def _reduce(reduction, a, axis, keepdims, out, initial, where, combine, identity
         result = reduction(a, axis=axis, keepdims=keepdims, **options)
         if initial is not _NO_VALUE:
             result = combine(result, _core._full((), initial, result.dtype, result.device))
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _out(result, out)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
@@ -80,26 +77,15 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         result = result.astype(total.dtype, copy=False) if total.dtype.kind in "fc" else result
     else:
         result = _core.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _out(result, out)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
-    result = _core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _out(_core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
-    result = _core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims)
-    if out is None:
-        return result
-    out[...] = result
-    return out
+    return _out(_core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
 
 def _correction(correction, ddof):

@@ -6,6 +6,7 @@ import builtins
 from . import _core
 from ._core import ndarray
 from ._creation import asarray
+from ._gathering import indices_in_range
 from ._manipulation import broadcast_arrays, broadcast_to
 
 
@@ -91,16 +92,7 @@ def choose(a, choices, out=None, mode="raise"):
     if a.dtype.kind not in "biu":
         raise TypeError("choose: the index array must be of integer type")
     choices = [asarray(c, device=a.device) for c in choices]
-    n = len(choices)
-    if mode == "raise":
-        if a.size and (builtins.bool(_core.any(a < 0)) or builtins.bool(_core.any(a >= n))):
-            raise ValueError("invalid entry in choice array")
-    elif mode == "wrap":
-        a = a % n
-    elif mode == "clip":
-        a = _core._clip(a, 0, n - 1)
-    else:
-        raise ValueError(f"mode: must be 'raise', 'wrap' or 'clip', not {mode!r}")
+    a = indices_in_range(a, len(choices), mode, "invalid entry in choice array")
     arrays = broadcast_arrays(a, *choices)
     a, choices = arrays[0], arrays[1:]
     dtype = _core.result_type(*choices)
