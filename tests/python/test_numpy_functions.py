@@ -167,3 +167,9 @@ def test_polynomials_match_numpy(device):
     _eq(k_poly(_k(x, device)), n_poly(x))
     _eq(k_poly.deriv().coeffs, n_poly.deriv().coeffs)
     assert k_poly.order == 3 and k_poly ** 2 == k_poly * k_poly
+
+
+def test_sort_complex(device):
+    a = np.array([[3 + 1j, 1 + 2j, 1 + 1j, 2], [0, -1j, 5, 1]])
+    _eq(kiln.sort_complex(_k(a, device)), np.sort_complex(a))
+    assert kiln.sort_complex(_k(np.array([3, 1, 2]), device)).dtype == np.sort_complex([3, 1, 2]).dtype
