@@ -173,3 +173,18 @@ def test_sort_complex(device):
     a = np.array([[3 + 1j, 1 + 2j, 1 + 1j, 2], [0, -1j, 5, 1]])
     _eq(kiln.sort_complex(_k(a, device)), np.sort_complex(a))
     assert kiln.sort_complex(_k(np.array([3, 1, 2]), device)).dtype == np.sort_complex([3, 1, 2]).dtype
+
+
+def test_fuse_gives_the_functions_results(device):
+    @kiln.fuse()
+    def scaled_sum(x, y):
+        return kiln.sum(x * y + 1, axis=0)
+
+    @kiln.fuse
+    def square(x):
+        return x * x
+
+    a = np.arange(12.0).reshape(3, 4)
+    _eq(scaled_sum(_k(a, device), 2.0), np.sum(a * 2.0 + 1, axis=0))
+    _eq(square(_k(a, device)), a * a)
+    assert kiln.fuse(kernel_name="k")(square).name == "k"
