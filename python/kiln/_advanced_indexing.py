@@ -30,7 +30,8 @@ def _item(k, device):
     if k is None or k is Ellipsis or isinstance(k, slice):
         return k
     if isinstance(k, bool):
-        raise IndexError("kiln does not take Python booleans as indices; use a boolean array")
+        raise IndexError("kiln takes Python booleans as indices only beside basic ones (ints, slices, "
+                         "None, ...); use a boolean array")
     if isinstance(k, (_core.ndarray, list)) or hasattr(k, "__array_interface__") or \
             hasattr(k, "__cuda_array_interface__"):
         a = asarray(k, device=device)
@@ -46,7 +47,36 @@ def _is_mask(k):
     return isinstance(k, _core.ndarray) and k.dtype.kind == "b"
 
 
+def _is_basic(k):
+    """A key item basic indexing takes (a Python bool counted as one)."""
+    return k is None or k is Ellipsis or isinstance(k, (bool, int, slice)) or (
+        hasattr(k, "__index__") and not isinstance(k, _core.ndarray) and getattr(k, "ndim", 0) == 0)
+
+
+def _without_python_bools(x, key):
+    """NumPy reads a Python bool in a key as a new axis of length 1 (True) or
+    0 (False): the view ``x[key]`` through None and an empty slice, where
+    the rest of the key is basic; None where it is not."""
+    items = key if isinstance(key, tuple) else (key,)
+    if not any(isinstance(k, bool) for k in items) or not all(_is_basic(k) for k in items):
+        return None
+    view = x[tuple(None if isinstance(k, bool) else k for k in items)]
+    consumed = builtins.sum(1 for k in items if not (k is None or k is Ellipsis or isinstance(k, bool)))
+    empty = []
+    for k in items:
+        if isinstance(k, bool):
+            empty.append(slice(None) if k else slice(0, 0))
+        elif k is None or isinstance(k, slice):
+            empty.append(slice(None))
+        elif k is Ellipsis:
+            empty.extend([slice(None)] * (x.ndim - consumed))
+    return view[tuple(empty)]
+
+
 def getitem(x, key):
+    view = _without_python_bools(x, key)
+    if view is not None:
+        return view
     items = [_item(k, x.device) for k in (key if isinstance(key, tuple) else (key,))]
     if builtins.sum(1 for k in items if k is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
@@ -125,6 +155,10 @@ def _gather(x, items):
 
 
 def setitem(x, key, value):
+    view = _without_python_bools(x, key)
+    if view is not None:
+        view[...] = value
+        return
     positions = getitem(arange(x.size, device=x.device).reshape(x.shape), key)
     values = asarray(value, device=x.device)
     values = values._broadcast_to(positions.shape).astype(x.dtype).reshape(-1)

@@ -118,3 +118,15 @@ def test_axis_errors_are_numpys():
         kiln.sum(kiln.ones(3), axis=1)
     with pytest.raises(kiln.exceptions.AxisError):
         kiln.flip(kiln.ones(3), axis=2)
+
+
+def test_python_bools_as_indices(device):
+    a = np.arange(6).reshape(2, 3)
+    x = kiln.array(a, device=device)
+    for key in [True, False, (True, 1), (0, False), (Ellipsis, True), (slice(None), None, True, 1)]:
+        np.testing.assert_array_equal(x[key].get(), a[key])
+    x[True] = 7
+    x[(0, False)] = 1
+    assert (x.get() == 7).all()
+    with pytest.raises(IndexError, match="Python booleans"):
+        x[True, kiln.asarray([0], device=device)]
