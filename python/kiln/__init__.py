@@ -10,7 +10,7 @@ from ._core import CompileError, Device, ndarray, bincount, can_cast, promote_ty
 from ._device import cpu, default_device
 from ._dtypes import (
     bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
-    float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,
+    common_type, float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,
 )
 from ._creation import (
     arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, copy, empty, empty_like, eye, full,
@@ -129,7 +129,7 @@ def fromfunction(function, shape, *, dtype=float, **kwargs):
 # as they are; loaded from NumPy on first use (``import kiln`` stays NumPy-free).
 _FROM_NUMPY = ("generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
                "complexfloating", "character", "flexible", "bool_", "issubdtype", "issubsctype",
-               "min_scalar_type", "common_type", "obj2sctype", "sctypeDict", "typecodes", "ScalarType",
+               "min_scalar_type", "obj2sctype", "sctypeDict", "typecodes", "ScalarType",
                "little_endian", "euler_gamma", "format_parser", "errstate", "seterr", "geterr")
 
 

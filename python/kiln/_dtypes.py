@@ -159,3 +159,16 @@ def isdtype(dtype, kind):
             raise ValueError(f"kind: unknown dtype kind {kind!r}")
         return dt.kind in _KIND_GROUPS[kind]
     return dt == normalize(kind, "kind")
+
+
+def common_type(*arrays):
+    """NumPy's common_type: the inexact dtype all ``arrays`` fit (integers count as float64)."""
+    complex_, size = False, 2
+    for a in arrays:
+        kind = a.dtype.kind
+        if kind == "b":
+            raise TypeError("can't get common type for non-numeric array")
+        complex_ |= kind == "c"
+        size = builtins.max(size, 8 if kind in "iu" else a.dtype.itemsize // (2 if kind == "c" else 1))
+    name = f"complex{16 * size}" if complex_ else f"float{8 * size}"
+    return _BY_NAME[name]

@@ -188,3 +188,11 @@ def test_fuse_gives_the_functions_results(device):
     _eq(scaled_sum(_k(a, device), 2.0), np.sum(a * 2.0 + 1, axis=0))
     _eq(square(_k(a, device)), a * a)
     assert kiln.fuse(kernel_name="k")(square).name == "k"
+
+
+def test_common_type(device):
+    for dtypes in [("int32",), ("float16",), ("float32", "complex64"), ("float16", "int8"), ("complex128", "float32")]:
+        arrays = [kiln.ones(2, dtype=d, device=device) for d in dtypes]
+        assert kiln.common_type(*arrays) == np.common_type(*[np.ones(2, d) for d in dtypes])
+    with pytest.raises(TypeError):
+        kiln.common_type(kiln.ones(2, dtype="bool", device=device))
