@@ -241,6 +241,13 @@ def _reduction_out(fn):
     return method
 
 
+def _flat_key(key):
+    """A flat iterator takes ints, slices and index arrays (a Python bool is refused, as CuPy refuses it)."""
+    if isinstance(key, bool) or (isinstance(key, tuple) and any(isinstance(k, bool) for k in key)):
+        raise IndexError("unsupported iterator index: a Python bool")
+    return key
+
+
 class _FlatIterator:
     """``a.flat``: the array's elements in row-major order, readable and
     writable by integer, slice or index array."""
@@ -255,9 +262,10 @@ class _FlatIterator:
         return iter(_c_ravel(self.base))
 
     def __getitem__(self, key):
-        return _c_ravel(self.base)[key]
+        return _c_ravel(self.base)[_flat_key(key)]
 
     def __setitem__(self, key, value):
+        key = _flat_key(key)
         if self.base.flags.c_contiguous:
             self.base.reshape(-1)[key] = value
         else:

@@ -290,7 +290,7 @@ class poly1d:
     def __pow__(self, power):
         if not isinstance(power, numbers.Integral) or power < 0:
             raise ValueError("Power to non-negative integers only.")
-        result = poly1d(asarray([1], dtype=self._coeffs.dtype, device=self._coeffs.device))
+        result = poly1d(asarray([1], device=self._coeffs.device))  # int64, so promotion is NumPy's
         for _ in range(power):
             result = result * self
         return result
@@ -327,7 +327,7 @@ class poly1d:
 
 def _compose(outer, inner):
     """The coefficients of outer(inner(x))."""
-    result = poly1d(asarray([0], dtype=outer.dtype, device=outer.device))
+    result = poly1d(asarray([0], device=outer.device))
     for k in range(outer.shape[0]):
         result = result * inner + poly1d(outer[k:k + 1])
     return result.coeffs
