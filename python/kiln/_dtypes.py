@@ -162,7 +162,8 @@ def isdtype(dtype, kind):
 
 
 def common_type(*arrays):
-    """NumPy's common_type: the inexact dtype all ``arrays`` fit (integers count as float64)."""
+    """NumPy's common_type: the inexact scalar type all ``arrays`` fit
+    (integers count as float64), as NumPy's type (``numpy.float64``)."""
     complex_, size = False, 2
     for a in arrays:
         kind = a.dtype.kind
@@ -171,4 +172,4 @@ def common_type(*arrays):
         complex_ |= kind == "c"
         size = builtins.max(size, 8 if kind in "iu" else a.dtype.itemsize // (2 if kind == "c" else 1))
     name = f"complex{16 * size}" if complex_ else f"float{8 * size}"
-    return _BY_NAME[name]
+    return _BY_NAME[name].type

@@ -193,6 +193,7 @@ def test_fuse_gives_the_functions_results(device):
 def test_common_type(device):
     for dtypes in [("int32",), ("float16",), ("float32", "complex64"), ("float16", "int8"), ("complex128", "float32")]:
         arrays = [kiln.ones(2, dtype=d, device=device) for d in dtypes]
-        assert kiln.common_type(*arrays) == np.common_type(*[np.ones(2, d) for d in dtypes])
+        assert kiln.common_type(*arrays) is np.common_type(*[np.ones(2, d) for d in dtypes])
+    assert kiln.common_type() is np.float16
     with pytest.raises(TypeError):
         kiln.common_type(kiln.ones(2, dtype="bool", device=device))
