@@ -34,10 +34,10 @@ def polyval(p, x):
         p = p.coeffs
     p = asarray(p)
     x = asarray(x, device=p.device)
-    if p.ndim != 1:
-        raise ValueError("polyval: p must be 1-D")
+    if p.ndim == 0:
+        p = p.reshape(1)
     dtype = _core.result_type(p, x)
-    result = _core._full(x.shape, 0, dtype, x.device)
+    result = _core._full(x.shape, 0, dtype, x.device)  # p's rows broadcast against x (NumPy's 2-D p)
     for k in range(p.shape[0]):
         result = result * x + p[k]
     return result.astype(dtype, copy=False)
@@ -60,6 +60,9 @@ def polysub(a1, a2):
     """The difference of two polynomials."""
     wrap = isinstance(a1, poly1d) or isinstance(a2, poly1d)
     a, b = _coefficients(a1), _coefficients(a2)
+    if a.dtype.kind == "b" and b.dtype.kind == "b":  # as NumPy's a1 - a2
+        raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                        "operator, or the logical_xor function instead.")
     result = polyadd(a, -asarray(b, device=a.device) if b.dtype.kind != "b" else b)
     return poly1d(result) if wrap else result
 
@@ -127,7 +130,7 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
     from ._rearranging import vander
 
     x, y = asarray(x), asarray(y)
-    deg = operator.index(deg)
+    deg = int(deg)  # NumPy's polyfit takes any number and truncates it
     if deg < 0:
         raise ValueError("expected deg >= 0")
     if x.ndim != 1:
@@ -138,6 +141,8 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         raise TypeError("expected 1D or 2D array for y")
     if x.shape[0] != y.shape[0]:
         raise TypeError("expected x and y to have same length")
+    if "float16" in (x.dtype.name, y.dtype.name):  # NumPy's lstsq refuses float16, so its polyfit does
+        raise TypeError("array type float16 is unsupported in linalg")
     dtype = _core.result_type(x, y, "float64")
     lhs = vander(x.astype(dtype), deg + 1)
     rhs = y.astype(dtype)
@@ -149,13 +154,25 @@ def polyfit(x, y, deg, rcond=None, full=False, w=None, cov=False):
         rhs = rhs * (w if rhs.ndim == 1 else w.reshape(-1, 1))
     scale = _core.sqrt(_core.sum(lhs * lhs, axis=0))
     scale = _core._where(scale == 0, 1.0, scale)
-    c, residuals, rank, singular = linalg.lstsq(lhs / scale, rhs, rcond)
+    lhs = lhs / scale
+    c, residuals, rank, singular = linalg.lstsq(lhs, rhs, rcond)
     c = (c.T / scale).T
     if full:
         return c, residuals, rank, singular, rcond
-    if cov:
-        raise NotImplementedError("polyfit: cov=True is not supported yet")
-    return c
+    if not cov:
+        return c
+    # The covariance of the coefficients, as NumPy's: (A^T A)^-1, unscaled
+    # or scaled by the residuals per degree of freedom.
+    base = linalg.inv(lhs.T @ lhs) / (scale.reshape(-1, 1) * scale.reshape(1, -1))
+    if cov == "unscaled":
+        factor = 1.0
+    else:
+        if x.shape[0] <= deg + 1:
+            raise ValueError("the number of data points must exceed order to scale the covariance matrix")
+        factor = residuals / (x.shape[0] - deg - 1)
+    if rhs.ndim == 1:
+        return c, base * factor
+    return c, base.reshape(base.shape + (1,)) * factor
 
 
 def roots(p):

@@ -197,3 +197,19 @@ def test_common_type(device):
     assert kiln.common_type() is np.float16
     with pytest.raises(TypeError):
         kiln.common_type(kiln.ones(2, dtype="bool", device=device))
+
+
+def test_polyfit_covariance_and_bad_input(device):
+    x = np.linspace(0, 2, 12)
+    y = 1.5 * x ** 2 - x + 0.3 + 0.05 * np.cos(7 * x)
+    for cov in (True, "unscaled"):
+        k_c, k_v = kiln.polyfit(_k(x, device), _k(y, device), 2.0, cov=cov)
+        n_c, n_v = np.polyfit(x, y, 2, cov=cov)
+        np.testing.assert_allclose(k_c.get(), n_c, rtol=1e-8)
+        np.testing.assert_allclose(k_v.get(), n_v, rtol=1e-6)
+    with pytest.raises(TypeError, match="float16"):
+        kiln.polyfit(_k(x.astype(np.float16), device), _k(y, device), 2)
+    with pytest.raises(TypeError):
+        kiln.polysub(_k([True, False], device), _k([True, True], device))
+    _eq(kiln.polyval(_k([[1.0, 2.0], [3.0, 4.0]], device), _k([2.0, 3.0], device)),
+        np.polyval(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 3.0])))
