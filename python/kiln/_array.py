@@ -11,6 +11,7 @@ from . import (_core, _creation, _cuda_array_interface, _dlpack, _elementwise, _
 from ._core import ndarray
 from ._device import cpu, to_device
 from ._dtypes import normalize
+from ._outputs import into
 
 
 class _HostView:
@@ -277,16 +278,12 @@ class _FlatIterator:
 def _item(self, *args):
     if not args:
         return _c_item(self)
-    if len(args) == 1:
-        index = args[0] if isinstance(args[0], tuple) else None
-        if index is None:
-            size = self.size
-            flat = operator.index(args[0])
-            if not -size <= flat < size:
-                raise IndexError(f"index {flat} is out of bounds for size {size}")
-            return _c_item(_c_ravel(self)[flat])
-        args = index
-    return _c_item(self[tuple(args)])
+    if len(args) == 1 and not isinstance(args[0], tuple):  # a flat index
+        size, flat = self.size, operator.index(args[0])
+        if not -size <= flat < size:
+            raise IndexError(f"index {flat} is out of bounds for size {size}")
+        return _c_item(_c_ravel(self)[flat])
+    return _c_item(self[args[0] if len(args) == 1 else args])
 
 
 _c_item = ndarray.item
@@ -341,36 +338,29 @@ def _squeeze(self, axis=None):
 
 def _method(fn):
     def method(self, axis=None, dtype=None, out=None, keepdims=False):
-        return _into(fn(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
+        return into(fn(self, axis=axis, dtype=dtype, keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
 
 def _plain_method(fn):
     def method(self, axis=None, out=None, keepdims=False):
-        return _into(fn(self, axis=axis, keepdims=keepdims), out)
+        return into(fn(self, axis=axis, keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
 
-def _into(result, out):
-    if out is None:
-        return result
-    out[...] = result
-    return out
-
-
 def _var(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _into(_reductions.var(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
+    return into(_reductions.var(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
 
 
 def _std(self, axis=None, dtype=None, out=None, ddof=0, keepdims=False):
-    return _into(_reductions.std(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
+    return into(_reductions.std(self, axis=axis, ddof=ddof, keepdims=keepdims, dtype=dtype), out)
 
 
 def _arg_method(fn):
     def method(self, axis=None, out=None, *, keepdims=False):
-        return _into(fn(self, axis=None if axis is None else operator.index(axis), keepdims=keepdims), out)
+        return into(fn(self, axis=None if axis is None else operator.index(axis), keepdims=keepdims), out)
     method.__name__ = fn.__name__
     return method
 
@@ -431,8 +421,8 @@ _METHODS = {
     "std": _std,
     "argmin": _arg_method(_core.argmin),
     "argmax": _arg_method(_core.argmax),
-    "cumsum": lambda self, axis=None, dtype=None, out=None: _into(_reductions.cumsum(self, axis, dtype), out),
-    "cumprod": lambda self, axis=None, dtype=None, out=None: _into(_reductions.cumprod(self, axis, dtype), out),
+    "cumsum": lambda self, axis=None, dtype=None, out=None: into(_reductions.cumsum(self, axis, dtype), out),
+    "cumprod": lambda self, axis=None, dtype=None, out=None: into(_reductions.cumprod(self, axis, dtype), out),
     "copy": _copy,
     "ravel": _ravel,
     "flatten": _flatten,
@@ -446,7 +436,7 @@ _METHODS = {
     "dumps": lambda self: _get(self).dumps(),
     "repeat": lambda self, repeats, axis=None: _public_namespace.get().repeat(self, repeats, axis),
     "put": lambda self, indices, values, mode="raise": _gathering.put(self, indices, values, mode),
-    "compress": lambda self, condition, axis=None, out=None: _into(_nonzero.compress(condition, self, axis), out),
+    "compress": lambda self, condition, axis=None, out=None: into(_nonzero.compress(condition, self, axis), out),
     "choose": lambda self, choices, out=None, mode="raise": _public_namespace.get().choose(self, choices, out, mode),
     "__contains__": lambda self, value: builtins.bool((self == value).any()),
     "conj": lambda self: _core.conj(self),

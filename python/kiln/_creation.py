@@ -314,8 +314,6 @@ def geomspace(start, stop, num=50, endpoint=True, dtype=None, axis=0, *, device=
         out[0, ...] = start
         if endpoint and num > 1:
             out[-1, ...] = stop
-    if out.ndim and out.shape[1:] == () and start.ndim == 0 and stop.ndim == 0:
-        out = out.reshape(num)
     if axis != 0:
         out = _first_axis_to(out, axis)
     return out if dtype is None else out.astype(dtype)

@@ -7,15 +7,9 @@ import numbers
 
 from . import _core
 from ._core import ndarray
-from ._creation import asarray
+from ._creation import asarray, operands
 from ._manipulation import broadcast_arrays
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    out[...] = result
-    return out
+from ._outputs import into
 
 
 def _outs(results, out):
@@ -25,12 +19,6 @@ def _outs(results, out):
         if o is not None:
             o[...] = r
     return tuple(o if o is not None else r for o, r in zip(out, results))
-
-
-def _pair(x1, x2):
-    from ._creation import operands
-
-    return operands(x1, x2)
 
 
 def fabs(x, /, *, out=None):
@@ -46,7 +34,7 @@ def fabs(x, /, *, out=None):
 def gcd(x1, x2, /, *, out=None):
     """The greatest common divisor of integers (Euclid's algorithm, all
     elements at once; as many steps as the slowest pair needs)."""
-    a, b = _pair(x1, x2)
+    a, b = operands(x1, x2)
     if a.dtype.kind not in "biu" or b.dtype.kind not in "biu":
         raise TypeError("gcd: the arguments must be integers")
     dtype = _core.result_type(a, b)
@@ -56,36 +44,36 @@ def gcd(x1, x2, /, *, out=None):
         nonzero = b != 0
         safe = _core._where(nonzero, b, 1)
         a, b = _core._where(nonzero, b, a), _core._where(nonzero, a % safe, 0)
-    return _out(a.astype(dtype), out)
+    return into(a.astype(dtype), out)
 
 
 def lcm(x1, x2, /, *, out=None):
-    a, b = _pair(x1, x2)
+    a, b = operands(x1, x2)
     divisor = gcd(a, b)
     result = _core.abs((a // _core._where(divisor == 0, 1, divisor)) * b)
-    return _out(_core._where(divisor == 0, 0, result).astype(divisor.dtype), out)
+    return into(_core._where(divisor == 0, 0, result).astype(divisor.dtype), out)
 
 
 def heaviside(x1, x2, /, *, out=None):
     """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN)."""
-    x, h0 = _pair(x1, x2)
+    x, h0 = operands(x1, x2)
     dtype = _core.result_type(x, h0, "float16") if x.dtype.kind in "biu" and h0.dtype.kind in "biu" else \
         _core.result_type(x, h0)
     x, h0 = x.astype(dtype, copy=False), h0.astype(dtype, copy=False)
     result = _core._where(x < 0, 0, _core._where(x > 0, 1, h0)).astype(dtype, copy=False)
-    return _out(_core._where(_core.isnan(x), x, result), out)
+    return into(_core._where(_core.isnan(x), x, result), out)
 
 
 def float_power(x1, x2, /, *, out=None):
     """``x1 ** x2`` computed in float64 (complex128 for complex input)."""
-    a, b = _pair(x1, x2)
+    a, b = operands(x1, x2)
     dtype = "complex128" if "c" in (a.dtype.kind, b.dtype.kind) else "float64"
     return _core.power(a.astype(dtype), b.astype(dtype), out=out)
 
 
 def logaddexp2(x1, x2, /, *, out=None):
     """``log2(2**x1 + 2**x2)`` without overflow."""
-    a, b = _pair(x1, x2)
+    a, b = operands(x1, x2)
     dtype = _core.result_type(a, b)
     if dtype.kind in "biu":
         dtype = _core.result_type(dtype, "float16") if dtype.itemsize == 1 else \
@@ -93,19 +81,19 @@ def logaddexp2(x1, x2, /, *, out=None):
     a, b = a.astype(dtype), b.astype(dtype)
     high = _core.maximum(a, b)
     result = high + _core.log1p(_core.exp2(-_core.abs(a - b))) / 0.6931471805599453
-    return _out(_core._where(a == b, a + 1, result).astype(dtype, copy=False), out)
+    return into(_core._where(a == b, a + 1, result).astype(dtype, copy=False), out)
 
 
 def ldexp(x1, x2, /, *, out=None):
     """``x1 * 2**x2`` (the power split in two so that neither half overflows
     where the product does not)."""
-    m, e = _pair(x1, x2)
+    m, e = operands(x1, x2)
     if e.dtype.kind not in "biu":
         raise TypeError("ldexp: the exponent must be an integer")
     if m.dtype.kind not in "fc":
         m = m.astype("float16" if m.itemsize == 1 else "float32" if m.itemsize == 2 else "float64")
     half = e // 2
-    return _out((m * _core.exp2(half.astype(m.dtype))) * _core.exp2((e - half).astype(m.dtype)), out)
+    return into((m * _core.exp2(half.astype(m.dtype))) * _core.exp2((e - half).astype(m.dtype)), out)
 
 
 def frexp(x, /, out1=None, out2=None, *, out=None):
@@ -142,7 +130,7 @@ def modf(x, /, out1=None, out2=None, *, out=None):
 
 def divmod(x1, x2, /, out1=None, out2=None, *, out=None):
     """(x1 // x2, x1 % x2)."""
-    a, b = _pair(x1, x2)
+    a, b = operands(x1, x2)
     return _outs((_core.floor_divide(a, b), _core.remainder(a, b)),
                  out if out is not None else None if out1 is None and out2 is None else (out1, out2))
 
@@ -185,8 +173,8 @@ def i0(x, /):
 def fix(x, /, out=None):
     """Round toward zero, keeping the dtype of float input."""
     x = asarray(x)
-    return _out(_core.trunc(x) if x.dtype.kind == "f" else _core.trunc(x).astype(
-        x.dtype if x.dtype.kind in "biu" else x.dtype), out)
+    whole = _core.trunc(x)
+    return into(whole if x.dtype.kind == "f" else whole.astype(x.dtype), out)
 
 
 def angle(z, deg=False):
@@ -229,14 +217,14 @@ def isposinf(x, /, out=None):
     x = asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("isposinf: complex input is not supported")
-    return _out(_core.isinf(x) & ~_core.signbit(x) if x.dtype.kind == "f" else _core.isinf(x), out)
+    return into(_core.isinf(x) & ~_core.signbit(x) if x.dtype.kind == "f" else _core.isinf(x), out)
 
 
 def isneginf(x, /, out=None):
     x = asarray(x)
     if x.dtype.kind == "c":
         raise TypeError("isneginf: complex input is not supported")
-    return _out(_core.isinf(x) & _core.signbit(x) if x.dtype.kind == "f" else _core.isinf(x), out)
+    return into(_core.isinf(x) & _core.signbit(x) if x.dtype.kind == "f" else _core.isinf(x), out)
 
 
 def iscomplex(x, /):

@@ -29,7 +29,7 @@ s_ = _IndexExpression(maketuple=False)
 index_exp = _IndexExpression(maketuple=True)
 
 
-def _slice_values(key, dtype_hint=None):
+def _slice_values(key):
     """The values of ``start:stop:step`` (a complex step is a number of points)."""
     start = 0 if key.start is None else key.start
     step = 1 if key.step is None else key.step

@@ -10,13 +10,7 @@ from . import _core
 from ._creation import asarray, operands
 from ._joining import stack
 from ._manipulation import diagonal, moveaxis, permute_dims
-
-
-def _out(result, out):
-    if out is None:
-        return result
-    out[...] = result
-    return out
+from ._outputs import into
 
 
 def matmul(x1, x2, /, out=None, *, dtype=None):
@@ -25,7 +19,7 @@ def matmul(x1, x2, /, out=None, *, dtype=None):
     x1, x2 = operands(x1, x2)
     if dtype is not None:
         x1, x2 = x1.astype(dtype, copy=False), x2.astype(dtype, copy=False)
-    return _out(_core.matmul(x1, x2), out)
+    return into(_core.matmul(x1, x2), out)
 
 
 def tensordot(a, b, /, axes=2):
@@ -64,7 +58,7 @@ def dot(a, b, out=None):
         result = _core.matmul(a, b)
     else:
         result = tensordot(a, b, ([-1], [-2]))
-    return _out(result, out)
+    return into(result, out)
 
 
 def vdot(a, b, /):
@@ -86,7 +80,7 @@ def inner(a, b, /):
 def outer(a, b, /, out=None):
     """Every product of an element of the flattened ``a`` with one of ``b``."""
     a, b = operands(a, b)
-    return _out(_core.multiply(a.reshape(-1, 1), b.reshape(1, -1)), out)
+    return into(_core.multiply(a.reshape(-1, 1), b.reshape(1, -1)), out)
 
 
 def vecdot(x1, x2, /, *, axis=-1):
@@ -103,7 +97,7 @@ def vecdot(x1, x2, /, *, axis=-1):
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
     """Sum of the diagonal ``offset`` of the matrices spanned by ``axis1`` and ``axis2``."""
-    return _out(_core.sum(diagonal(a, offset, axis1, axis2), -1, dtype), out)
+    return into(_core.sum(diagonal(a, offset, axis1, axis2), -1, dtype), out)
 
 
 def _einsum_terms(subscripts, operands):
@@ -200,7 +194,7 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, casting=
         x, x_labels = _contract(x, x_labels, y, y_labels, later)
     x, x_labels = _reduce_single(x, x_labels, set(output))
     x = x.astype(_core.result_type(*operands), copy=False)  # NumPy's einsum keeps the operands' common type
-    return _out(permute_dims(x, [x_labels.index(c) for c in output]) if output else x, out)
+    return into(permute_dims(x, [x_labels.index(c) for c in output]) if output else x, out)
 
 
 def multi_dot(arrays, *, out=None):
@@ -212,7 +206,7 @@ def multi_dot(arrays, *, out=None):
     result = arrays[0]
     for a in arrays[1:]:
         result = _core.matmul(result, asarray(a, device=result.device))
-    return _out(result, out)
+    return into(result, out)
 
 
 def cross(a, b, /, *, axis=-1):

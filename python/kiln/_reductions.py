@@ -5,6 +5,7 @@ from . import _core
 from ._core import cumulative_prod, cumulative_sum, ndarray  # noqa: F401
 
 from ._creation import asarray
+from ._outputs import into
 
 _NO_VALUE = object()
 
@@ -30,7 +31,7 @@ def _reduce(reduction, a, axis, keepdims, out, initial, where, combine, identity
         result = reduction(a, axis=axis, keepdims=keepdims, **options)
         if initial is not _NO_VALUE:
             result = combine(result, _core._full((), initial, result.dtype, result.device))
-    return _out(result, out)
+    return into(result, out)
 
 
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
@@ -77,15 +78,15 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
         result = result.astype(total.dtype, copy=False) if total.dtype.kind in "fc" else result
     else:
         result = _core.mean(a, axis=axis, dtype=dtype, keepdims=keepdims)
-    return _out(result, out)
+    return into(result, out)
 
 
 def argmax(a, axis=None, out=None, *, keepdims=False):
-    return _out(_core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
+    return into(_core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
 
 def argmin(a, axis=None, out=None, *, keepdims=False):
-    return _out(_core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
+    return into(_core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
 
 def _correction(correction, ddof):
@@ -96,21 +97,14 @@ def _correction(correction, ddof):
     return float(correction or 0.0)
 
 
-def _out(result, out):
-    if out is None:
-        return result
-    out[...] = result
-    return out
-
-
 def var(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Variance over ``axis``, divided by N - correction (``ddof`` is NumPy's name)."""
-    return _out(_core._var(x, axis, _correction(correction, ddof), keepdims, dtype), out)
+    return into(_core._var(x, axis, _correction(correction, ddof), keepdims, dtype), out)
 
 
 def std(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Standard deviation over ``axis``, divided by N - correction."""
-    return _out(_core._std(x, axis, _correction(correction, ddof), keepdims, dtype), out)
+    return into(_core._std(x, axis, _correction(correction, ddof), keepdims, dtype), out)
 
 
 def cumsum(a, axis=None, dtype=None, out=None):
@@ -118,7 +112,7 @@ def cumsum(a, axis=None, dtype=None, out=None):
     a = asarray(a)
     if axis is None:
         a, axis = a.ravel(), 0
-    return _out(_core.cumulative_sum(a, axis, dtype), out)
+    return into(_core.cumulative_sum(a, axis, dtype), out)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
@@ -126,4 +120,4 @@ def cumprod(a, axis=None, dtype=None, out=None):
     a = asarray(a)
     if axis is None:
         a, axis = a.ravel(), 0
-    return _out(_core.cumulative_prod(a, axis, dtype), out)
+    return into(_core.cumulative_prod(a, axis, dtype), out)

@@ -15,8 +15,7 @@ def copyto(dst, src, casting="same_kind", where=True):
     if not isinstance(dst, ndarray):
         raise TypeError(f"copyto: dst must be a kiln array, got {type(dst).__name__}")
     src = asarray(src, device=dst.device) if not isinstance(src, ndarray) else src
-    if not _core.can_cast(src.dtype, dst.dtype, casting) and not (
-            src.ndim == 0 and casting == "same_kind" and not isinstance(src, ndarray)):
+    if not _core.can_cast(src.dtype, dst.dtype, casting):
         raise TypeError(f"copyto: cannot cast from {src.dtype} to {dst.dtype} with casting rule {casting!r}")
     if where is True:
         dst[...] = broadcast_to(src, dst.shape)
@@ -66,8 +65,8 @@ def put_along_axis(arr, indices, values, axis):
         target = arr.reshape(-1) if arr.flags.c_contiguous else None
         if target is None:
             raise ValueError("put_along_axis: axis=None needs a contiguous array")
-        target[indices.reshape(-1)] = asarray(values, device=arr.device).reshape(-1) if asarray(
-            values).size > 1 else values
+        flat_values = asarray(values, device=arr.device)
+        target[indices.reshape(-1)] = flat_values.reshape(-1) if flat_values.size > 1 else values
         return
     if indices.ndim != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")

@@ -8,9 +8,9 @@ signatures and identities are NumPy's (facts about the same ufuncs)."""
 import builtins
 import operator
 
-from . import _core
 from ._core import ndarray
 from ._errors import axis_error
+from ._outputs import into
 
 _NO_VALUE = object()
 # The reductions and scans kiln has for some ufuncs (the rest reduce pairwise).
@@ -126,7 +126,7 @@ class ufunc:
                                                          device=result.device)
         if keepdims:
             result = kiln.expand_dims(result, axis=axes) if axes else result
-        return _into(result, out)
+        return into(result, _single(out))
 
     def _reduce_axes(self, a, axes):
         kiln = _namespace()
@@ -170,7 +170,7 @@ class ufunc:
             moved = kiln.moveaxis(a, axis, 0)
             result = self._scan(moved) if self.__name__ in _ASSOCIATIVE else self._fold(moved)
             result = kiln.moveaxis(result, 0, axis)
-        return _into(result, out)
+        return into(result, _single(out))
 
     def _scan(self, a):
         """Hillis and Steele's inclusive scan: log2(n) elementwise steps."""
@@ -254,7 +254,7 @@ class ufunc:
             pieces.append(self._reduce_axes(part, (0,)).astype(a.dtype, copy=False))
         result = kiln.moveaxis(kiln.stack(pieces), 0, axis) if pieces else kiln.empty(
             (0,) + moved.shape[1:], dtype=a.dtype, device=a.device)
-        return _into(result, out)
+        return into(result, _single(out))
 
     def _binary_only(self, method):
         if self.nin != 2 or self.nout != 1:
@@ -283,9 +283,6 @@ def _reduced_size(a, axes):
     return size
 
 
-def _into(result, out):
-    if out is None:
-        return result
-    out = out[0] if isinstance(out, tuple) else out
-    out[...] = result
-    return out
+def _single(out):
+    """The one output of a reduction, given alone or as NumPy's 1-tuple."""
+    return out[0] if isinstance(out, tuple) else out
