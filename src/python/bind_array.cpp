@@ -112,7 +112,7 @@ void bind_array(nb::module_& m) {
       .def("__getitem__", [](nb::handle self, nb::handle key) -> nb::object {
         if (is_advanced_index(key)) return hooks().advanced_index(self, key);
         return nb::cast(nb::cast<const Array&>(self).index(to_index(key)));
-      })
+      }, "key"_a.none())  // x[None] is a new axis
       .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
         if (is_advanced_index(key)) {
           hooks().advanced_assign(self, key, value);
@@ -122,7 +122,7 @@ void bind_array(nb::module_& m) {
         Scalar s;
         if (to_scalar(value, &s)) view.assign(s);
         else view.assign(to_array(value, "value"));
-      })
+      }, "key"_a.none(), "value"_a)
       .def("__len__", [](const Array& a) {
         if (a.ndim() == 0) throw TypeError("len() of unsized object");
         return a.shape()[0];

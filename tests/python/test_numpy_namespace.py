@@ -130,3 +130,10 @@ def test_python_bools_as_indices(device):
     assert (x.get() == 7).all()
     with pytest.raises(IndexError, match="Python booleans"):
         x[True, kiln.asarray([0], device=device)]
+
+
+def test_none_alone_is_a_new_axis(device):
+    x = kiln.arange(3, device=device)
+    assert x[None].shape == (1, 3)
+    x[None] = 5
+    assert (x.get() == 5).all()
