@@ -46,6 +46,14 @@ struct Eigh {
 // From the lower triangle of a (upper: the upper one).
 Eigh eigh(const Array& a, bool upper = false, bool vectors = true);
 
+struct Eig {
+  Array eigenvalues;   // complex, in LAPACK's order
+  Array eigenvectors;  // unit columns, complex; empty from eigvals
+};
+// Any square matrices; real ones are solved as complex (NumPy's results are
+// complex too unless every eigenvalue is real: kiln's, as CuPy's, always are).
+Eig eig(const Array& a, bool vectors = true);
+
 struct SVD {
   Array u, s, vh;  // u and vh are empty without compute_uv
 };

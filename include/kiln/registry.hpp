@@ -156,6 +156,8 @@ enum class LapackOp : uint8_t {
   geqrf,  // QR: R above the diagonal, reflectors below, their factors in values (min(m, n))
   orgqr,  // forms geqrf's Q in a (m x n) from its `reflectors` factors in values
   syevd,  // Hermitian eigenproblem: eigenvalues ascending in values (real), vectors in a when `vectors`
+  geev,   // general eigenproblem of complex matrices: eigenvalues in values (complex, n a matrix), the
+          // right eigenvectors (unit columns) in u (n x n) when `vectors`; a is destroyed
   gesvd,  // singular values descending in values (real); u (m x m or m x k) and vt (n x n or k x n)
           // when not null (`full` for the square ones), k = min(m, n); a is destroyed
   count_

@@ -143,7 +143,7 @@ class _Flags:
         self.c_contiguous = a._c_contiguous
         self.f_contiguous = a._f_contiguous
         self.writeable = a._writeable
-        self.owndata = False
+        self.owndata = a.base is None
 
     def __getitem__(self, key):
         return getattr(self, {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
@@ -400,6 +400,8 @@ _METHODS = {
     "copy_to_device": lambda self, ary, stream=0: _set(self, ary, stream=stream or None),
     "tolist": _tolist,
     "flags": property(_Flags),
+    # The array whose memory a view shows (None for an array with its own).
+    "base": property(lambda self: getattr(self, "_base", None)),
     "reshape": _reshape,
     "transpose": _transpose,
     "swapaxes": lambda self, a, b: self._swapaxes(a, b),

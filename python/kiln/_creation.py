@@ -100,6 +100,17 @@ def _asarray(obj, dtype, device, copy):
 
     if isinstance(obj, np.ndarray):
         arr = obj
+    elif isinstance(obj, (list, tuple)) and _first_array(obj) is not None:
+        # Nested sequences of kiln arrays stack where the arrays are (CuPy's
+        # cupy.array([x, y])), without a trip through the host.
+        where = device if device is not None else _first_array(obj).device
+        parts = [_asarray(item, None, where, None) for item in obj]
+        if builtins.any(p.shape != parts[0].shape for p in parts):
+            raise ValueError("obj: the nested sequence has an inhomogeneous shape")
+        out = empty((len(parts), *parts[0].shape), dtype=_core.result_type(*parts), device=where)
+        for k, part in enumerate(parts):
+            out[k] = part
+        return _asarray(out, dtype, None, None)
     elif hasattr(obj, "__cuda_array_interface__"):  # GPU memory of CuPy, PyTorch, Numba, ...: viewed in place
         from ._cuda_array_interface import from_interface
 
@@ -125,6 +136,18 @@ def _asarray(obj, dtype, device, copy):
     out = _host_from_numpy(arr)
     target = to_device(device)
     return out if target == out.device else out._to(target)
+
+
+def _first_array(seq):
+    """The first kiln array found in a nested list/tuple, or None."""
+    for item in seq:
+        if isinstance(item, ndarray):
+            return item
+        if isinstance(item, (list, tuple)):
+            found = _first_array(item)
+            if found is not None:
+                return found
+    return None
 
 
 def operands(x1, x2):

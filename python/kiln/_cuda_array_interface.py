@@ -34,9 +34,11 @@ def from_interface(obj):
 
     desc = obj.__cuda_array_interface__
     if desc.get("mask") is not None:
-        raise TypeError("obj: __cuda_array_interface__ with a mask is not supported")
+        raise ValueError("obj: kiln does not support a __cuda_array_interface__ with a mask")
     dtype = np.dtype(desc["typestr"])
-    if dtype.name not in _BY_NAME or not dtype.isnative:
+    if not dtype.isnative:
+        raise ValueError(f"obj: kiln does not support non-native byte order ({desc['typestr']!r}) on the GPU")
+    if dtype.name not in _BY_NAME:
         raise TypeError(f"obj: __cuda_array_interface__ typestr {desc['typestr']!r} is not a kiln dtype")
     shape = tuple(desc["shape"])
     ptr, readonly = desc["data"]

@@ -70,6 +70,14 @@ class dtype:
         """A NumPy scalar of this type, as ``numpy.float32(value)`` gives."""
         return self.dtype.type(value)
 
+    def __getattr__(self, name):
+        """The rest of ``numpy.dtype``'s attributes (``descr``, ``byteorder``,
+        ``isnative``, ``num``, ``alignment``, ``fields``...), read from the equal
+        NumPy dtype, so code that inspects dtypes NumPy's way works unchanged."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.dtype, name)
+
 
 _ALL = [dtype._make(i) for i in range(_core._num_dtypes())]
 _BY_NAME = {d.name: d for d in _ALL}

@@ -139,7 +139,7 @@ class ElementwiseKernel:
         if contiguous:
             loop = ["#ifdef __CUDA_ARCH__", *self._unrolled_loop(arrays, one), "#else", *loop, "#endif"]
         return "\n".join([
-            SUPPORT_INCLUDE, self.preamble, typedefs(types),
+            SUPPORT_INCLUDE, typedefs(types), self.preamble,
             f'KILN_GENERATED_KERNEL {self.name}({", ".join(params)}) {{',
             *raws,
             "  const long long n = _ind.size();",

@@ -19,7 +19,8 @@ from ._dtypes import normalize
 C_TYPES = {
     "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
     "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
-    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+    "uint64": "unsigned long long", "float16": "float16", "float32": "float", "float64": "double",
+    "complex64": "complex<float>", "complex128": "complex<double>",
 }
 _NAME = re.compile(r"^[A-Za-z_]\w*$")
 
@@ -48,7 +49,6 @@ class Param:
                 self.type = normalize(spec)
             except TypeError:
                 raise ValueError(f"{where}: unknown type '{spec}' in '{text}'") from None
-            check_supported(self.type, self.name)
 
     @property
     def is_placeholder(self):
@@ -61,12 +61,6 @@ def parse_params(text, is_output, where):
     if len(set(names)) != len(names):
         raise ValueError(f"{where}: a parameter name appears twice in '{text}'")
     return params
-
-
-def check_supported(dtype, name):
-    if dtype.name not in C_TYPES:
-        raise TypeError(f"parameter '{name}': {dtype.name} is not supported in generated kernels yet "
-                        "(bool, integer, float32 and float64 are)")
 
 
 def scalar_dtype(value):
@@ -100,9 +94,7 @@ def resolved_type(param, types, where):
     if param.type not in types:
         raise TypeError(f"{where}: cannot determine the type placeholder {param.type} of '{param.name}' "
                         "(pass an array for it or an output array)")
-    dtype = types[param.type]
-    check_supported(dtype, param.name)
-    return dtype
+    return types[param.type]
 
 
 def typedefs(types):

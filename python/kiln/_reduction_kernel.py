@@ -12,7 +12,6 @@ threads that combine through shared memory; on the CPU it is one thread.
 """
 import math
 import operator
-import struct
 
 from . import _core
 from ._core import ndarray
@@ -167,8 +166,10 @@ class ReductionKernel:
         """sizeof the reduce type, or 0 where Python cannot tell (then no runs)."""
         if self.reduce_type in types:
             return types[self.reduce_type].itemsize
-        code = _SCALAR_TYPES.get(self.reduce_type, "")
-        return struct.calcsize(code) if code and code in "?bBhHiIlLqQefd" else 0
+        import numpy as np
+
+        code = _SCALAR_TYPES.get(self.reduce_type)
+        return np.dtype(code).itemsize if code else 0
 
     def _source(self, args, types, outer_nd, inner_nd, n_arrays):
         n_in = len(self.in_params)
@@ -200,8 +201,8 @@ class ReductionKernel:
             combined = f"_KILN_REDUCE({combined}, _b{k})"
         unrolled += f"\n    _acc = _KILN_REDUCE(_acc, {combined});"
         return f"""{SUPPORT_INCLUDE}
-{self.preamble}
-{typedefs(types)}typedef {self.reduce_type} _type_reduce;
+{typedefs(types)}{self.preamble}
+typedef {self.reduce_type} _type_reduce;
 #define _KILN_REDUCE(a, b) ({self.reduce_expr})
 
 // The value of reduced elements [lo, hi) of output element o, combined over

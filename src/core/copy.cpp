@@ -1,4 +1,5 @@
 // Copies and casts: astype, copy, assignment into views, device moves.
+#include <algorithm>
 #include <complex>
 #include <cstring>
 #include <string>
@@ -115,7 +116,12 @@ Array Array::as_contiguous(DType dtype) const {
 
 Array Array::to(Device device) const {
   if (device == this->device()) return *this;
-  Array out = Array::empty(shape_, dtype_, device);
+  // A column-major array arrives column-major (as NumPy's order='K' keeps
+  // it), so a Fortran-ordered host array keeps its layout on the GPU.
+  bool column_major = is_f_contiguous() && !is_c_contiguous();
+  Shape reversed(shape_.begin(), shape_.end());
+  std::reverse(reversed.begin(), reversed.end());
+  Array out = column_major ? Array::empty(reversed, dtype_, device).transpose() : Array::empty(shape_, dtype_, device);
   cast_into(out, *this);
   return out;
 }

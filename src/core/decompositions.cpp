@@ -223,6 +223,29 @@ Eigh eigh(const Array& a, bool upper, bool vectors) {
   return out;
 }
 
+Eig eig(const Array& a, bool vectors) {
+  check_square(a);
+  const DType real_or_complex = linalg_dtype(a.dtype());
+  const DType dt = is_complex(real_or_complex) ? real_or_complex : complex_dtype(real_or_complex);
+  const int64_t n = rows(a);
+  Array work = column_major(a, dt);
+  Eig out;
+  out.eigenvalues = Array::empty(with(batch_of(a), {n}), dt, a.device());
+  Array right;  // column-major: its matrix_transpose() is the eigenvector matrix
+  if (vectors) right = Array::empty(with(batch_of(a), {n, n}), dt, a.device());
+  LapackArgs args;
+  args.a = work.data();
+  args.values = out.eigenvalues.data();
+  args.u = vectors ? right.data() : nullptr;
+  args.batch = count(batch_of(a));
+  args.m = args.n = n;
+  args.vectors = vectors;
+  if (n > 0 && args.batch > 0 && run(LapackOp::geev, dt, a.device(), args) > 0)
+    throw LinAlgError("Eigenvalues did not converge");
+  if (vectors) out.eigenvectors = right.matrix_transpose();
+  return out;
+}
+
 SVD svd(const Array& a, bool full_matrices, bool compute_uv) {
   check_matrices(a);
   const DType dt = linalg_dtype(a.dtype());

@@ -30,7 +30,8 @@ const char* const kNames[kNumRoutines][4] = {
     {"sgemm", "dgemm", "cgemm", "zgemm"},     {"sgetrf", "dgetrf", "cgetrf", "zgetrf"},
     {"sgetrs", "dgetrs", "cgetrs", "zgetrs"}, {"spotrf", "dpotrf", "cpotrf", "zpotrf"},
     {"sgeqrf", "dgeqrf", "cgeqrf", "zgeqrf"}, {"sorgqr", "dorgqr", "cungqr", "zungqr"},
-    {"ssyevd", "dsyevd", "cheevd", "zheevd"}, {"sgesdd", "dgesdd", "cgesdd", "zgesdd"}};
+    {"ssyevd", "dsyevd", "cheevd", "zheevd"}, {"sgesdd", "dgesdd", "cgesdd", "zgesdd"},
+    {"sgeev", "dgeev", "cgeev", "zgeev"}};
 
 // Every routine under the library's spelling, or false.
 bool resolve(void* lib, BlasLibrary& out) {

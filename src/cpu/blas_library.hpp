@@ -18,7 +18,7 @@
 namespace kiln::cpu {
 
 // The routines kiln calls, each in four precisions (s, d, c, z).
-enum class Routine : uint8_t { gemm, getrf, getrs, potrf, geqrf, orgqr, syevd, gesdd, count_ };
+enum class Routine : uint8_t { gemm, getrf, getrs, potrf, geqrf, orgqr, syevd, gesdd, geev, count_ };
 inline constexpr int kNumRoutines = static_cast<int>(Routine::count_);
 
 struct BlasLibrary {

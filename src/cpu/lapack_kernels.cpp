@@ -130,6 +130,29 @@ struct Lapack {
     }
   }
 
+  // Complex matrices only (the core solves real ones as complex): cgeev/zgeev.
+  static void geev(const LapackArgs& p) {
+    if constexpr (kComplex) {
+      using F = void (*)(const char*, const char*, const Int*, T*, const Int*, T*, T*, const Int*, T*, const Int*,
+                         T*, const Int*, R*, Int*, size_t, size_t);
+      const char jobvl = 'N', jobvr = p.vectors ? 'V' : 'N';
+      const Int n = I(p.n), ld = std::max<Int>(1, n), query = -1;
+      Int info = 0;
+      std::vector<R> rwork(static_cast<size_t>(std::max<int64_t>(1, 2 * p.n)));
+      T size{};
+      const auto f = reinterpret_cast<F>(fn(Routine::geev));
+      f(&jobvl, &jobvr, &n, nullptr, &ld, nullptr, nullptr, &ld, nullptr, &ld, &size, &query, rwork.data(), &info, 1,
+        1);
+      std::vector<T> work(static_cast<size_t>(std::max<Int>(1, lwork_from(size))));
+      const Int lwork = static_cast<Int>(work.size());
+      for (int64_t i = 0; i < p.batch; ++i) {
+        f(&jobvl, &jobvr, &n, matrix(p, p.a, i, p.n * p.n), &ld, matrix(p, p.values, i, p.n), nullptr, &ld,
+          p.vectors ? matrix(p, p.u, i, p.n * p.n) : nullptr, &ld, work.data(), &lwork, rwork.data(), &info, 1, 1);
+        p.info[i] = info;
+      }
+    }
+  }
+
   // gesvd's contract through LAPACK's gesdd (divide and conquer, as NumPy uses).
   static void gesvd(const LapackArgs& p) {
     const int64_t k = std::min(p.m, p.n);
@@ -188,6 +211,7 @@ void register_precision(KernelTable& t) {
   t.lapack[static_cast<int>(LapackOp::orgqr)][d] = &with_width<T, &L32::orgqr, &L64::orgqr>;
   t.lapack[static_cast<int>(LapackOp::syevd)][d] = &with_width<T, &L32::syevd, &L64::syevd>;
   t.lapack[static_cast<int>(LapackOp::gesvd)][d] = &with_width<T, &L32::gesvd, &L64::gesvd>;
+  if constexpr (is_complex_v<T>) t.lapack[static_cast<int>(LapackOp::geev)][d] = &with_width<T, &L32::geev, &L64::geev>;
 }
 
 }  // namespace

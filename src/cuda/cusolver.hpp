@@ -14,7 +14,7 @@ struct Cusolver {
   X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd)           \
   X(cusolverDnXgesvd_bufferSize) X(cusolverDnXgesvd) X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)          \
   X(cusolverDnDorgqr_bufferSize) X(cusolverDnDorgqr) X(cusolverDnCungqr_bufferSize) X(cusolverDnCungqr)          \
-  X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr)
+  X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr) X(cusolverDnXgeev_bufferSize) X(cusolverDnXgeev)
 #define KILN_CUSOLVER_MEMBER(name) decltype(&::name) name = nullptr;
   KILN_CUSOLVER_FUNCTIONS(KILN_CUSOLVER_MEMBER)
 #undef KILN_CUSOLVER_MEMBER

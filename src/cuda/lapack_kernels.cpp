@@ -194,6 +194,27 @@ void syevd(const LapackArgs& p, DType dt) {
       });
 }
 
+// Complex matrices (the core solves real ones as complex); no left vectors.
+void geev(const LapackArgs& p, DType dt) {
+  Batch b(p, dt);
+  const Cusolver& api = cusolver();
+  const cudaDataType t = data_type(dt);
+  const cusolverEigMode_t jobvr = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const int64_t ld = std::max<int64_t>(1, p.n);
+  b.run(
+      "cusolverDnXgeev",
+      [&](size_t* dbytes, size_t* hbytes) {
+        return api.cusolverDnXgeev_bufferSize(b.handle(), b.params(), CUSOLVER_EIG_MODE_NOVECTOR, jobvr, p.n, t, p.a,
+                                              ld, t, p.values, t, nullptr, ld, t, p.u, ld, t, dbytes, hbytes);
+      },
+      [&](int64_t i, const Workspace& w) {
+        return api.cusolverDnXgeev(b.handle(), b.params(), CUSOLVER_EIG_MODE_NOVECTOR, jobvr, p.n, t,
+                                   b.matrix(p.a, i, p.n * p.n), ld, t, b.matrix(p.values, i, p.n), t, nullptr, ld, t,
+                                   p.vectors ? b.matrix(p.u, i, p.n * p.n) : nullptr, ld, t, w.device,
+                                   w.device_bytes, w.host, w.host_bytes, w.info);
+      });
+}
+
 // cuSOLVER's gesvd wants m >= n, which the core arranges.
 void gesvd(const LapackArgs& p, DType dt) {
   Batch b(p, dt);
@@ -241,6 +262,9 @@ void register_lapack_kernels(KernelTable& t) {
   register_op<&orgqr>(t, LapackOp::orgqr);
   register_op<&syevd>(t, LapackOp::syevd);
   register_op<&gesvd>(t, LapackOp::gesvd);
+  auto& geev_row = t.lapack[static_cast<int>(LapackOp::geev)];
+  geev_row[static_cast<int>(DType::Complex64)] = &entry<&geev, static_cast<int>(DType::Complex64)>;
+  geev_row[static_cast<int>(DType::Complex128)] = &entry<&geev, static_cast<int>(DType::Complex128)>;
 }
 
 }  // namespace kiln::cuda

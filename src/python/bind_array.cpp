@@ -54,10 +54,26 @@ void bind_operator(nb::class_<Array>& cls, const char* forward_name, const char*
   if (in_place_name) cls.def(in_place_name, &in_place<Op>, nb::is_operator());
 }
 
+// NumPy's ndarray.base: a view remembers the array that owns the memory it
+// shows (the first owner up a chain of views), in the instance's __dict__;
+// an array with fresh memory has none. The core's arrays share a buffer, not
+// a Python owner, so the binding records it where a view is made.
+nb::object view_of(nb::handle self, Array&& view) {
+  bool shares = view.shares_buffer_with(nb::cast<const Array&>(self));
+  nb::object out = nb::cast(std::move(view));
+  if (shares) {
+    nb::object root = nb::getattr(self, "_base", nb::none());
+    nb::setattr(out, "_base", root.is_none() ? nb::borrow(self) : root);
+  }
+  return out;
+}
+
+const Array& array_of(nb::handle self) { return nb::cast<const Array&>(self); }
+
 }  // namespace
 
 void bind_array(nb::module_& m) {
-  nb::class_<Array> cls(m, "ndarray");
+  nb::class_<Array> cls(m, "ndarray", nb::dynamic_attr());
   // CuPy's constructor: new memory, or a view of a MemoryPointer's (the
   // Python layer reads the pointer and makes the array; it is moved in here).
   cls.def("__init__", [](Array* self, nb::handle shape, nb::handle dtype, nb::handle memptr, nb::handle strides,
@@ -73,10 +89,10 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("nbytes", &Array::nbytes)
       .def_prop_ro("dtype", [](const Array& a) { return dtype_object(a.dtype()); })
       .def_prop_ro("device", &Array::device)
-      .def_prop_ro("T", &Array::transpose)
-      .def_prop_ro("mT", &Array::matrix_transpose)
-      .def_prop_ro("real", &Array::real)
-      .def_prop_ro("imag", &Array::imag)
+      .def_prop_ro("T", [](nb::handle self) { return view_of(self, array_of(self).transpose()); })
+      .def_prop_ro("mT", [](nb::handle self) { return view_of(self, array_of(self).matrix_transpose()); })
+      .def_prop_ro("real", [](nb::handle self) { return view_of(self, array_of(self).real()); })
+      .def_prop_ro("imag", [](nb::handle self) { return view_of(self, array_of(self).imag()); })
       .def_prop_ro("_data_ptr", [](const Array& a) {
         return a.buffer() ? reinterpret_cast<uintptr_t>(a.buffer()->data()) + a.offset() : uintptr_t{0};
       })
@@ -84,34 +100,37 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("_f_contiguous", &Array::is_f_contiguous)
       .def_prop_ro("_writeable", &Array::writeable)
       .def("_shares_memory_buffer", &Array::shares_buffer_with)
-      .def("_reshape", [](const Array& a, nb::handle shape) { return a.reshape(to_shape(shape)); })
-      .def("_permute_dims", [](const Array& a, nb::handle axes) {
+      .def("_reshape", [](nb::handle self, nb::handle shape) { return view_of(self, array_of(self).reshape(to_shape(shape))); })
+      .def("_permute_dims", [](nb::handle self, nb::handle axes) {
         std::vector<int> ax;
         for (int64_t v : to_shape(axes, "axes")) ax.push_back(static_cast<int>(v));
-        return a.permute_dims(ax);
+        return view_of(self, array_of(self).permute_dims(ax));
       })
-      .def("_broadcast_to", [](const Array& a, nb::handle shape) { return a.broadcast_to(to_shape(shape)); })
-      .def("_squeeze", [](const Array& a, nb::handle axis) {
+      .def("_broadcast_to", [](nb::handle self, nb::handle shape) {
+        return view_of(self, array_of(self).broadcast_to(to_shape(shape)));
+      })
+      .def("_squeeze", [](nb::handle self, nb::handle axis) {
         Axes axes = to_axes(axis);
-        if (!axes) return a.squeeze();
-        return a.squeeze(std::vector<int>(axes->begin(), axes->end()));
+        const Array& a = array_of(self);
+        return view_of(self, axes ? a.squeeze(std::vector<int>(axes->begin(), axes->end())) : a.squeeze());
       }, "axis"_a.none())
-      .def("_expand_dims", [](const Array& a, nb::handle axis) {
+      .def("_expand_dims", [](nb::handle self, nb::handle axis) {
         Axes axes = to_axes(axis);
-        return a.expand_dims(std::vector<int>(axes->begin(), axes->end()));
+        return view_of(self, array_of(self).expand_dims(std::vector<int>(axes->begin(), axes->end())));
       })
-      .def("_swapaxes", &Array::swapaxes)
-      .def("_diagonal", &Array::diagonal, "offset"_a = 0)
-      .def("ravel", &Array::ravel)
+      .def("_swapaxes", [](nb::handle self, int a, int b) { return view_of(self, array_of(self).swapaxes(a, b)); })
+      .def("_diagonal", [](nb::handle self, int64_t offset) { return view_of(self, array_of(self).diagonal(offset)); },
+           "offset"_a = 0)
+      .def("ravel", [](nb::handle self) { return view_of(self, array_of(self).ravel()); })
       .def("flatten", &Array::flatten)
       .def("copy", &Array::copy)
       .def("_astype", [](const Array& a, nb::handle dtype, bool copy) { return a.astype(to_dtype(dtype), copy); })
       .def("_to", &Array::to)
-      .def("_view", [](const Array& a, nb::handle dtype) { return a.view(to_dtype(dtype)); })
+      .def("_view", [](nb::handle self, nb::handle dtype) { return view_of(self, array_of(self).view(to_dtype(dtype))); })
       .def("item", [](const Array& a) { return scalar_to_python(a.item()); })
       .def("__getitem__", [](nb::handle self, nb::handle key) -> nb::object {
         if (is_advanced_index(key)) return hooks().advanced_index(self, key);
-        return nb::cast(nb::cast<const Array&>(self).index(to_index(key)));
+        return view_of(self, array_of(self).index(to_index(key)));
       }, "key"_a.none())  // x[None] is a new axis
       .def("__setitem__", [](nb::handle self, nb::handle key, nb::handle value) {
         if (is_advanced_index(key)) {

@@ -151,6 +151,10 @@ void bind_reductions(nb::module_& m) {
     Eigh e = eigh(a, upper, vectors);
     return nb::make_tuple(e.eigenvalues, e.eigenvectors);
   }, "a"_a, "upper"_a, "vectors"_a);
+  m.def("_eig", [](const Array& a, bool vectors) {
+    Eig e = eig(a, vectors);
+    return nb::make_tuple(e.eigenvalues, e.eigenvectors);
+  }, "a"_a, "vectors"_a);
   m.def("_svd", [](const Array& a, bool full_matrices, bool compute_uv) {
     SVD r = svd(a, full_matrices, compute_uv);
     return nb::make_tuple(r.u, r.s, r.vh);

@@ -107,6 +107,26 @@ def test_qr(device, dtype, shape, rng):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
+def test_eig(device, dtype, rng):
+    """LAPACK's geev on the CPU, cuSOLVER's Xgeev on the GPU: eigenpairs
+    that satisfy a v = w v, unit columns, NumPy's eigenvalues."""
+    a = random_array((3, 7, 7), dtype, rng)
+    k = kiln.asarray(a, device=device)
+    rtol = RTOL[dtype]
+    w, v = kiln.linalg.eig(k)
+    complex_type = "complex64" if dtype in ("float32", "complex64") else "complex128"
+    assert w.dtype == complex_type and v.dtype == complex_type and w.device == k.device
+    wn, vn = kiln.asnumpy(w), kiln.asnumpy(v)
+    np.testing.assert_allclose(a @ vn, vn * wn[..., None, :], atol=100 * rtol * np.abs(a).max())
+    np.testing.assert_allclose(np.linalg.norm(vn, axis=-2), 1, rtol=10 * rtol)
+    ordered = np.sort_complex(np.round(kiln.asnumpy(kiln.linalg.eigvals(k)), 3))
+    np.testing.assert_allclose(ordered, np.sort_complex(np.round(np.linalg.eigvals(a), 3)), atol=2e-3)
+    assert kiln.linalg.eigvals(kiln.zeros((2, 0, 0), dtype=dtype, device=device)).shape == (2, 0)
+    with pytest.raises(kiln.linalg.LinAlgError, match="square"):
+        kiln.linalg.eig(kiln.zeros((2, 3), dtype=dtype, device=device))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
 def test_eigh(device, dtype, rng):
     a = _hermitian_pd((3, 6, 6), dtype, rng)
     k = kiln.asarray(a, device=device)

@@ -5,6 +5,8 @@
 // Offsets are in bytes. Compiles under NVRTC and under the host compiler
 // (include/kiln/device/host_runtime.hpp), so one kernel text serves the GPU
 // and the CPU.
+#include "kiln/device/kernel_types.cuh"
+
 // Offsets of NOPS operands at flat index i of an ND-dimensional C-order loop.
 template <int ND, int NOPS> struct kiln_indexer {
   long long size_;
