@@ -45,6 +45,9 @@ local = _Namespace("local", ["array"])
 const = _Namespace("const", ["array_like"])
 atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch",
                                "inc", "dec", "cas", "compare_and_swap"])
+# CuPy's spelling of a shared array (cupyx.jit.shared_memory(dtype, size)):
+# size None or 0 is the dynamic shared memory sized at launch.
+shared_memory = _only_in_kernels("shared_memory")
 grid = _only_in_kernels("grid")
 gridsize = _only_in_kernels("gridsize")
 syncthreads = _only_in_kernels("syncthreads")

@@ -1,6 +1,7 @@
 """Arrays a kernel makes: ``cuda.shared.array(shape, dtype)`` (a shape of 0
-is the dynamic shared memory sized at launch), ``cuda.local.array(shape,
-dtype)`` and ``cuda.const.array_like(values)``. They are statements
+is the dynamic shared memory sized at launch) and CuPy's
+``jit.shared_memory(dtype, size)``, ``cuda.local.array(shape, dtype)`` and
+``cuda.const.array_like(values)``. They are statements
 (``name = cuda.shared.array(...)``), typed by infer.py and declared by
 emit.py through this file."""
 import ast
@@ -14,6 +15,14 @@ from .. import types as T
 
 def describe(typer, node):
     """(ArrayType, kind, shape, constant values) of an array-making call, or None."""
+    if isinstance(node, ast.Call) and typer.global_value(node.func) is K.shared_memory:
+        if len(node.args) < 2:
+            typer.typing(node, "shared_memory takes (dtype, size)")
+        size = typer.constant(node.args[1])
+        dtype = np.dtype(normalize(typer.constant(node.args[0])).name)
+        if not isinstance(size, (int, np.integer, type(None))):
+            typer.typing(node, "a shared_memory size is a constant int (None or 0: sized at launch)")
+        return T.ArrayType(dtype, 1), "shared", (int(size or 0),), None
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
         return None
     owner = typer.global_value(node.func.value)
