@@ -58,6 +58,9 @@ class Stream {
   void synchronize() const;
   bool done() const;  // whether all work has finished
   void wait(const Event& event) const;
+  // Runs fn(data) on a driver thread once the work queued so far is done;
+  // later work on the stream waits for it (cuLaunchHostFunc).
+  void launch_host_func(void (*fn)(void*), void* data) const;
   bool operator==(const Stream& o) const { return handle() == o.handle() && device() == o.device(); }
 
   struct State;

@@ -17,7 +17,7 @@ namespace kiln::cuda {
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
   X(cuEventElapsedTime) X(cuPointerGetAttributes) X(cuModuleLoadData) X(cuModuleGetFunction)     \
   X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncGetAttribute)          \
-  X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuModuleGetGlobal_v2)
+  X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuModuleGetGlobal_v2) X(cuLaunchHostFunc)
 
 struct Driver {
 #define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

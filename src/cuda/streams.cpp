@@ -84,6 +84,11 @@ void Stream::wait(const Event& event) const {
         "cuStreamWaitEvent");
 }
 
+void Stream::launch_host_func(void (*fn)(void*), void* data) const {
+  ContextScope scope(state_->device);
+  check(driver().cuLaunchHostFunc(state_->stream, fn, data), "cuLaunchHostFunc");
+}
+
 Stream current_stream(int device) {
   auto it = tls_current_streams.find(device);
   if (it != tls_current_streams.end()) return it->second;

@@ -12,6 +12,22 @@ using namespace nb::literals;
 
 namespace kiln::python {
 
+namespace {
+
+// A Stream.launch_host_func callback: (callable, argument), run once.
+void run_host_callback(void* data) {
+  nb::gil_scoped_acquire gil;
+  auto* pending = static_cast<std::pair<nb::object, nb::object>*>(data);
+  try {
+    pending->first(pending->second);
+  } catch (nb::python_error& e) {
+    e.discard_as_unraisable("kiln.cuda.Stream.launch_host_func callback");
+  }
+  delete pending;
+}
+
+}  // namespace
+
 void bind_cuda(nb::module_& m) {
   using namespace kiln::cuda;
   m.def("_cuda_device_count", &device_count);
@@ -53,6 +69,17 @@ void bind_cuda(nb::module_& m) {
       .def("synchronize", &Stream::synchronize)
       .def("done", &Stream::done)
       .def("wait", &Stream::wait)
+      .def("launch_host_func", [](const Stream& s, nb::callable callback, nb::object arg) {
+        // The driver calls back on its own thread: the pair is owned by the
+        // call until it has run, and the GIL is taken to run it.
+        auto* pending = new std::pair<nb::object, nb::object>(std::move(callback), std::move(arg));
+        try {
+          s.launch_host_func(run_host_callback, pending);
+        } catch (...) {
+          delete pending;
+          throw;
+        }
+      }, "callback"_a, "arg"_a)
       .def("__eq__", &Stream::operator==);
   m.def("_current_stream", &current_stream);
   m.def("_set_current_stream", &set_current_stream);

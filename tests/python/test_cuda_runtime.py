@@ -245,3 +245,18 @@ def test_column_reductions(shape):
     np.testing.assert_allclose(kiln.sum(kf, axis=0).get(), f.sum(axis=0), rtol=1e-5)
     np.testing.assert_array_equal(kiln.min(kf, axis=0).get(), f.min(axis=0))
     np.testing.assert_array_equal(kiln.argmax(kf, axis=0).get(), f.argmax(axis=0))
+
+
+def test_stream_launch_host_func_runs_after_the_queued_work():
+    """CuPy's Stream.launch_host_func: on the GPU through cuLaunchHostFunc
+    (the stream's later work, and its synchronize, wait for the callback);
+    without a GPU at once, the queued work being done."""
+    stream = kiln.cuda.Stream()
+    seen = []
+    with stream:
+        x = kiln.arange(10_000, device="cuda" if kiln.cuda.is_available() else "cpu") * 2
+        stream.launch_host_func(seen.append, 7)
+        stream.launch_host_func(lambda arg: seen.append(arg + 1), 7)
+    stream.synchronize()
+    assert seen == [7, 8]
+    assert int(x[-1]) == 19_998

@@ -24,6 +24,10 @@ class HostStream:
     def wait(self, event):
         """Nothing to order: work on the CPU runs in program order."""
 
+    def launch_host_func(self, callback, arg):
+        """The work queued so far is done, so the callback runs now."""
+        callback(arg)
+
 
 
 class HostEvent:

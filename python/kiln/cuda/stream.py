@@ -83,6 +83,11 @@ class Stream:
     def wait_event(self, event):
         self._stream.wait(event._event)
 
+    def launch_host_func(self, callback, arg):
+        """``callback(arg)`` once the work queued so far is done (on the GPU,
+        from the driver's thread; later work on the stream waits for it)."""
+        self._stream.launch_host_func(callback, arg)
+
     def __eq__(self, other):
         return isinstance(other, Stream) and self._stream == other._stream
 
