@@ -55,7 +55,9 @@ void bind_cuda(nb::module_& m) {
     mem_info(device, &free_bytes, &total);
     return std::make_pair(free_bytes, total);
   });
-  m.def("_cuda_synchronize", &synchronize);
+  // Waits let go of the GIL: a launch_host_func callback queued before them
+  // takes it on the driver's thread, and the wait ends only after it has run.
+  m.def("_cuda_synchronize", &synchronize, nb::call_guard<nb::gil_scoped_release>());
   m.def("_cuda_pointer_device", &pointer_device);
   m.def("_cuda_current_device", &current_device);
   m.def("_cuda_set_current_device", &set_current_device);
@@ -66,7 +68,7 @@ void bind_cuda(nb::module_& m) {
       .def_static("external", &Stream::external)
       .def_prop_ro("handle", &Stream::handle)
       .def_prop_ro("device", &Stream::device)
-      .def("synchronize", &Stream::synchronize)
+      .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
       .def("done", &Stream::done)
       .def("wait", &Stream::wait)
       .def("launch_host_func", [](const Stream& s, nb::callable callback, nb::object arg) {
@@ -87,7 +89,7 @@ void bind_cuda(nb::module_& m) {
   nb::class_<Event>(m, "_Event")
       .def_static("create", &Event::create, "device"_a, "timing"_a, "blocking"_a)
       .def("record", &Event::record)
-      .def("synchronize", &Event::synchronize)
+      .def("synchronize", &Event::synchronize, nb::call_guard<nb::gil_scoped_release>())
       .def("done", &Event::done)
       .def("elapsed_ms_since", &Event::elapsed_ms_since)
       .def_prop_ro("handle", &Event::handle)

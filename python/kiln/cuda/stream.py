@@ -85,7 +85,10 @@ class Stream:
 
     def launch_host_func(self, callback, arg):
         """``callback(arg)`` once the work queued so far is done (on the GPU,
-        from the driver's thread; later work on the stream waits for it)."""
+        from the driver's thread; later work on the stream waits for it).
+        Synchronising and moving arrays to the host let the callback run
+        while they wait; other calls that wait for the GPU hold Python's
+        lock, so synchronize the stream before them."""
         self._stream.launch_host_func(callback, arg)
 
     def __eq__(self, other):
