@@ -108,6 +108,8 @@ def _einsum_terms(subscripts, operands):
     terms = inputs.split(",")
     if len(terms) != len(operands):
         raise ValueError(f"einsum: {len(terms)} operand subscripts for {len(operands)} operands")
+    if builtins.any(term.count("...") > 1 for term in terms + [output]):
+        raise ValueError(f"einsum: more than one ellipsis in a term of {subscripts!r}")
     spare = [c for c in string.ascii_letters if c not in subscripts]
     ellipsis_ndim = 0
     for term, x in zip(terms, operands):
@@ -120,8 +122,13 @@ def _einsum_terms(subscripts, operands):
             term = term.replace("...", broadcast[ellipsis_ndim - (x.ndim - (len(term) - 3)):])
         if len(term) != x.ndim or not builtins.all(c in string.ascii_letters for c in term):
             raise ValueError(f"einsum: subscripts {term!r} do not fit an operand of {x.ndim} dimensions")
+        for c in set(term):
+            if len({n for d, n in zip(term, x.shape) if d == c}) > 1:
+                raise ValueError(f"einsum: the repeated subscript {c!r} of {term!r} spans axes of different sizes")
         labels.append(term)
     if arrow:
+        if broadcast and "..." not in output:
+            raise ValueError("einsum: the operands have axes under '...' but the output subscripts have no '...'")
         output = output.replace("...", broadcast)
         if len(set(output)) != len(output) or builtins.any(c not in "".join(labels) for c in output):
             raise ValueError(f"einsum: bad output subscripts {output!r}")
@@ -171,20 +178,61 @@ def _contract(a, a_labels, b, b_labels, keep):
     return product.reshape(out_batch + tuple(size[c] for c in left + right)), batch + left + right
 
 
-def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, casting="safe", order="K"):
-    """NumPy's einsum over explicit subscripts (with "->" or implicit, "..."
-    allowed): each operand's diagonals and lone labels are reduced first,
-    then operands are contracted left to right, each pair as one batched
-    matmul."""
-    if not isinstance(subscripts, str):
-        raise TypeError("einsum: only the subscripts-string form is supported")
+def _subscripts_from_lists(args):
+    """NumPy's operand-list form, einsum(a, [0, 1], b, [1, 2], [0, 2]), as
+    (subscripts string, operands): label k is the k-th ASCII letter, Ellipsis
+    is "..."."""
+    def term(sublist):
+        out = []
+        for k in sublist:
+            if k is Ellipsis:
+                out.append("...")
+                continue
+            k = operator.index(k)
+            if not 0 <= k < len(string.ascii_letters):
+                raise ValueError(f"einsum: subscript {k} is out of range (0 to {len(string.ascii_letters) - 1})")
+            out.append(string.ascii_letters[k])
+        return "".join(out)
+
+    pairs, rest = args[:len(args) // 2 * 2], args[len(args) // 2 * 2:]
+    terms = ",".join(term(sub) for sub in pairs[1::2])
+    return terms + ("->" + term(rest[0]) if rest else ""), list(pairs[0::2])
+
+
+def _broadcast_labels(operands, labels):
+    """Operands with their length-1 axes broadcast (stride-0 views) to the
+    length other operands give the same label, as NumPy's einsum does."""
+    size = {}
+    for x, term in zip(operands, labels):
+        for c, n in zip(term, x.shape):
+            if size.get(c, 1) == 1:
+                size[c] = n
+            elif n not in (1, size[c]):
+                raise ValueError(f"einsum: operands differ in the size of {c!r} ({size[c]} and {n})")
+    return [x if x.shape == tuple(size[c] for c in term) else x._broadcast_to(tuple(size[c] for c in term))
+            for x, term in zip(operands, labels)]
+
+
+def einsum(*args, out=None, dtype=None, optimize=False, casting="safe", order="K"):
+    """NumPy's einsum, with a subscripts string ("->" or implicit, "..."
+    allowed) or NumPy's operand-list form: each operand's diagonals and lone
+    labels are reduced first, then operands are contracted left to right,
+    each pair as one batched matmul. One operand that needs no sum gives a
+    view of it, as NumPy's does."""
+    if not args:
+        raise ValueError("einsum: missing the subscripts and operands")
+    subscripts, operands = (args[0], list(args[1:])) if isinstance(args[0], str) else _subscripts_from_lists(args)
     operands = [asarray(x) for x in operands]
     if not operands:
         raise ValueError("einsum: no operands")
     operands = [asarray(x, device=operands[0].device) for x in operands]
-    if dtype is not None:
-        operands = [x.astype(dtype, copy=False) for x in operands]
     labels, output = _einsum_terms(subscripts, operands)
+    if len(operands) == 1 and out is None and set(labels[0]) <= set(output):
+        x, x_labels = _reduce_single(operands[0], list(labels[0]), set(output))  # diagonals: views
+        return permute_dims(x, [x_labels.index(c) for c in output]) if output else x
+    # NumPy's einsum computes in the operands' common type (or dtype=).
+    common = _core.result_type(*operands) if dtype is None else dtype
+    operands = _broadcast_labels([x.astype(common, copy=False) for x in operands], labels)
     needed = [set(output).union(*(labels[j] for j in builtins.range(len(labels)) if j != i))
               for i in builtins.range(len(labels))]
     x, x_labels = _reduce_single(operands[0], list(labels[0]), needed[0])
@@ -193,7 +241,6 @@ def einsum(subscripts, *operands, out=None, dtype=None, optimize=False, casting=
         later = set(output).union(*labels[i + 1:])
         x, x_labels = _contract(x, x_labels, y, y_labels, later)
     x, x_labels = _reduce_single(x, x_labels, set(output))
-    x = x.astype(_core.result_type(*operands), copy=False)  # NumPy's einsum keeps the operands' common type
     return into(permute_dims(x, [x_labels.index(c) for c in output]) if output else x, out)
 
 

@@ -102,6 +102,28 @@ def test_einsum_matches_numpy(device, subscripts, shapes, rng):
                    np.einsum(subscripts, *ops), rtol=1e-12)
 
 
+def test_einsum_operand_lists_views_broadcasting_and_mixed_types(device, rng):
+    """NumPy's operand-list form; a single operand needing no sum is a view
+    of it; length-1 axes broadcast against their label's length; mixed
+    dtypes are summed in the common type (a boolean operand is not or-ed)."""
+    a, b = random_array((2, 3), "float64", rng), random_array((3, 4), "float64", rng)
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    assert_matches(kiln.einsum(ka, [0, 1], kb, [1, 2], [0, 2]), np.einsum(a, [0, 1], b, [1, 2], [0, 2]), rtol=1e-12)
+    assert_matches(kiln.einsum(ka, [Ellipsis, 1]), np.einsum(a, [Ellipsis, 1]))
+    square = kiln.asarray(random_array((3, 3, 2), "int8", rng), device=device)
+    for subscripts in ("ijk->kji", "iik->ki", "ijk"):
+        view = kiln.einsum(subscripts, square, dtype="float32")  # NumPy ignores dtype= for a view
+        assert view.base is square and view.dtype == "int8"
+        assert_matches(view, np.einsum(subscripts, kiln.asnumpy(square)))
+    one = random_array((2, 1), "float64", rng)
+    assert_matches(kiln.einsum("ij,jk->ik", kiln.asarray(one, device=device), kb), np.einsum("ij,jk->ik", one, b),
+                   rtol=1e-12)
+    flags = random_array((2, 2, 3), "bool", rng)
+    c = random_array((3, 2), "float32", rng)
+    assert_matches(kiln.einsum("iij,jk->k", kiln.asarray(flags, device=device), kiln.asarray(c, device=device)),
+                   np.einsum("iij,jk->k", flags, c), rtol=1e-5)
+
+
 def test_einsum_bad_input(device):
     a = kiln.ones((2, 3), device=device)
     with pytest.raises(ValueError, match="operand"):
@@ -110,6 +132,14 @@ def test_einsum_bad_input(device):
         kiln.einsum("ijk->i", a)
     with pytest.raises(ValueError, match="size of 'j'"):
         kiln.einsum("ij,jk->ik", a, a)
+    with pytest.raises(ValueError, match="missing"):
+        kiln.einsum()
+    with pytest.raises(ValueError, match="no '...'"):
+        kiln.einsum("...->", kiln.ones((2, 2, 2), device=device))
+    with pytest.raises(ValueError, match="different sizes"):
+        kiln.einsum("ii", a)
+    with pytest.raises(ValueError, match="more than one ellipsis"):
+        kiln.einsum(a, [Ellipsis, 0, Ellipsis])
 
 
 def test_trace_and_diagonal(device, rng):
