@@ -55,6 +55,7 @@ from ._nan_reductions import (  # noqa: F401
     nanargmax, nanargmin, nancumprod, nancumsum, nanmax, nanmean, nanmin, nanprod, nanstd, nansum, nanvar,
 )
 from ._products import dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
+from ._products import numpy_cross as cross  # noqa: F401  (NumPy's; linalg.cross is the array API's)
 from . import cusolver, exceptions, fft, lib, linalg, scipy  # noqa: F401
 from ._shape_functions import (  # noqa: F401
     append, column_stack, delete, dsplit, hsplit, insert, rollaxis, row_stack, trim_zeros, vsplit,

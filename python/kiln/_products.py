@@ -7,8 +7,8 @@ import operator
 import string
 
 from . import _core
-from ._creation import asarray, operands
-from ._joining import stack
+from ._creation import asarray, operands, zeros_like
+from ._joining import concatenate, stack
 from ._manipulation import diagonal, moveaxis, permute_dims
 from ._outputs import into
 
@@ -58,6 +58,11 @@ def dot(a, b, out=None):
         result = _core.matmul(a, b)
     else:
         result = tensordot(a, b, ([-1], [-2]))
+    if out is not None and (not isinstance(out, _core.ndarray) or out.dtype != result.dtype
+                            or out.shape != result.shape or not out.flags.c_contiguous):
+        # NumPy's dot writes into out directly, so it takes only the exact result's layout.
+        raise ValueError("dot: output array is not acceptable (must have the right datatype, number of "
+                         "dimensions, and be a C-Array)")
     return into(result, out)
 
 
@@ -66,7 +71,8 @@ def vdot(a, b, /):
     a, b = operands(a, b)
     if a.size != b.size:
         raise ValueError(f"vdot: vectors have different lengths ({a.size} and {b.size})")
-    return _core.matmul(_core.conj(a.reshape(-1)), b.reshape(-1))
+    a = a.reshape(-1)
+    return _core.matmul(_core.conj(a) if a.dtype.kind == "c" else a, b.reshape(-1))
 
 
 def inner(a, b, /):
@@ -265,6 +271,28 @@ def cross(a, b, /, *, axis=-1):
     parts = [_core.subtract(_core.multiply(a[..., i], b[..., j]), _core.multiply(a[..., j], b[..., i]))
              for i, j in ((1, 2), (2, 0), (0, 1))]
     return moveaxis(stack(parts, axis=-1), -1, axis)
+
+
+def numpy_cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """NumPy's cross (``kiln.cross``): the vectors along ``axisa`` of ``a``
+    and ``axisb`` of ``b``, 3 or (deprecated, as in NumPy 2) 2 elements, a
+    2-element vector's z being 0; the products' vectors go along ``axisc``,
+    and two 2-element vectors give the z component alone."""
+    a, b = operands(a, b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a, b = moveaxis(a, axisa, -1), moveaxis(b, axisb, -1)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if 2 in (a.shape[-1], b.shape[-1]):
+        import warnings
+
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+        if a.shape[-1] == b.shape[-1] == 2:
+            return _core.subtract(_core.multiply(a[..., 0], b[..., 1]), _core.multiply(a[..., 1], b[..., 0]))
+        a, b = (concatenate([x, zeros_like(x[..., :1])], axis=-1) if x.shape[-1] == 2 else x for x in (a, b))
+    return cross(a, b, axis=-1) if axisc == -1 else moveaxis(cross(a, b, axis=-1), -1, axisc)
 
 
 def kron(a, b):

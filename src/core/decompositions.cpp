@@ -126,7 +126,10 @@ Array solve(const Array& a, const Array& b) {
 Array inv(const Array& a) {
   check_square(a);
   const DType dt = linalg_dtype(a.dtype());
-  return solve(a, eye(rows(a), std::nullopt, 0, dt, a.device()).broadcast_to(a.shape()));
+  // inv(a) = inv(a^T)^T: solving with a^T leaves inv(a) row-major in the
+  // solver's column-major output, so the result is C-contiguous as NumPy's.
+  const Array identity = eye(rows(a), std::nullopt, 0, dt, a.device()).broadcast_to(a.shape());
+  return solve(a.matrix_transpose(), identity).matrix_transpose();
 }
 
 SignLogDet slogdet(const Array& a) {

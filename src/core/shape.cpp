@@ -1,5 +1,6 @@
 #include "kiln/shape.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "kiln/error.hpp"
@@ -71,10 +72,15 @@ int normalize_axis(int64_t axis, int ndim, const char* arg) {
   return static_cast<int>(axis < 0 ? axis + ndim : axis);
 }
 
+namespace {
+// An empty array is contiguous both ways, whatever its strides (as NumPy's flags say).
+bool is_empty(const Shape& shape) { return std::find(shape.begin(), shape.end(), int64_t{0}) != shape.end(); }
+}  // namespace
+
 bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize) {
+  if (is_empty(shape)) return true;
   int64_t expected = itemsize;
   for (size_t i = shape.size(); i-- > 0;) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1 && strides[i] != expected) return false;
     expected *= shape[i];
   }
@@ -82,9 +88,9 @@ bool is_c_contiguous(const Shape& shape, const Strides& strides, int64_t itemsiz
 }
 
 bool is_f_contiguous(const Shape& shape, const Strides& strides, int64_t itemsize) {
+  if (is_empty(shape)) return true;
   int64_t expected = itemsize;
   for (size_t i = 0; i < shape.size(); ++i) {
-    if (shape[i] == 0) return true;
     if (shape[i] != 1 && strides[i] != expected) return false;
     expected *= shape[i];
   }
