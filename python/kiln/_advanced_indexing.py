@@ -82,8 +82,10 @@ def getitem(x, key):
         raise IndexError("an index can only have a single ellipsis ('...')")
     # Ellipsis stands for the axes no other item consumes (a mask consumes its ndim).
     consumed = builtins.sum(k.ndim if _is_mask(k) else 1 for k in items if k is not None and k is not Ellipsis)
-    # Masks become one integer array per dimension they cover, their shapes checked.
-    flat_items, axis = [], 0
+    # Masks become one integer array per dimension they cover, their shapes
+    # checked. A 0-d mask adds an axis of length 1, which it then selects
+    # from (kept where True, emptied where False), as NumPy's does.
+    flat_items, axis, added = [], 0, []
     for k in items:
         if k is Ellipsis:
             fill = [slice(None)] * (x.ndim - consumed)
@@ -95,13 +97,18 @@ def getitem(x, key):
                     size = x.shape[axis + d] if axis + d < x.ndim else 0
                     raise IndexError(f"boolean index did not match indexed array along axis {axis + d}; size of "
                                      f"axis is {size} but size of corresponding boolean axis is {k.shape[d]}")
+            if k.ndim == 0:
+                added.append(axis)
             flat_items.extend(nonzero(k) if k.ndim else [_core._flatnonzero(k)])
-            axis += k.ndim
+            axis += builtins.max(k.ndim, 1)
         else:
             flat_items.append(k)
             axis += 0 if k is None else 1
-    if axis > x.ndim:
-        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but {axis} were indexed")
+    if axis > x.ndim + len(added):
+        raise IndexError(f"too many indices for array: array is {x.ndim}-dimensional, but "
+                         f"{axis - len(added)} were indexed")
+    if added:
+        x = x._expand_dims(added)
     flat_items.extend([slice(None)] * (x.ndim - axis))
     return _gather(x, flat_items)
 

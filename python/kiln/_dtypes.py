@@ -125,7 +125,8 @@ class finfo:
     """Machine limits of a floating or complex dtype (array API ``finfo``)."""
 
     def __init__(self, type):
-        dt = type.dtype if hasattr(type, "shape") else type
+        # An array (not a NumPy scalar type, which has a shape descriptor) gives its dtype.
+        dt = type.dtype if hasattr(type, "shape") and not isinstance(type, builtins.type) else type
         (self.bits, self.eps, self.max, self.min, self.smallest_normal,
          self.resolution, self.precision, self.dtype) = _core._finfo(normalize(dt, "type"))
         self.tiny = self.smallest_normal
@@ -139,7 +140,8 @@ class iinfo:
     """Limits of an integer dtype (array API ``iinfo``)."""
 
     def __init__(self, type):
-        dt = type.dtype if hasattr(type, "shape") else type
+        # An array (not a NumPy scalar type, which has a shape descriptor) gives its dtype.
+        dt = type.dtype if hasattr(type, "shape") and not isinstance(type, builtins.type) else type
         self.bits, self.min, self.max, self.dtype = _core._iinfo(normalize(dt, "type"))
 
     def __repr__(self):

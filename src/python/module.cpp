@@ -35,6 +35,9 @@ NB_MODULE(_core, m) {
       std::rethrow_exception(p);
     } catch (const kiln::TypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const kiln::LinAlgError& e) {  // NumPy's type, as CuPy raises (imported only when raised)
+      nb::object linalg_error = nb::module_::import_("numpy.linalg").attr("LinAlgError");
+      PyErr_SetObject(linalg_error.ptr(), nb::str(e.what()).ptr());
     } catch (const kiln::ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const kiln::AxisError& e) {
@@ -52,7 +55,6 @@ NB_MODULE(_core, m) {
   nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
-  nb::exception<kiln::LinAlgError>(m, "LinAlgError", PyExc_ValueError);
 
   nb::class_<Device>(m, "Device")
       .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)

@@ -106,3 +106,17 @@ def test_writing_into_views_and_put(device):
         c[[1, 1, 1]] = kiln.asarray(np.array([4.0, 5.0, 6.0]))
         d[[1, 1, 1]] = [4.0, 5.0, 6.0]
         np.testing.assert_array_equal(kiln.asnumpy(c), d)
+
+
+def test_zero_d_boolean_masks(device):
+    """A 0-d mask adds an axis it selects from (length 1 where True, 0 where
+    False), reading and writing, as NumPy's does."""
+    for value in (3.0, -1.0):
+        x, k = np.asarray(value), kiln.asarray(value, device=device)
+        np.testing.assert_array_equal(kiln.asnumpy(k[k > 0]), x[x > 0])
+        x[x > 0], k[k > 0] = np.inf, np.inf
+        np.testing.assert_array_equal(kiln.asnumpy(k), x)
+    m = np.arange(6).reshape(2, 3)
+    km = kiln.asarray(m, device=device)
+    np.testing.assert_array_equal(kiln.asnumpy(km[kiln.asarray(True), 1]), m[np.True_, 1])
+    assert km[..., kiln.asarray(False)].shape == m[..., np.False_].shape

@@ -59,6 +59,7 @@ def test_solve_broadcasts_and_refuses_bad_input(device, rng):
     with pytest.raises(kiln.linalg.LinAlgError, match="Singular matrix"):
         kiln.linalg.solve(singular, kiln.ones(3, device=device))
     assert issubclass(kiln.linalg.LinAlgError, ValueError)
+    assert kiln.linalg.LinAlgError is np.linalg.LinAlgError  # as CuPy's, so except clauses written for either work
     assert_matches(kiln.linalg.det(singular), np.asarray(0.0))
     sign, logdet = kiln.linalg.slogdet(singular)
     assert float(sign) == 0 and float(logdet) == -np.inf
@@ -224,3 +225,19 @@ def test_empty_matrices(device):
     assert_matches(kiln.linalg.det(e), np.linalg.det(np.zeros((0, 0))))
     assert kiln.linalg.eigh(e).eigenvalues.shape == (0,)
     assert kiln.linalg.cholesky(kiln.zeros((2, 0, 0), device=device)).shape == (2, 0, 0)
+
+
+@pytest.mark.parametrize("p", [None, 1, -1, 2, -2, np.inf, -np.inf, "fro"])
+def test_cond_of_singular_and_empty_matrices(device, p):
+    """NumPy's cond: inf for a singular matrix (NaN only where the matrix
+    holds NaN), an error for an empty one."""
+    stack = np.array([[[1.0, 2.0], [2.0, 4.0]], [[2.0, 0.0], [0.0, 1.0]], [[np.nan, 0.0], [0.0, 1.0]]])
+    if p in (None, 2, -2):
+        stack = stack[:2]  # singular values of a NaN matrix do not converge (NumPy's neither)
+    got = kiln.asnumpy(kiln.linalg.cond(kiln.asarray(stack, device=device), p))
+    with np.errstate(all="ignore"):
+        want = np.linalg.cond(stack, p)
+    assert got[0] >= 1 / np.finfo(np.float64).eps
+    np.testing.assert_allclose(got[1:], want[1:])
+    with pytest.raises(np.linalg.LinAlgError, match="empty"):
+        kiln.linalg.cond(kiln.zeros((0, 0), device=device), p)

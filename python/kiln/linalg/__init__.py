@@ -1,7 +1,6 @@
 """kiln.linalg: numpy.linalg's and the array API's linear algebra. Products
 are kiln matmuls (cuBLAS on the GPU, the CPU's BLAS); decompositions are
 LAPACK on the CPU and cuSOLVER on the GPU."""
-from .._core import LinAlgError  # noqa: F401
 from .._manipulation import diagonal as _diagonal, matrix_transpose  # noqa: F401
 from .._products import cross, matmul, multi_dot, outer, tensordot, trace as _trace, vecdot  # noqa: F401
 from ._decompositions import (  # noqa: F401
@@ -11,6 +10,14 @@ from ._decompositions import (  # noqa: F401
 from ._general_eigen import EigResult, eig, eigvals  # noqa: F401
 from ._norms import cond, matrix_norm, norm, vector_norm  # noqa: F401
 from ._tensor_solve import tensorinv, tensorsolve  # noqa: F401
+
+
+def __getattr__(name):
+    if name == "LinAlgError":  # NumPy's, loaded when first named (import kiln stays NumPy-free)
+        from numpy.linalg import LinAlgError
+
+        return LinAlgError
+    raise AttributeError(f"module 'kiln.linalg' has no attribute {name!r}")
 
 
 def diagonal(x, /, *, offset=0):

@@ -9,6 +9,7 @@ from .. import _core
 from .._elementwise import where
 from .._creation import asarray, eye, operands
 from .._manipulation import broadcast_to
+from .._errors import linalg_error
 from .._products import matmul
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
@@ -126,11 +127,11 @@ def lstsq(a, b, rcond=None):
     rank and more rows than columns), a's rank and singular values."""
     a, b = operands(a, b)
     if a.ndim != 2:
-        raise _core.LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
+        raise linalg_error(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
     vector = b.ndim == 1
     b2 = b.reshape(-1, 1) if vector else b
     if b2.shape[0] != a.shape[0]:
-        raise _core.LinAlgError("Incompatible dimensions")
+        raise linalg_error("Incompatible dimensions")
     m, n = a.shape
     # One SVD serves the solution, the rank and the singular values.
     u, s, vh = _core._svd(a, False, True)
@@ -152,7 +153,7 @@ def matrix_power(a, n):
     n = 0, powers of the inverse for n < 0."""
     a = asarray(a)
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
-        raise _core.LinAlgError("Last 2 dimensions of the array must be square")
+        raise linalg_error("Last 2 dimensions of the array must be square")
     n = operator.index(n)
     if n == 0:
         return broadcast_to(eye(a.shape[-1], dtype=a.dtype, device=a.device), a.shape).copy()

@@ -5,7 +5,8 @@ import builtins
 import math
 
 from .. import _core, _elementwise
-from .._creation import asarray
+from .._creation import asarray, empty
+from .._errors import linalg_error
 from .._manipulation import moveaxis
 from .._rearranging import _axes
 from ._decompositions import inv, svdvals
@@ -87,12 +88,35 @@ def norm(x, ord=None, axis=None, keepdims=False):
     raise ValueError("Improper number of dimensions to norm.")
 
 
+def _inv_or_nan(x):
+    """inv of each matrix, NaN for the singular ones (NumPy's cond takes
+    inverses with errors off); the batch is inverted at once unless one is."""
+    try:
+        return inv(x)
+    except ValueError:  # NumPy's LinAlgError
+        pass
+    out = empty(x.shape, dtype=_core.result_type(x, 0.0), device=x.device)
+    flat, rows = x.reshape((-1,) + x.shape[-2:]), out.reshape((-1,) + x.shape[-2:])
+    for k in builtins.range(flat.shape[0]):
+        try:
+            rows[k] = inv(flat[k])
+        except ValueError:  # NumPy's LinAlgError
+            rows[k] = math.nan
+    return out
+
+
 def cond(x, p=None):
     """The condition number of matrices: the ratio of the largest to the
-    smallest singular value (p None or 2), or norm(x, p) * norm(inv(x), p)."""
+    smallest singular value (p None or 2), or norm(x, p) * norm(inv(x), p);
+    a singular matrix's is inf, as NumPy's (NaN only where x holds NaN)."""
     x = asarray(x)
+    if x.ndim >= 2 and math.prod(x.shape[-2:]) == 0:
+        raise linalg_error("cond is not defined on empty arrays")
     if p in (None, 2, -2):
         s = svdvals(x)
         big, small = _core.max(s, -1), _core.min(s, -1)
-        return _elementwise.divide(small, big) if p == -2 else _elementwise.divide(big, small)
-    return _core.multiply(norm(x, p, (-2, -1)), norm(inv(x), p, (-2, -1)))
+        r = _elementwise.divide(small, big) if p == -2 else _elementwise.divide(big, small)
+    else:
+        r = _core.multiply(norm(x, p, (-2, -1)), norm(_inv_or_nan(x), p, (-2, -1)))
+    undefined = _core.logical_and(_core.isnan(r), _core.logical_not(_core.any(_core.isnan(x), (-2, -1))))
+    return _elementwise.where(undefined, math.inf, r)
