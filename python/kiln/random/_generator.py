@@ -72,9 +72,18 @@ class Generator(Distributions):
             raise TypeError(f"bit_generator: kiln's Generator draws from kiln's Philox4x3210, not "
                             f"{type(seed).__name__} (NumPy's bit generators run on the host only)")
         self.bit_generator = seed if isinstance(seed, BitGenerator) else BitGenerator(seed)
-        self._key = self.bit_generator._key
-        self._block = 0
         self._device = None if device is None else to_device(device)
+
+    @property
+    def bit_generator(self):
+        return self._bit_generator
+
+    @bit_generator.setter
+    def bit_generator(self, bit_generator):
+        """A new bit generator restarts the draws at the start of its stream."""
+        if not isinstance(bit_generator, BitGenerator):
+            raise TypeError(f"bit_generator: expected a kiln BitGenerator, got {type(bit_generator).__name__}")
+        self._bit_generator, self._key, self._block = bit_generator, bit_generator._key, 0
 
     def _device_for(self):
         return self._device or default_device()

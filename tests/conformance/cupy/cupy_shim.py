@@ -6,8 +6,9 @@ CuPy's own testing package, loaded from CuPy's source.
 CuPy's testing helpers reach into one CuPy internal, ``cupy._core.internal``
 for ``prod``; it is given here as the standard library's ``math.prod``. CuPy's
 tests call the module-level distributions through their private module
-``cupy.random._distributions``: that name is mapped to ``kiln.random``, where
-kiln's module-level distributions are.
+``cupy.random._distributions``, and build generators from its private
+``cupy.random._bit_generator``: both names are mapped to ``kiln.random``,
+where kiln's module-level distributions and bit generators are.
 Nothing else is changed: a module kiln lacks fails to import, as it would
 for a user."""
 import importlib
@@ -62,6 +63,7 @@ def install(cupy_source):
         _alias(f"cupy.{name}", f"kiln.{name}")
     sys.modules["cupy.random"] = sys.modules["cupy"].random = _forwarding_module("cupy.random", kiln.random)
     sys.modules["cupy.random"]._distributions = sys.modules["cupy.random._distributions"] = kiln.random
+    sys.modules["cupy.random"]._bit_generator = sys.modules["cupy.random._bit_generator"] = kiln.random
     for name in CUPYX_MODULES:
         _alias(f"cupyx.{name}", f"kiln.{name}")
     core = types.ModuleType("cupy._core")
