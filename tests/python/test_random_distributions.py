@@ -117,3 +117,25 @@ def test_module_functions_draw_from_the_devices_random_state():
     assert kiln.random.get_random_state() is not before
     seq = kiln.random.SeedSequence(5)
     assert kiln.random.Generator(kiln.random.Philox4x3210(seq)).random(3).shape == (3,)
+
+
+@pytest.mark.parametrize("bit_generator", ["XORWOW", "MRG32k3a"])
+def test_cupy_bit_generators(device, bit_generator):
+    """CuPy's XORWOW and MRG32k3a: reproducible words, the same on every
+    device, uniforms/normals/gammas that pass Kolmogorov-Smirnov tests, and
+    NumPy's refusal of non-integer seeds."""
+    kind = getattr(kiln.random, bit_generator)
+    g = kiln.random.Generator(kind(7), device=device)
+    u, z = g.random(N), g.standard_normal(N)
+    assert u.device == device and u.dtype == kiln.float64
+    assert st.kstest(u.get(), st.uniform().cdf).pvalue > P_MIN
+    assert st.kstest(z.get(), st.norm().cdf).pvalue > P_MIN
+    assert st.kstest(g.gamma(2.0, size=N).get(), st.gamma(2.0).cdf).pvalue > P_MIN
+    assert st.kstest(g.random(N, dtype="float32").get(), st.uniform().cdf).pvalue > P_MIN
+    on_device = kiln.random.Generator(kind(9), device=device).random(5000)
+    on_cpu = kiln.random.Generator(kind(9), device="cpu").random(5000)
+    np.testing.assert_array_equal(on_device.get(), on_cpu.get())
+    assert (kind(3).random_raw(10) == kind(3).random_raw(10)).all()
+    assert kind(3).random_raw(10).dtype == kiln.uint32
+    with pytest.raises(TypeError, match="seed"):
+        kind(1.5)

@@ -1,8 +1,10 @@
-"""kiln.random.Generator: NumPy's Generator interface on Philox4x32-10
-streams (see kiln/random.hpp). A generator is a key (from the seed) and the
-next block of its stream; every draw starts where the last one ended, so
-the same seed gives the same sequence of draws on the CPU and on a GPU."""
+"""kiln.random.Generator: NumPy's Generator interface over kiln's bit
+generators: Philox4x32-10 streams (see kiln/random.hpp; a key from the seed
+and the next block of the stream), and CuPy's XORWOW and MRG32k3a. Every
+draw starts where the last one ended, so the same seed gives the same
+sequence of draws on the CPU and on a GPU."""
 import math
+import operator
 import os
 
 from .. import _core, _creation, _elementwise, _gathering, _sorting
@@ -10,7 +12,9 @@ from .._device import default_device, to_device
 from .._dtypes import normalize
 from ._distributions import Distributions
 
-_BITS, _UNIFORM, _NORMAL = 0, 1, 2
+# What a draw fills an array with: 64 random bits, uniforms, normals (the
+# core's kinds), or a 32-bit generator's words.
+_BITS, _UNIFORM, _NORMAL, _WORDS = 0, 1, 2, 3
 _KEY_MASK = (1 << 64) - 1
 # The legacy functions' RandomState of each device (device index -> state;
 # the CPU is 0), made on first use by _legacy.get_random_state.
@@ -29,7 +33,7 @@ def _key(seed):
     if seed is None:
         return int.from_bytes(os.urandom(8), "little")
     if isinstance(seed, (Generator, BitGenerator)):
-        return seed._key
+        return (seed.bit_generator if isinstance(seed, Generator) else seed)._key
     if hasattr(seed, "generate_state"):  # a SeedSequence
         return int(seed.generate_state(1, dtype="uint64")[0])
     if hasattr(seed, "__len__") or (hasattr(seed, "shape") and seed.shape):  # a sequence of ints
@@ -37,41 +41,169 @@ def _key(seed):
 
         return int(np.random.SeedSequence(np.asarray(seed.get() if hasattr(seed, "get") else seed,
                                                      dtype=object).tolist()).generate_state(1, dtype="uint64")[0])
-    seed = int(seed)
+    try:
+        seed = operator.index(seed)  # ints, NumPy's and kiln's 0-d integers; not floats (as NumPy refuses)
+    except TypeError:
+        raise TypeError(f"seed must be an int, an int sequence or a SeedSequence, got {type(seed).__name__}") \
+            from None
     if seed < 0:
         raise ValueError(f"seed must be non-negative, got {seed}")
     return seed & _KEY_MASK if seed <= _KEY_MASK else hash(seed) & _KEY_MASK
 
 
 class BitGenerator:
-    """A source of random bits for Generator(bit_generator): kiln's is
-    Philox4x32-10 (``Philox4x3210``, also spelt ``Philox``), keyed by a seed,
-    an int sequence or a SeedSequence."""
+    """A source of random bits for Generator(bit_generator), seeded by an
+    int, an int sequence or a SeedSequence (random when None). It owns its
+    stream: Generators sharing one draw from it in turn, as NumPy's do."""
 
     def __init__(self, seed=None):
         self._key = _key(seed)
         self.seed_seq = seed if hasattr(seed, "generate_state") else None
 
-    def random_raw(self, size=None):
-        return Generator(self).integers(0, 2 ** 64, size, "uint64")
+    def random_raw(self, size=None, output=True):
+        """The generator's raw output words (uint64 for Philox, uint32 for
+        the 32-bit generators), on kiln's default device."""
+        out = _core._empty(_shape(size), self._RAW_DTYPE, default_device())
+        self._fill(out, _BITS if self._RAW_DTYPE == "uint64" else _WORDS)
+        return out if output else None
 
 
 class Philox4x3210(BitGenerator):
-    """Philox4x32-10 (Salmon et al., 2011): CuPy's ``Philox4x3210``, NumPy's ``Philox``."""
+    """Philox4x32-10 (Salmon et al., 2011): CuPy's ``Philox4x3210``, NumPy's
+    ``Philox``; counter-based, so a draw is the key and the next block."""
+
+    _RAW_DTYPE = "uint64"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self._block = 0
+
+    def _fill(self, out, kind):
+        self._block += _core._fill_random(out, kind if kind != _WORDS else _BITS, self._key, self._block)
+
+    def __repr__(self):
+        return f"Philox4x3210(key={self._key:#x}, next block {self._block})"
 
 
 Philox = Philox4x3210
 
 
+class _SequentialBitGenerator(BitGenerator):
+    """cuRAND's sequential generators (XORWOW, MRG32k3a) as kiln kernels
+    (include/kiln/device/sequential_rngs.cuh): _LANES independent states,
+    seeded from the key by SplitMix64, each writing every _LANES-th word, so
+    a seed gives the same words on every device. Words become 64-bit values
+    (two words), uniforms (24 or 53 bits) and normals (Box-Muller) here."""
+
+    _RAW_DTYPE = "uint32"
+    _LANES = 4096
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self._states = {}  # device -> the lanes' states there
+
+    def _initial_state(self):
+        import numpy as np
+
+        with np.errstate(over="ignore"):  # SplitMix64 wraps modulo 2**64
+            z = (np.uint64(self._key) + np.arange(1, 3 * self._LANES + 1, dtype=np.uint64)
+                 * np.uint64(0x9E3779B97F4A7C15))
+            z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+            z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+            z = z ^ (z >> np.uint64(31))
+        return self._state_from(z.view(np.uint32).reshape(self._LANES, 6), np)
+
+    def _words(self, n, device):
+        state = self._states.get(device)
+        if state is None:
+            state = self._states[device] = _creation.asarray(self._initial_state(), device=device)
+        out = _core._empty((n,), "uint32", device)
+        if n:
+            grid, block = ((min(self._LANES, 64), 1) if device.type == "cpu" else (self._LANES // 128, 128))
+            import numpy as np
+
+            # The kernels' signatures are in a header the launcher does not
+            # read, so the scalars go as NumPy scalars of the exact C types.
+            _kernels()[self._KERNEL](grid, block, (state, out, np.int64(n), np.int32(self._LANES)))
+        return out
+
+    def _fill(self, out, kind):
+        n = out.size
+        if kind == _WORDS:
+            out[...] = self._words(n, out.device).reshape(out.shape)
+        elif kind == _BITS:
+            words = self._words(2 * n, out.device).astype("uint64")
+            out[...] = ((words[0::2] << 32) | words[1::2]).reshape(out.shape)
+        elif kind == _UNIFORM:
+            out[...] = self._uniform(n, out.dtype, out.device).reshape(out.shape)
+        else:  # Box-Muller: sqrt(-2 ln u1) cos(2 pi u2), u1 in (0, 1]
+            u = self._uniform(2 * n, out.dtype, out.device)
+            radius = _elementwise.sqrt(-2.0 * _elementwise.log(1.0 - u[0::2]))
+            out[...] = (radius * _elementwise.cos((2 * math.pi) * u[1::2])).reshape(out.shape)
+
+    def _uniform(self, n, dtype, device):
+        if normalize(dtype).name == "float32":
+            return (self._words(n, device) >> 8).astype("float32") * (1.0 / (1 << 24))
+        words = self._words(2 * n, device).astype("uint64")
+        mantissa = ((words[0::2] >> 5) << 26) | (words[1::2] >> 6)  # 53 random bits
+        return mantissa.astype("float64") * (1.0 / (1 << 53))
+
+    def __repr__(self):
+        return f"{type(self).__name__}(key={self._key:#x})"
+
+
+class XORWOW(_SequentialBitGenerator):
+    """XORWOW (Marsaglia's xorshift with a Weyl sequence), cuRAND's default
+    generator and CuPy's ``XORWOW``; kiln seeds its lanes its own way, so the
+    words differ from cuRAND's for the same seed."""
+
+    _KERNEL = "kiln_xorwow_words"
+
+    @staticmethod
+    def _state_from(words, np):
+        words[:, 0] |= (words[:, :5] == 0).all(axis=1).astype(np.uint32)  # xorshift needs a nonzero state
+        return words
+
+
+class MRG32k3a(_SequentialBitGenerator):
+    """L'Ecuyer's MRG32k3a combined recursive generator, CuPy's
+    ``MRG32k3a``; kiln seeds its lanes its own way."""
+
+    _KERNEL = "kiln_mrg32k3a_words"
+
+    @staticmethod
+    def _state_from(words, np):
+        m1, m2 = 4294967087, 4294944443
+        components = words.astype(np.int64)
+        components[:, :3] = 1 + components[:, :3] % (m1 - 1)  # each in [1, m - 1]: never an all-zero triple
+        components[:, 3:] = 1 + components[:, 3:] % (m2 - 1)
+        return components
+
+
+_KERNEL_NAMES = ("kiln_xorwow_words", "kiln_mrg32k3a_words")
+_compiled = {}
+
+
+def _kernels():
+    """The sequential generators' kernels, compiled once a process for each device kind."""
+    if not _compiled:
+        from .._raw_kernel import generated_kernels
+
+        _compiled.update(zip(_KERNEL_NAMES, generated_kernels("#include <kiln/device/sequential_rngs.cuh>\n",
+                                                             list(_KERNEL_NAMES))))
+    return _compiled
+
+
 class Generator(Distributions):
-    """Random draws from one Philox stream; make one with ``kiln.random.default_rng(seed)``.
+    """Random draws from a bit generator's stream (kiln's Philox4x3210
+    unless given one); make one with ``kiln.random.default_rng(seed)``.
     Draws go to ``device`` (default: kiln's default device at each draw)."""
 
     def __init__(self, seed=None, *, device=None):
         if seed is not None and not isinstance(seed, (BitGenerator, Generator)) and hasattr(seed, "random_raw"):
-            raise TypeError(f"bit_generator: kiln's Generator draws from kiln's Philox4x3210, not "
+            raise TypeError(f"bit_generator: kiln's Generator draws from kiln's bit generators, not "
                             f"{type(seed).__name__} (NumPy's bit generators run on the host only)")
-        self.bit_generator = seed if isinstance(seed, BitGenerator) else BitGenerator(seed)
+        self.bit_generator = seed if isinstance(seed, BitGenerator) else Philox4x3210(seed)
         self._device = None if device is None else to_device(device)
 
     @property
@@ -80,28 +212,29 @@ class Generator(Distributions):
 
     @bit_generator.setter
     def bit_generator(self, bit_generator):
-        """A new bit generator restarts the draws at the start of its stream."""
+        """A new bit generator: the draws continue from its stream."""
         if not isinstance(bit_generator, BitGenerator):
             raise TypeError(f"bit_generator: expected a kiln BitGenerator, got {type(bit_generator).__name__}")
-        self._bit_generator, self._key, self._block = bit_generator, bit_generator._key, 0
+        self._bit_generator = bit_generator
 
     def _device_for(self):
         return self._device or default_device()
 
     def spawn(self, n_children):
-        """``n_children`` independent generators (keys derived from this one's through a SeedSequence)."""
+        """``n_children`` independent generators of this one's kind (keys
+        derived from its key through a SeedSequence)."""
         import numpy as np
 
-        children = np.random.SeedSequence(self._key).spawn(n_children)
-        return [Generator(BitGenerator(child), device=self._device) for child in children]
+        children = np.random.SeedSequence(self._bit_generator._key).spawn(n_children)
+        return [Generator(type(self._bit_generator)(child), device=self._device) for child in children]
 
     def __repr__(self):
-        return f"Generator(Philox4x32-10, key={self._key:#x}, next block {self._block})"
+        return f"Generator({self._bit_generator!r})"
 
     def _draw(self, kind, size, dtype, out=None, device=None):
         if out is None:
             out = _core._empty(_shape(size), dtype, device or self._device or default_device())
-        self._block += _core._fill_random(out, kind, self._key, self._block)
+        self._bit_generator._fill(out, kind)
         return out
 
     def random(self, size=None, dtype="float64", out=None):
