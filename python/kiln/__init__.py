@@ -141,8 +141,8 @@ def __getattr__(name):
         return getattr(numpy, name)
     import importlib
 
-    if name == "jit":  # CuPy's cupyx.jit, imported when first named
-        return importlib.import_module(__name__ + ".jit")
+    if name in ("jit", "polynomial"):  # cupyx.jit and numpy.polynomial's face, imported when first named
+        return importlib.import_module(f"{__name__}.{name}")
     _host_numpy = importlib.import_module(__name__ + "._host_numpy")
     if name in _host_numpy.TO_KILN or name in _host_numpy.AS_IS:
         return getattr(_host_numpy, name)
