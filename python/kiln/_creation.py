@@ -261,6 +261,13 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     """Values from ``start`` to ``stop`` (exclusive) by ``step``; ``arange(n)`` counts from 0."""
     if stop is None:
         start, stop = 0, start
+    step = 1 if step is None else step  # NumPy's default, spelt out or not
+    dt = None if dtype is None else normalize(dtype)
+    if dt is not None and dt.kind == "b":
+        raise TypeError("arange: a range of booleans is not defined (NumPy refuses dtype=bool too)")
+    if dt is not None and dt.kind == "c":  # real steps into a complex array: NumPy's values, complex
+        real = float64 if dt.itemsize == 16 else _SUPPORTED["float32"]
+        return _core._arange(start, stop, step, real, to_device(device)).astype(dt)
     return _core._arange(start, stop, step, dtype, to_device(device))
 
 

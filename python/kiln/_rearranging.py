@@ -166,7 +166,7 @@ def diff(a, n=1, axis=-1, prepend=None, append=None):
 
 
 def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
-    """Coordinate arrays from 1-D coordinate vectors (``indexing`` "xy" or "ij")."""
+    """A tuple of coordinate arrays from 1-D coordinate vectors (``indexing`` "xy" or "ij")."""
     if indexing not in ("xy", "ij"):
         raise ValueError("meshgrid: indexing must be 'xy' or 'ij'")
     xs = [asarray(x).reshape(-1) for x in xi]
@@ -183,7 +183,7 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not sparse:
         full = tuple(builtins.max(s[d] for s in shapes) for d in builtins.range(ndim))
         out = [broadcast_to(o, full) for o in out]
-    return [o.copy() for o in out] if copy else out
+    return tuple(o.copy() for o in out) if copy else tuple(out)  # NumPy 2 returns a tuple
 
 
 def diag(v, k=0):

@@ -188,9 +188,35 @@ def test_pad_constant_values_and_errors(device):
     with pytest.raises(ValueError, match="empty axis"):
         kiln.pad(k[:0], 1, mode="edge")
     with pytest.raises(ValueError, match="not supported"):
-        kiln.pad(k, 1, mode="median")
+        kiln.pad(k, 1, mode="spiral")
     with pytest.raises(ValueError, match="keyword"):
         kiln.pad(k, 1, mode="edge", constant_values=3)
+    with pytest.raises(TypeError, match="integral"):
+        kiln.pad(k, 1.5)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float32", "float64"])
+def test_pad_statistic_ramp_and_odd_modes(device, dtype):
+    """NumPy's other modes: maximum/minimum/mean/median over stat_length
+    (integer means rounded), linear_ramp to end_values, odd reflections past
+    the array's length, empty, and a Python function."""
+    x = (np.arange(20).reshape(4, 5) * 7 % 11).astype(dtype)
+    k = kiln.asarray(x, device=device)
+    cases = [("maximum", {}), ("minimum", {"stat_length": 2}), ("mean", {"stat_length": ((1, 3), (2, 2))}),
+             ("median", {}), ("linear_ramp", {"end_values": (-4, 9)}), ("reflect", {"reflect_type": "odd"}),
+             ("symmetric", {"reflect_type": "odd"}), ("reflect", {}), ("wrap", {})]
+    for mode, kwargs in cases:
+        for width in (2, ((1, 7), (6, 0))):
+            got, want = kiln.pad(k, width, mode=mode, **kwargs), np.pad(x, width, mode=mode, **kwargs)
+            assert got.dtype == want.dtype  # ramps and means may round differently in the last bit
+            np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-6 if dtype == "float32" else 1e-12)
+    _same(kiln.pad(k, 2, mode="empty")[2:-2, 2:-2], x)
+
+    def tens(vector, width, axis, kwargs):
+        vector[:width[0]] = 10
+        vector[vector.shape[0] - width[1]:] = 10
+
+    _same(kiln.pad(k, (1, 2), tens), np.pad(x, (1, 2), tens))
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int16", "float32", "int64", "complex128"])
