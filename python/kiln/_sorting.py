@@ -5,6 +5,7 @@ kiln::argsort and kiln::searchsorted (CUB's radix sort on the GPU)."""
 import operator
 
 from . import _core
+from ._errors import axis_error
 from ._creation import asarray
 from ._gathering import take, take_along_axis
 from ._rearranging import flip
@@ -39,6 +40,8 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     elements keep their order, descending too."""
     _check_kind(kind, order)
     a, axis = _flat_or_axis(a, axis)
+    if a.ndim == 0 and axis in (-1, 0):  # NumPy sorts a 0-d array's one element as a 1-d array
+        a = a.reshape(1)
     if not descending:
         return _core._argsort(a, axis)
     # Sorting the reversed array stably and reversing the result keeps equal
@@ -73,8 +76,8 @@ def _sorted_for_partition(a, kth, axis, kind, order, name, sort_or_argsort):
         raise ValueError(f"{name}: kind must be 'introselect', got {kind!r}")
     _check_kind(None, order)
     a, axis = _flat_or_axis(a, axis)
-    if a.ndim == 0:
-        raise ValueError(f"{name}: a 0-d array cannot be partitioned")
+    if not -a.ndim <= axis < a.ndim:
+        raise axis_error(f"axis {axis} is out of bounds for array of dimension {a.ndim}")
     n = a.shape[axis]
     for k in [kth] if isinstance(kth, int) else list(kth):
         k = operator.index(k)
@@ -130,8 +133,8 @@ def sort_complex(a):
     from ._gathering import take_along_axis
 
     a = asarray(a)
-    small = a.dtype.name in ("bool", "int8", "uint8", "int16", "uint16", "float16", "float32")
+    small = a.dtype.name in ("int8", "uint8", "int16", "uint16")  # NumPy's: only these become complex64
     z = a.astype(a.dtype if a.dtype.kind == "c" else "complex64" if small else "complex128")
     if z.ndim == 0:
-        return z
+        raise axis_error("axis -1 is out of bounds for array of dimension 0")
     return take_along_axis(z, lexsort((z.imag, z.real), axis=-1), -1)
