@@ -33,13 +33,14 @@ const NumpyTypes& numpy_types() {
   return *types;
 }
 
-// Room for one argument passed by value: complex128 is the largest scalar,
-// an array view ({data, shape[3], strides[3]}, see kArrayView) the largest struct.
+// Room for one argument passed by value: an array view ({data, shape[3],
+// strides[3]}, see kArrayView), or a NumPy scalar of that size at most
+// (complex128, a structured scalar for a struct or a vector type: float4...).
 constexpr int kMaxViewDims = 3;
-constexpr size_t kMaxScalarBytes = 16;
 struct alignas(16) ArgumentSlot {
   unsigned char bytes[8 + 2 * 8 * kMaxViewDims];
 };
+constexpr size_t kMaxScalarBytes = sizeof(ArgumentSlot::bytes);
 
 // An array passed by value as {data, shape[ndim], strides[ndim]} (int64 shape
 // and byte strides), the layout kiln.cuda.jit's kernels take arrays in.
@@ -186,7 +187,9 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       const size_t size = static_cast<size_t>(view.len);
       if (size <= kMaxScalarBytes) std::memcpy(slots[i].bytes, view.buf, size);
       PyBuffer_Release(&view);
-      if (size > kMaxScalarBytes) argument_error(*this, i, "a NumPy scalar larger than 16 bytes");
+      if (size > kMaxScalarBytes)
+        argument_error(*this, i, "a NumPy scalar larger than " + std::to_string(kMaxScalarBytes) +
+                                     " bytes (pass a larger struct as bytes)");
     } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1) {
       Py_buffer view;
       if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) != 0) throw nb::python_error();

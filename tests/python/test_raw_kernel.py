@@ -228,3 +228,28 @@ def test_kernel_libraries_keep_their_own_runtime_state(tmp_path):
     run = subprocess.run([sys.executable, "-c", _LIBRARIES_SCRIPT], env=env, capture_output=True, text=True,
                          timeout=600)
     assert run.returncode == 0 and run.stdout.strip() == "ok", run.stderr[-2000:]
+
+
+STRUCT_ARGUMENTS = r'''
+struct Pair { int a; double b; };
+extern "C" __global__ void take_structs(float4 v, Pair p, double2 d, float* out) {
+  out[0] = v.x + v.y + v.z + v.w;
+  out[1] = p.a * p.b;
+  out[2] = d.x - d.y;
+}
+'''
+
+
+def test_structured_scalars_as_vector_types_and_structs(device):
+    """NumPy structured scalars pass by value as CUDA vector types and users'
+    structs (aligned as the C compiler lays them out), up to 56 bytes."""
+    kernel = kiln.RawKernel(STRUCT_ARGUMENTS, "take_structs")
+    float4 = np.array((1, 2, 3, 4), dtype=[("x", "f4"), ("y", "f4"), ("z", "f4"), ("w", "f4")])[()]
+    pair = np.array((3, 2.5), dtype=np.dtype([("a", "i4"), ("b", "f8")], align=True))[()]
+    double2 = np.array((7.0, 0.5), dtype=[("x", "f8"), ("y", "f8")])[()]
+    out = kiln.zeros(3, dtype="float32", device=device)
+    kernel((1,), (1,), (float4, pair, double2, out))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [10.0, 7.5, 6.5])
+    too_big = np.zeros((), dtype=[("v", "f8", (8,))])[()]
+    with pytest.raises(TypeError, match="larger than 56 bytes"):
+        kernel((1,), (1,), (too_big, pair, double2, out))
