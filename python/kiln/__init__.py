@@ -95,8 +95,16 @@ long, ulong, longlong, ulonglong, uint = int64, uint64, int64, uint64, uint64
 
 
 def ndim(a):
-    """The number of dimensions of ``a`` (any array-like)."""
-    return a.ndim if isinstance(a, ndarray) else asarray(a).ndim
+    """The number of dimensions of ``a``: of anything, as NumPy's (a string,
+    a set or None is a 0-d object to NumPy)."""
+    if isinstance(a, ndarray):
+        return a.ndim
+    try:
+        return asarray(a).ndim
+    except TypeError:  # not numbers: NumPy's object arrays
+        import numpy
+
+        return numpy.ndim(a)
 
 
 def shape(a):
