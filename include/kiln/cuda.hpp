@@ -37,6 +37,14 @@ void mem_info(int device, size_t* free_bytes, size_t* total_bytes);
 int pointer_device(uintptr_t address);
 void synchronize(int device);
 
+// Whether this thread may wait for a GPU: when not, a copy to the host and
+// an explicit synchronize throw DeviceSynchronized (a debugging aid: code
+// that should only queue work finds where it waits). Allowed by default.
+void set_synchronize_allowed(bool allowed);
+bool synchronize_allowed();
+// Throws DeviceSynchronized naming `what` unless synchronizing is allowed.
+void check_synchronize_allowed(const char* what);
+
 // The device this thread works on (0 unless changed); makes its primary
 // context current, sharing it with PyTorch, CuPy and Numba.
 int current_device();

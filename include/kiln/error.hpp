@@ -38,6 +38,11 @@ struct OutOfMemoryError : std::runtime_error {
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A synchronization with a GPU where this thread said none may happen
+// (kiln::cuda::set_synchronize_allowed; CuPy's cupyx.allow_synchronize).
+struct DeviceSynchronized : CudaError {
+  using CudaError::CudaError;
+};
 
 // Run-time compilation failed; the message holds the compiler's log and the
 // source lines around the first error.

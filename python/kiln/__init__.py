@@ -49,6 +49,7 @@ from ._index_tricks import (  # noqa: F401
 )
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
 from ._padding import pad  # noqa: F401
+from ._syncdetect import DeviceSynchronized, allow_synchronize  # noqa: F401
 from ._windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: F401
 from ._gathering import put, take, take_along_axis  # noqa: F401
 from ._nonzero import argwhere, compress, count_nonzero, extract, flatnonzero, nonzero  # noqa: F401

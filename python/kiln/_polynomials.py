@@ -242,7 +242,7 @@ class poly1d:
 
     def __init__(self, c_or_r, r=False, variable=None):
         if isinstance(c_or_r, poly1d):
-            self._coeffs = c_or_r._coeffs
+            self._given, self._trimmed = c_or_r._given, c_or_r._trimmed
             self._variable = variable or c_or_r._variable
             return
         if r:
@@ -250,8 +250,16 @@ class poly1d:
         c = asarray(c_or_r)
         if c.ndim > 1:
             raise ValueError("Polynomial must be 1d only.")
-        self._coeffs = _trim(c.reshape(-1) if c.ndim == 0 else c)
+        # Trimmed when first needed, as CuPy's: finding the leading zeros
+        # waits for the GPU, which making a polynomial should not.
+        self._given, self._trimmed = (c.reshape(-1) if c.ndim == 0 else c), None
         self._variable = variable or "x"
+
+    @property
+    def _coeffs(self):
+        if self._trimmed is None:
+            self._trimmed = _trim(self._given)
+        return self._trimmed
 
     coeffs = property(lambda self: self._coeffs)
     c = coef = coefficients = coeffs

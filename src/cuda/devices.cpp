@@ -112,6 +112,18 @@ void synchronize(int device) {
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+namespace {
+thread_local bool tls_synchronize_allowed = true;
+}  // namespace
+
+void set_synchronize_allowed(bool allowed) { tls_synchronize_allowed = allowed; }
+bool synchronize_allowed() { return tls_synchronize_allowed; }
+void check_synchronize_allowed(const char* what) {
+  if (!tls_synchronize_allowed)
+    throw DeviceSynchronized(std::string(what) + " waits for the GPU, where synchronizing is not allowed "
+                             "(kiln.allow_synchronize(False))");
+}
+
 int current_device() { return tls_current_device; }
 
 void set_current_device(int device) {

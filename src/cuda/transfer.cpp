@@ -120,6 +120,7 @@ void transfer(void* dst, Device dst_device, const void* src, Device src_device, 
   Stream stream = current_stream(device);
   CUstream s = reinterpret_cast<CUstream>(stream.handle());
   if (to_host) {
+    check_synchronize_allowed("a copy from the GPU to the host");
     if (nbytes >= kStagedMinimum && !is_pinned(dst))
       staged_to_host(static_cast<char*>(dst), dptr(src), nbytes, s);
     else

@@ -57,7 +57,13 @@ void bind_cuda(nb::module_& m) {
   });
   // Waits let go of the GIL: a launch_host_func callback queued before them
   // takes it on the driver's thread, and the wait ends only after it has run.
-  m.def("_cuda_synchronize", &synchronize, nb::call_guard<nb::gil_scoped_release>());
+  m.def("_cuda_synchronize", [](int device) {
+    check_synchronize_allowed("synchronizing the device");
+    nb::gil_scoped_release released;
+    synchronize(device);
+  });
+  m.def("_set_synchronize_allowed", &set_synchronize_allowed);
+  m.def("_synchronize_allowed", &synchronize_allowed);
   m.def("_cuda_pointer_device", &pointer_device);
   m.def("_cuda_current_device", &current_device);
   m.def("_cuda_set_current_device", &set_current_device);
@@ -68,7 +74,11 @@ void bind_cuda(nb::module_& m) {
       .def_static("external", &Stream::external)
       .def_prop_ro("handle", &Stream::handle)
       .def_prop_ro("device", &Stream::device)
-      .def("synchronize", &Stream::synchronize, nb::call_guard<nb::gil_scoped_release>())
+      .def("synchronize", [](const Stream& s) {
+        check_synchronize_allowed("synchronizing a stream");
+        nb::gil_scoped_release released;
+        s.synchronize();
+      })
       .def("done", &Stream::done)
       .def("wait", &Stream::wait)
       .def("launch_host_func", [](const Stream& s, nb::callable callback, nb::object arg) {
@@ -89,7 +99,11 @@ void bind_cuda(nb::module_& m) {
   nb::class_<Event>(m, "_Event")
       .def_static("create", &Event::create, "device"_a, "timing"_a, "blocking"_a)
       .def("record", &Event::record)
-      .def("synchronize", &Event::synchronize, nb::call_guard<nb::gil_scoped_release>())
+      .def("synchronize", [](const Event& e) {
+        check_synchronize_allowed("synchronizing an event");
+        nb::gil_scoped_release released;
+        e.synchronize();
+      })
       .def("done", &Event::done)
       .def("elapsed_ms_since", &Event::elapsed_ms_since)
       .def_prop_ro("handle", &Event::handle)

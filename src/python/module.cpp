@@ -52,7 +52,8 @@ NB_MODULE(_core, m) {
     }
   });
   // Registered after the translator above, so tried before it.
-  nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
+  auto cuda_error = nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
+  nb::exception<kiln::DeviceSynchronized>(m, "DeviceSynchronized", cuda_error);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
 

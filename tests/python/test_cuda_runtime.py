@@ -260,3 +260,25 @@ def test_stream_launch_host_func_runs_after_the_queued_work():
     stream.synchronize()
     assert seen == [7, 8]
     assert int(x[-1]) == 19_998
+
+
+def test_allow_synchronize_catches_waits_on_the_gpu():
+    """CuPy's allow_synchronize(False): a copy to the host or an explicit
+    synchronize in the block raises DeviceSynchronized on a GPU; queuing work
+    does not. Without a GPU nothing waits for one, so nothing raises."""
+    assert issubclass(kiln.DeviceSynchronized, kiln.cuda.CUDAError)
+    on_gpu = kiln.cuda.is_available()
+    x = kiln.arange(1000.0, device="cuda" if on_gpu else "cpu")
+    with kiln.allow_synchronize(False):
+        y = (x * 2).sum()  # queued only
+        p = kiln.poly1d(x[:4])  # made without finding its leading zeros
+        if on_gpu:
+            with pytest.raises(kiln.DeviceSynchronized, match="copy from the GPU"):
+                y.get()
+            with pytest.raises(kiln.DeviceSynchronized):
+                kiln.cuda.Stream.null.synchronize()
+        else:
+            assert float(y) == 999_000.0
+    assert float(y) == 999_000.0 and p.order == 2
+    with kiln.allow_synchronize(False), kiln.allow_synchronize(True):
+        assert float(y) == 999_000.0
