@@ -266,12 +266,14 @@ class _FlatIterator:
         return _c_ravel(self.base)[_flat_key(key)]
 
     def __setitem__(self, key, value):
+        """NumPy's: the elements ``key`` picks get ``value``'s elements in
+        order, repeated when there are fewer (as put does)."""
         key = _flat_key(key)
-        if self.base.flags.c_contiguous:
-            self.base.reshape(-1)[key] = value
-        else:
-            flat = _c_flatten(self.base)
-            flat[key] = value
+        contiguous = self.base.flags.c_contiguous
+        flat = self.base.reshape(-1) if contiguous else _c_flatten(self.base)
+        positions = _creation.arange(flat.size, device=flat.device)[key]
+        _gathering.put(flat, positions, _creation.asarray(value, device=flat.device).astype(flat.dtype))
+        if not contiguous:
             self.base[...] = flat.reshape(self.base.shape)
 
 

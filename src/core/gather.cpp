@@ -81,7 +81,7 @@ void put(const Array& a, const Array& indices, const Array& values) {
   if (values.device() != a.device())
     throw TypeError("kiln.put: values are on " + values.device().str() + " but the array is on " + a.device().str());
   if (indices.size() == 0) return;
-  if (values.size() == 0) throw ValueError("kiln.put: cannot place values from an empty array");
+  if (values.size() == 0) return;  // NumPy's put places nothing then
   const Array idx = checked_indices("kiln.put", indices, a.size(), 0);
   const Array vals = values.as_contiguous(a.dtype());
   // The scatter writes a C-contiguous array; any other layout goes through a copy.

@@ -111,6 +111,14 @@ def test_flat_item_and_bytes(device):
     np.testing.assert_array_equal(y.get(), b)
     assert x.item(5) == 5 and x.item((2, 1)) == -1 and x.tobytes() == b.T.tobytes()
     assert 7 in x and 70 not in x
+    # Fewer values than targets repeat (NumPy's flat assignment, as put's);
+    # no values place nothing.
+    for key in (slice(None), [0, 1, 2, 7, 9], slice(1, None, 2)):
+        z, c = kiln.zeros((3, 4), device=device).T, np.zeros((3, 4)).T
+        z.flat[key], c.flat[key] = kiln.asarray([1.0, 2.0, 3.0], device=device), [1.0, 2.0, 3.0]
+        np.testing.assert_array_equal(z.get(), c)
+    kiln.put(x, [0, 1], kiln.zeros(0, dtype=x.dtype, device=device))
+    np.testing.assert_array_equal(x.get(), b.T)
 
 
 def test_axis_errors_are_numpys():
