@@ -81,7 +81,16 @@ void bind_array(nb::module_& m) {
         Array made = nb::cast<Array>(hooks().construct(shape, dtype, memptr, strides, order));
         new (self) Array(std::move(made));
       }, "shape"_a, "dtype"_a = nb::none(), "memptr"_a = nb::none(), "strides"_a = nb::none(), "order"_a = "C");
-  cls.def_prop_ro("shape", [](const Array& a) { return to_tuple(a.shape()); })
+  // NumPy's shape setter: a reshape in place, refused where it would need a copy.
+  cls.def_prop_rw("shape", [](const Array& a) { return to_tuple(a.shape()); },
+                  [](Array& a, nb::handle shape) {
+                    Array reshaped = a.reshape(to_shape(shape));
+                    if (!reshaped.shares_buffer_with(a) && a.size() > 0)
+                      throw nb::attribute_error("Incompatible shape for in-place modification. Use `.reshape()` "
+                                                "to make a copy with the desired shape.");
+                    a = std::move(reshaped);
+                  });
+  cls
       .def_prop_ro("strides", [](const Array& a) { return to_tuple(a.strides()); })
       .def_prop_ro("ndim", &Array::ndim)
       .def_prop_ro("size", &Array::size)

@@ -145,3 +145,19 @@ def test_none_alone_is_a_new_axis(device):
     assert x[None].shape == (1, 3)
     x[None] = 5
     assert (x.get() == 5).all()
+
+
+def test_shape_setter_reshapes_in_place(device):
+    """NumPy's a.shape = ...: a view's layout changes in place; a shape that
+    would need a copy raises AttributeError."""
+    x = kiln.arange(6.0, device=device)
+    view = x[::2]
+    view.shape = (3, 1)
+    assert view.shape == (3, 1) and view.base is x
+    x.shape = (2, -1)
+    assert x.shape == (2, 3)
+    x.shape = 6
+    assert x.shape == (6,)
+    f = kiln.zeros((2, 3), order="F", device=device)
+    with pytest.raises(AttributeError, match="Incompatible shape"):
+        f.shape = (3, 2)
