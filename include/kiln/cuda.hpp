@@ -36,6 +36,9 @@ void mem_info(int device, size_t* free_bytes, size_t* total_bytes);
 // memory CUDA does not know or host memory.
 int pointer_device(uintptr_t address);
 void synchronize(int device);
+// The CUDA profiler's collection on `device` (Nsight Systems' --capture-range=cudaProfilerApi).
+void profiler_start(int device);
+void profiler_stop(int device);
 
 // Whether this thread may wait for a GPU: when not, a copy to the host and
 // an explicit synchronize throw DeviceSynchronized (a debugging aid: code

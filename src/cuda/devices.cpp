@@ -107,6 +107,16 @@ void mem_info(int device, size_t* free_bytes, size_t* total_bytes) {
   check(driver().cuMemGetInfo_v2(free_bytes, total_bytes), "cuMemGetInfo");
 }
 
+void profiler_start(int device) {
+  ContextScope scope(device);
+  check(driver().cuProfilerStart(), "cuProfilerStart");
+}
+
+void profiler_stop(int device) {
+  ContextScope scope(device);
+  check(driver().cuProfilerStop(), "cuProfilerStop");
+}
+
 void synchronize(int device) {
   ContextScope scope(device);
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize");

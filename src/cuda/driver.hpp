@@ -2,6 +2,7 @@
 // The CUDA driver API, resolved from libcuda.so.1 with dlopen on first use:
 // libkiln never links libcuda, so it loads on machines with no GPU or driver.
 #include <cuda.h>
+#include <cudaProfiler.h>
 
 namespace kiln::cuda {
 
@@ -17,7 +18,7 @@ namespace kiln::cuda {
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
   X(cuEventElapsedTime) X(cuPointerGetAttributes) X(cuModuleLoadData) X(cuModuleGetFunction)     \
   X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncGetAttribute)          \
-  X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuModuleGetGlobal_v2) X(cuLaunchHostFunc)
+  X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuModuleGetGlobal_v2) X(cuLaunchHostFunc) X(cuProfilerStart) X(cuProfilerStop)
 
 struct Driver {
 #define KILN_DRIVER_MEMBER(name) decltype(&::name) name = nullptr;

@@ -62,6 +62,8 @@ void bind_cuda(nb::module_& m) {
     nb::gil_scoped_release released;
     synchronize(device);
   });
+  m.def("_profiler_start", &profiler_start);
+  m.def("_profiler_stop", &profiler_stop);
   m.def("_set_synchronize_allowed", &set_synchronize_allowed);
   m.def("_synchronize_allowed", &synchronize_allowed);
   m.def("_cuda_pointer_device", &pointer_device);

@@ -282,3 +282,18 @@ def test_allow_synchronize_catches_waits_on_the_gpu():
     assert float(y) == 999_000.0 and p.order == 2
     with kiln.allow_synchronize(False), kiln.allow_synchronize(True):
         assert float(y) == 999_000.0
+
+
+def test_profiler_and_compute_capability_query():
+    """CuPy's cuda.profile()/profiler.start/stop (cuProfilerStart/Stop on a
+    GPU, nothing without one) and cuda.device.get_compute_capability (a GPU
+    query: CUDAError in CPU mode)."""
+    with kiln.cuda.profile():
+        kiln.cuda.profiler.start()
+        kiln.cuda.profiler.stop()
+    if kiln.cuda.is_available():
+        capability = kiln.cuda.device.get_compute_capability()
+        assert capability.isdigit() and int(capability) >= 50
+    else:
+        with pytest.raises(kiln.cuda.CUDAError, match="compute_capability"):
+            kiln.cuda.device.get_compute_capability()

@@ -12,6 +12,7 @@ memory.py              CuPy's ``cuda.memory`` (the device and pinned pools)
 runtime.py             CuPy's ``cuda.runtime`` (the runtime API's calls by name)
 compiler.py            CuPy's ``cuda.compiler`` (``compile_with_cache``)
 nvtx.py                CuPy's ``cuda.nvtx`` (marks and ranges)
+profiler.py            CuPy's ``cuda.profiler`` (``start``/``stop``; ``cuda.profile()``)
 numba_host.py          Numba's host API (``to_device``, ``device_array``, ``gpus``...)
 kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``atomic``...)
 =====================  ==========================================================
@@ -22,8 +23,10 @@ states the rule. Nothing here loads the CUDA driver until it is first asked
 something; on a machine without a GPU ``is_available()`` is False and the
 rest raises ``CUDAError``.
 """
+import contextlib as _contextlib
+
 from ._backend import CUDAError, OutOfMemoryError
-from . import compiler, driver, event, memory, nvtx, runtime, stream  # noqa: F401  (CuPy's submodules)
+from . import compiler, driver, event, memory, nvtx, profiler, runtime, stream  # noqa: F401  (CuPy's submodules)
 from .device import Device, detect, device_count, get_device_id, is_available, synchronize
 from .event import Event, get_elapsed_time
 from .memory import (  # noqa: F401
@@ -55,3 +58,14 @@ def jit(func_or_sig=None, **options):
     from .._jit.dispatcher import jit as make
 
     return make(func_or_sig, **options)
+
+
+@_contextlib.contextmanager
+def profile():
+    """CuPy's ``cuda.profile()``: the CUDA profiler collects inside the block
+    (profiler.start/stop, looked up at each use)."""
+    profiler.start()
+    try:
+        yield
+    finally:
+        profiler.stop()

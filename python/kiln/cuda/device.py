@@ -37,6 +37,12 @@ def get_device_id():
     return 0 if host_mode() else core()._cuda_current_device()
 
 
+def get_compute_capability():
+    """CuPy's: the current device's compute capability ('90' for sm_90); a
+    CUDAError in CPU mode, where the host has none."""
+    return Device().compute_capability
+
+
 def host_memory_info():
     """(free bytes, total bytes) of the host's memory."""
     page = os.sysconf("SC_PAGE_SIZE")
