@@ -445,7 +445,7 @@ _METHODS = {
     "__contains__": lambda self, value: builtins.bool((self == value).any()),
     "conj": lambda self: _core.conj(self),
     "conjugate": lambda self: _core.conj(self),
-    "round": lambda self, decimals=0: _core.round(self, decimals),
+    "round": lambda self, decimals=0, out=None: into(_core.round(self, decimals), out),
     "clip": lambda self, min=None, max=None: _elementwise.clip(self, min, max),
     "__divmod__": lambda self, other: (self // other, self % other),
     "__rdivmod__": lambda self, other: (other // self, other % self),

@@ -70,6 +70,13 @@ nb::object view_of(nb::handle self, Array&& view) {
 
 const Array& array_of(nb::handle self) { return nb::cast<const Array&>(self); }
 
+// view[...] = value, for a Python scalar or anything that converts to an array.
+void assign_into(const Array& view, nb::handle value) {
+  Scalar s;
+  if (to_scalar(value, &s)) view.assign(s);
+  else view.assign(to_array(value, "value"));
+}
+
 }  // namespace
 
 void bind_array(nb::module_& m) {
@@ -100,8 +107,13 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("device", &Array::device)
       .def_prop_ro("T", [](nb::handle self) { return view_of(self, array_of(self).transpose()); })
       .def_prop_ro("mT", [](nb::handle self) { return view_of(self, array_of(self).matrix_transpose()); })
-      .def_prop_ro("real", [](nb::handle self) { return view_of(self, array_of(self).real()); })
-      .def_prop_ro("imag", [](nb::handle self) { return view_of(self, array_of(self).imag()); })
+      .def_prop_rw("real", [](nb::handle self) { return view_of(self, array_of(self).real()); },
+                   [](const Array& a, nb::handle value) { assign_into(a.real(), value); })
+      .def_prop_rw("imag", [](nb::handle self) { return view_of(self, array_of(self).imag()); },
+                   [](const Array& a, nb::handle value) {
+                     if (!is_complex(a.dtype())) throw TypeError("array does not have imaginary part to set");
+                     assign_into(a.imag(), value);
+                   })
       .def_prop_ro("_data_ptr", [](const Array& a) {
         return a.buffer() ? reinterpret_cast<uintptr_t>(a.buffer()->data()) + a.offset() : uintptr_t{0};
       })
@@ -146,10 +158,7 @@ void bind_array(nb::module_& m) {
           hooks().advanced_assign(self, key, value);
           return;
         }
-        Array view = nb::cast<const Array&>(self).index(to_index(key));
-        Scalar s;
-        if (to_scalar(value, &s)) view.assign(s);
-        else view.assign(to_array(value, "value"));
+        assign_into(nb::cast<const Array&>(self).index(to_index(key)), value);
       }, "key"_a.none(), "value"_a)
       .def("__len__", [](const Array& a) {
         if (a.ndim() == 0) throw TypeError("len() of unsized object");

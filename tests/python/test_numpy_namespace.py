@@ -161,3 +161,20 @@ def test_shape_setter_reshapes_in_place(device):
     f = kiln.zeros((2, 3), order="F", device=device)
     with pytest.raises(AttributeError, match="Incompatible shape"):
         f.shape = (3, 2)
+
+
+def test_real_and_imag_setters_and_round_out(device):
+    """a.real = v and a.imag = v write into the array (imag of a real array is
+    refused, as NumPy refuses it); a.round(decimals, out)."""
+    z = kiln.zeros(3, dtype="complex128", device=device)
+    z.real = kiln.arange(3.0, device=device)
+    z.imag = 5
+    np.testing.assert_array_equal(z.get(), np.arange(3.0) + 5j)
+    r = kiln.zeros(3, device=device)
+    r.real = 2
+    np.testing.assert_array_equal(r.get(), [2.0, 2.0, 2.0])
+    with pytest.raises(TypeError, match="imaginary"):
+        r.imag = 1
+    out = kiln.empty(4, device=device)
+    assert kiln.asarray([0.26, 1.5, -2.25, 3.0], device=device).round(1, out) is out
+    np.testing.assert_allclose(out.get(), np.round([0.26, 1.5, -2.25, 3.0], 1))
