@@ -7,8 +7,9 @@ flatnonzero.
 - Integer arrays broadcast together. Where they are adjacent, the result
   keeps the other axes in place and puts the broadcast shape where they were;
   where slices separate them, the broadcast shape goes first (NumPy's rule).
-- Integers beside arrays count as 0-d arrays; slices, ``...`` and None work
-  around them.
+- Integers beside arrays count as 0-d arrays, Python bools as 0-d masks
+  (an added axis of length 1 or 0); slices, ``...`` and None work around
+  them.
 
 Assignment finds the flat positions the key selects (the same reading, of
 the positions 0..size-1), broadcasts the value to them and puts it there.
@@ -29,9 +30,8 @@ def _item(k, device):
     kiln array (int64, or bool for a mask) on ``device``."""
     if k is None or k is Ellipsis or isinstance(k, slice):
         return k
-    if isinstance(k, bool):
-        raise IndexError("kiln takes Python booleans as indices only beside basic ones (ints, slices, "
-                         "None, ...); use a boolean array")
+    if isinstance(k, bool):  # beside arrays, a 0-d mask (NumPy's reading)
+        return asarray(k, device=device)
     if isinstance(k, (_core.ndarray, list)) or hasattr(k, "__array_interface__") or \
             hasattr(k, "__cuda_array_interface__"):
         a = asarray(k, device=device)

@@ -120,3 +120,14 @@ def test_zero_d_boolean_masks(device):
     km = kiln.asarray(m, device=device)
     np.testing.assert_array_equal(kiln.asnumpy(km[kiln.asarray(True), 1]), m[np.True_, 1])
     assert km[..., kiln.asarray(False)].shape == m[..., np.False_].shape
+
+
+def test_python_bools_beside_index_arrays(device):
+    """Beside index arrays a Python bool is a 0-d mask, as in NumPy."""
+    x = np.arange(24).reshape(2, 3, 4)
+    k = kiln.asarray(x, device=device)
+    for key in [(True, [0, 1]), (True, [1], slice(None), True), (False, [[0]])]:
+        np.testing.assert_array_equal(kiln.asnumpy(k[key]), x[key])
+    x[True, [0, 1]] = 7
+    k[True, [0, 1]] = 7
+    np.testing.assert_array_equal(kiln.asnumpy(k), x)
