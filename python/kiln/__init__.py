@@ -48,6 +48,7 @@ from ._index_tricks import (  # noqa: F401
     unravel_index,
 )
 from ._comparing import allclose, array_equal, array_equiv, isclose  # noqa: F401
+from ._packing import packbits, unpackbits  # noqa: F401
 from ._padding import pad  # noqa: F401
 from ._syncdetect import DeviceSynchronized, allow_synchronize  # noqa: F401
 from ._windows import bartlett, blackman, hamming, hanning, kaiser  # noqa: F401

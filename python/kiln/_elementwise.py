@@ -17,7 +17,7 @@ _UNARY = ("abs acos acosh asin asinh atan atanh bitwise_invert cbrt ceil conj co
 _BINARY = ("add atan2 bitwise_and bitwise_left_shift bitwise_or bitwise_right_shift bitwise_xor copysign divide "
            "equal floor_divide fmax fmin fmod greater greater_equal hypot less less_equal logaddexp logical_and "
            "logical_or logical_xor maximum minimum multiply nextafter not_equal power remainder subtract").split()
-_COMPOSED = {"fabs": 1, "gcd": 2, "lcm": 2, "heaviside": 2, "float_power": 2, "logaddexp2": 2, "ldexp": 2}
+_COMPOSED = {"fabs": 1, "bitwise_count": 1, "gcd": 2, "lcm": 2, "heaviside": 2, "float_power": 2, "logaddexp2": 2, "ldexp": 2}
 _COMPOSED_TWO_OUTPUTS = {"frexp": 1, "modf": 1, "divmod": 2}
 
 

@@ -1,5 +1,5 @@
 """NumPy's elementwise functions that kiln builds from its own elementwise
-operations (so they run on every device): gcd/lcm, frexp/ldexp, modf,
+operations (so they run on every device): gcd/lcm, bitwise_count, frexp/ldexp, modf,
 divmod, heaviside, float_power, logaddexp2, sinc, i0, fix, angle,
 nan_to_num, and the real/complex predicates."""
 import builtins
@@ -52,6 +52,20 @@ def lcm(x1, x2, /, *, out=None):
     divisor = gcd(a, b)
     result = _core.abs((a // _core._where(divisor == 0, 1, divisor)) * b)
     return into(_core._where(divisor == 0, 0, result).astype(divisor.dtype), out)
+
+
+def bitwise_count(x, /, *, out=None):
+    """The number of 1 bits in each integer's magnitude (NumPy 2's
+    bitwise_count), as uint8: the SWAR population count on 64-bit words."""
+    x = asarray(x)
+    if x.dtype.kind not in "biu":
+        raise TypeError(f"bitwise_count: the input must be integers, got {x.dtype}")
+    # Signed magnitudes in int64, where even the smallest int64's wraps to 2**63 as uint64.
+    v = (_core.abs(x.astype("int64")) if x.dtype.kind == "i" else x).astype("uint64")
+    v = v - ((v >> 1) & 0x5555555555555555)
+    v = (v & 0x3333333333333333) + ((v >> 2) & 0x3333333333333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return into(((v * 0x0101010101010101) >> 56).astype("uint8"), out)
 
 
 def heaviside(x1, x2, /, *, out=None):
