@@ -373,6 +373,17 @@ def _diagonal(self, offset=0, axis1=0, axis2=1):
     return x._diagonal(offset)
 
 
+def _c_contiguous_host(self):
+    """The array's values in host memory, for pickling."""
+    return self.get(order="C")
+
+
+def _unpickle(values, device):
+    """A pickled kiln array, rebuilt on the device it was pickled from (which
+    must exist where it is unpickled, as with CuPy's arrays)."""
+    return _creation.asarray(values, device=device)
+
+
 def _imatmul(self, other):
     self[...] = _products.matmul(self, other)
     return self
@@ -394,6 +405,7 @@ _METHODS = {
     "__iter__": _iter,
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
+    "__reduce__": lambda self: (_unpickle, (_c_contiguous_host(self), str(self.device))),
     "to_device": _to_device,
     "get": _get,
     "set": _set,

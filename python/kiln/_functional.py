@@ -56,7 +56,7 @@ def piecewise(x, condlist, funclist, *args, **kw):
                 values = asarray(func(x[cond], *args, **kw), device=x.device)
                 result[cond] = values.astype(x.dtype)
         else:
-            result = _core._where(cond, _core._full((), func, x.dtype, x.device), result)
+            result = _core._where(cond, asarray(func, device=x.device).astype(x.dtype), result)
     return result
 
 

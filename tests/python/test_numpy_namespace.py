@@ -178,3 +178,15 @@ def test_real_and_imag_setters_and_round_out(device):
     out = kiln.empty(4, device=device)
     assert kiln.asarray([0.26, 1.5, -2.25, 3.0], device=device).round(1, out) is out
     np.testing.assert_allclose(out.get(), np.round([0.26, 1.5, -2.25, 3.0], 1))
+
+
+def test_pickle_round_trip(device):
+    """kiln arrays pickle (multiprocessing, Dask) and come back on their device."""
+    import pickle
+
+    x = kiln.arange(12.0, device=device).reshape(3, 4).T
+    y = pickle.loads(pickle.dumps(x))
+    assert isinstance(y, kiln.ndarray) and y.device == x.device and y.shape == (4, 3) and y.dtype == x.dtype
+    np.testing.assert_array_equal(y.get(), x.get())
+    z = pickle.loads(pickle.dumps(kiln.asarray(np.complex64(1 + 2j), device=device)))
+    assert z.shape == () and complex(z) == 1 + 2j
