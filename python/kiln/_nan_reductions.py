@@ -6,6 +6,7 @@ import math
 from . import _core, _elementwise
 from ._creation import asarray
 from ._manipulation import squeeze
+from ._outputs import into
 from ._rearranging import _axes
 from ._reductions import cumprod, cumsum
 
@@ -33,34 +34,35 @@ def _count(a, axis, keepdims):
     return _core.sum(_core.logical_not(_core.isnan(a)), axis, "int64", keepdims).astype(real_type)
 
 
-def nanmean(a, axis=None, dtype=None, keepdims=False):
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False):
     """The mean of the non-NaN elements (NaN where a slice has none)."""
     a = asarray(a)
     if not _has_nan(a):
-        return _core.mean(a, axis, dtype, keepdims)
-    return _core.sum(_filled(a, 0), axis, dtype, keepdims) / _count(a, axis, keepdims)
+        return into(_core.mean(a, axis, dtype, keepdims), out)
+    return into(_core.sum(_filled(a, 0), axis, dtype, keepdims) / _count(a, axis, keepdims), out)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
     """The variance of the non-NaN elements, divided by their count - ddof
-    (NaN where that is not positive)."""
-    if out is not None or mean is not None:
-        raise NotImplementedError("nanvar: out= and mean= are not supported")
+    (NaN where that is not positive); ``mean`` is the slices' mean when
+    already known (with keepdims' shape), as NumPy takes it."""
     if correction is not None:
         ddof = correction
     a = asarray(a)
-    if not _has_nan(a):
-        return _core._var(a, axis, float(ddof), keepdims, dtype)
+    if mean is None and not _has_nan(a):
+        return into(_core._var(a, axis, float(ddof), keepdims, dtype), out)
     count = _count(a, axis, True)
-    centred = _filled(a - _core.sum(_filled(a, 0), axis, dtype, True) / count, 0)
+    if mean is None:
+        mean = _core.sum(_filled(a, 0), axis, dtype, True) / count
+    centred = _filled(a - asarray(mean, device=a.device), 0)
     squares = _elementwise.real(centred * _core.conj(centred)) if a.dtype.kind == "c" else centred * centred
     divisor = count - ddof
     variance = _core.sum(squares, axis, None, True) / _elementwise.where(divisor > 0, divisor, 0)
-    return variance if keepdims else squeeze(variance, tuple(_axes(axis, a.ndim, "nanvar")))
+    return into(variance if keepdims else squeeze(variance, tuple(_axes(axis, a.ndim, "nanvar"))), out)
 
 
 def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, mean=None, correction=None):
-    return _core.sqrt(nanvar(a, axis, dtype, out, ddof, keepdims, mean=mean, correction=correction))
+    return into(_core.sqrt(nanvar(a, axis, dtype, None, ddof, keepdims, mean=mean, correction=correction)), out)
 
 
 def nancumsum(a, axis=None, dtype=None):

@@ -159,6 +159,21 @@ def test_nan_moments_and_scans(device, rng, dtype, axis):
         assert_matches(got, want)
 
 
+def test_nan_moments_out_and_known_mean(device, rng):
+    """nanmean/nanvar/nanstd write into out=, and nanvar takes the slices'
+    mean when already known (NumPy's mean=)."""
+    data = _with_nans(random_array((4, 6), "float64", rng), rng)
+    k = kiln.asarray(data, device=device)
+    for fn in ("nanmean", "nanvar", "nanstd"):
+        out = kiln.empty(6, device=device)
+        assert getattr(kiln, fn)(k, axis=0, out=out) is out
+        with np.errstate(all="ignore"):
+            np.testing.assert_allclose(out.get(), getattr(np, fn)(data, axis=0), rtol=1e-12)
+    mean = np.nanmean(data, axis=1, keepdims=True)
+    np.testing.assert_allclose(kiln.nanvar(k, axis=1, mean=kiln.asarray(mean, device=device)).get(),
+                               np.nanvar(data, axis=1, mean=mean), rtol=1e-12)
+
+
 @pytest.mark.parametrize("dtype", ["int64", "float64", "uint8", "bool"])
 def test_set_operations(device, rng, dtype):
     a = random_array((13,), dtype, rng, 0, 9)
