@@ -118,10 +118,12 @@ def repeat(a, repeats, axis=None):
 
 
 def _triangle(m, k, lower, name):
+    """NumPy's tril/triu: a triangle mask of the last two axes' shape; a 1-D
+    input broadcasts against its square mask (rows of copies, as NumPy's)."""
     m = asarray(m)
-    if m.ndim < 2:
-        raise ValueError(f"{name}: the input must have at least 2 dimensions")
-    rows, cols = m.shape[-2:]
+    if m.ndim == 0:
+        raise ValueError(f"{name}: the input must have at least 1 dimension")
+    rows, cols = m.shape[-2:] if m.ndim >= 2 else (m.shape[0], m.shape[0])
     r = arange(rows, device=m.device).reshape(rows, 1)
     c = arange(cols, device=m.device).reshape(1, cols)
     keep = (c - r <= k) if lower else (c - r >= k)

@@ -107,6 +107,8 @@ def test_triangles_diff_meshgrid(device, dtype):
     for kk in (-1, 0, 2):
         _same(kiln.tril(k, kk), np.tril(x, kk))
         _same(kiln.triu(k, kk), np.triu(x, kk))
+        _same(kiln.tril(k[0, 0], kk), np.tril(x[0, 0], kk))  # 1-D: rows of copies, as NumPy's
+        _same(kiln.triu(k[0, 0], kk), np.triu(x[0, 0], kk))
     _same(kiln.diff(k), np.diff(x))
     _same(kiln.diff(k, n=2, axis=1), np.diff(x, n=2, axis=1))
     if dtype != "bool":
