@@ -272,7 +272,7 @@ class _FlatIterator:
         contiguous = self.base.flags.c_contiguous
         flat = self.base.reshape(-1) if contiguous else _c_flatten(self.base)
         positions = _creation.arange(flat.size, device=flat.device)[key]
-        _gathering.put(flat, positions, _creation.asarray(value, device=flat.device).astype(flat.dtype))
+        _gathering.put(flat, positions, _creation.asarray(value, device=flat.device))  # put casts to flat's dtype
         if not contiguous:
             self.base[...] = flat.reshape(self.base.shape)
 
@@ -373,11 +373,6 @@ def _diagonal(self, offset=0, axis1=0, axis2=1):
     return x._diagonal(offset)
 
 
-def _c_contiguous_host(self):
-    """The array's values in host memory, for pickling."""
-    return self.get(order="C")
-
-
 def _unpickle(values, device):
     """A pickled kiln array, rebuilt on the device it was pickled from (which
     must exist where it is unpickled, as with CuPy's arrays)."""
@@ -405,7 +400,7 @@ _METHODS = {
     "__iter__": _iter,
     "__copy__": lambda self: self.copy(),
     "__deepcopy__": lambda self, memo: self.copy(),
-    "__reduce__": lambda self: (_unpickle, (_c_contiguous_host(self), str(self.device))),
+    "__reduce__": lambda self: (_unpickle, (self.get(order="C"), str(self.device))),
     "to_device": _to_device,
     "get": _get,
     "set": _set,

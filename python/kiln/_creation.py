@@ -100,10 +100,10 @@ def _asarray(obj, dtype, device, copy):
 
     if isinstance(obj, np.ndarray):
         arr = obj
-    elif isinstance(obj, (list, tuple)) and _first_array(obj) is not None:
+    elif isinstance(obj, (list, tuple)) and (first := _first_array(obj)) is not None:
         # Nested sequences of kiln arrays stack where the arrays are (CuPy's
         # cupy.array([x, y])), without a trip through the host.
-        where = device if device is not None else _first_array(obj).device
+        where = device if device is not None else first.device
         parts = [_asarray(item, None, where, None) for item in obj]
         if builtins.any(p.shape != parts[0].shape for p in parts):
             raise ValueError("obj: the nested sequence has an inhomogeneous shape")

@@ -123,12 +123,17 @@ def normalize(obj, arg="dtype"):
  float16, float32, float64, complex64, complex128) = _ALL
 
 
+def _limits_dtype(type):
+    """finfo's and iinfo's argument as a dtype-like: an array (not a NumPy
+    scalar type, which has a shape descriptor) gives its dtype."""
+    return type.dtype if hasattr(type, "shape") and not isinstance(type, builtins.type) else type
+
+
 class finfo:
     """Machine limits of a floating or complex dtype (array API ``finfo``)."""
 
     def __init__(self, type):
-        # An array (not a NumPy scalar type, which has a shape descriptor) gives its dtype.
-        dt = type.dtype if hasattr(type, "shape") and not isinstance(type, builtins.type) else type
+        dt = _limits_dtype(type)
         (self.bits, self.eps, self.max, self.min, self.smallest_normal,
          self.resolution, self.precision, self.dtype) = _core._finfo(normalize(dt, "type"))
         self.tiny = self.smallest_normal
@@ -142,8 +147,7 @@ class iinfo:
     """Limits of an integer dtype (array API ``iinfo``)."""
 
     def __init__(self, type):
-        # An array (not a NumPy scalar type, which has a shape descriptor) gives its dtype.
-        dt = type.dtype if hasattr(type, "shape") and not isinstance(type, builtins.type) else type
+        dt = _limits_dtype(type)
         self.bits, self.min, self.max, self.dtype = _core._iinfo(normalize(dt, "type"))
 
     def __repr__(self):

@@ -14,6 +14,14 @@ def _weights(bitorder, device):
     return asarray(shifts, dtype="uint8", device=device)
 
 
+def _zero_extended(bits, length):
+    """``bits`` with zeros appended along its last axis up to ``length``."""
+    missing = length - bits.shape[-1]
+    if missing <= 0:
+        return bits
+    return concatenate([bits, zeros(bits.shape[:-1] + (missing,), dtype="uint8", device=bits.device)], axis=-1)
+
+
 def packbits(a, /, axis=None, bitorder="big"):
     """The truth of each element of ``a`` (booleans or integers) as bits, 8 to
     a uint8 byte along ``axis`` (of the flattened ``a`` when None), the last
@@ -24,9 +32,7 @@ def packbits(a, /, axis=None, bitorder="big"):
     shifts = _weights(bitorder, a.device)
     x = a.reshape(-1) if axis is None else moveaxis(a, axis, -1)
     bits = _core.not_equal(x, 0).astype("uint8")
-    n = bits.shape[-1]
-    if n % 8:
-        bits = concatenate([bits, zeros(bits.shape[:-1] + (8 - n % 8,), dtype="uint8", device=a.device)], axis=-1)
+    bits = _zero_extended(bits, -(-bits.shape[-1] // 8) * 8)
     groups = bits.reshape(bits.shape[:-1] + (bits.shape[-1] // 8, 8))
     packed = _core.sum(_core.bitwise_left_shift(groups, shifts), -1, dtype="uint8")
     return packed if axis is None else moveaxis(packed, -1, axis)
@@ -48,9 +54,5 @@ def unpackbits(a, /, axis=None, count=None, bitorder="big"):
         count = int(count)
         total = bits.shape[-1]
         keep = count if count >= 0 else max(total + count, 0)
-        if keep > total:
-            bits = concatenate([bits, zeros(bits.shape[:-1] + (keep - total,), dtype="uint8", device=a.device)],
-                               axis=-1)
-        else:
-            bits = bits[..., :keep]
+        bits = _zero_extended(bits, keep)[..., :keep]
     return bits if axis is None else moveaxis(bits, -1, axis)

@@ -50,6 +50,13 @@ def _side_shape(x, axis, width):
     return x.shape[:axis] + (width,) + x.shape[axis + 1:]
 
 
+def _between(x, axis, before, after, first, last):
+    """x with ``first`` (a length-1 slab) repeated ``before`` times ahead of
+    it along ``axis`` and ``last`` repeated ``after`` times behind it."""
+    return concatenate([broadcast_to(first, _side_shape(x, axis, before)), x,
+                        broadcast_to(last, _side_shape(x, axis, after))], axis=axis)
+
+
 def _periodic(x, axis, before, after, period):
     """x extended along ``axis`` by ``before`` and ``after`` elements of the
     sequence that repeats ``period`` (whose first elements are x's)."""
@@ -164,13 +171,10 @@ def pad(array, pad_width, mode="constant", **kwargs):
                 _side_shape(x, axis, width), value, dtype=x.dtype, device=x.device)
             x = concatenate([side(before, values[axis][0]), x, side(after, values[axis][1])], axis=axis)
         elif mode == "edge" or (mode == "reflect" and n == 1):
-            x = concatenate([broadcast_to(_piece(x, axis, 0, 1), _side_shape(x, axis, before)), x,
-                             broadcast_to(_piece(x, axis, n - 1, n), _side_shape(x, axis, after))], axis=axis)
+            x = _between(x, axis, before, after, _piece(x, axis, 0, 1), _piece(x, axis, n - 1, n))
         elif mode in ("maximum", "minimum", "mean", "median"):
-            first = _statistic(x, axis, mode, lengths[axis][0], True)
-            last = _statistic(x, axis, mode, lengths[axis][1], False)
-            x = concatenate([broadcast_to(first, _side_shape(x, axis, before)), x,
-                             broadcast_to(last, _side_shape(x, axis, after))], axis=axis)
+            x = _between(x, axis, before, after, _statistic(x, axis, mode, lengths[axis][0], True),
+                         _statistic(x, axis, mode, lengths[axis][1], False))
         elif mode == "linear_ramp":
             x = _linear_ramp(x, axis, before, after, ends[axis])
         elif odd and mode in ("reflect", "symmetric"):

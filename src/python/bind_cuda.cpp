@@ -26,6 +26,17 @@ void run_host_callback(void* data) {
   delete pending;
 }
 
+// A wait for the GPU asked for from Python: refused where allow_synchronize
+// is off, and with the GIL let go, so that a launch_host_func callback queued
+// before it can take the GIL on the driver's thread (the wait ends only after
+// the callback has run).
+template <class Wait>
+void wait_for_gpu(const char* what, Wait wait) {
+  kiln::cuda::check_synchronize_allowed(what);
+  nb::gil_scoped_release released;
+  wait();
+}
+
 }  // namespace
 
 void bind_cuda(nb::module_& m) {
@@ -55,13 +66,7 @@ void bind_cuda(nb::module_& m) {
     mem_info(device, &free_bytes, &total);
     return std::make_pair(free_bytes, total);
   });
-  // Waits let go of the GIL: a launch_host_func callback queued before them
-  // takes it on the driver's thread, and the wait ends only after it has run.
-  m.def("_cuda_synchronize", [](int device) {
-    check_synchronize_allowed("synchronizing the device");
-    nb::gil_scoped_release released;
-    synchronize(device);
-  });
+  m.def("_cuda_synchronize", [](int device) { wait_for_gpu("synchronizing the device", [&] { synchronize(device); }); });
   m.def("_profiler_start", &profiler_start);
   m.def("_profiler_stop", &profiler_stop);
   m.def("_set_synchronize_allowed", &set_synchronize_allowed);
@@ -76,11 +81,7 @@ void bind_cuda(nb::module_& m) {
       .def_static("external", &Stream::external)
       .def_prop_ro("handle", &Stream::handle)
       .def_prop_ro("device", &Stream::device)
-      .def("synchronize", [](const Stream& s) {
-        check_synchronize_allowed("synchronizing a stream");
-        nb::gil_scoped_release released;
-        s.synchronize();
-      })
+      .def("synchronize", [](const Stream& s) { wait_for_gpu("synchronizing a stream", [&] { s.synchronize(); }); })
       .def("done", &Stream::done)
       .def("wait", &Stream::wait)
       .def("launch_host_func", [](const Stream& s, nb::callable callback, nb::object arg) {
@@ -101,11 +102,7 @@ void bind_cuda(nb::module_& m) {
   nb::class_<Event>(m, "_Event")
       .def_static("create", &Event::create, "device"_a, "timing"_a, "blocking"_a)
       .def("record", &Event::record)
-      .def("synchronize", [](const Event& e) {
-        check_synchronize_allowed("synchronizing an event");
-        nb::gil_scoped_release released;
-        e.synchronize();
-      })
+      .def("synchronize", [](const Event& e) { wait_for_gpu("synchronizing an event", [&] { e.synchronize(); }); })
       .def("done", &Event::done)
       .def("elapsed_ms_since", &Event::elapsed_ms_since)
       .def_prop_ro("handle", &Event::handle)

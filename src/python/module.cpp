@@ -21,6 +21,15 @@ void bind_cuda(nb::module_& m);
 #endif
 }  // namespace kiln::python
 
+namespace {
+// Raises NumPy's exception type `module.name` with `message`; NumPy is
+// imported only when one is raised, so `import kiln` stays NumPy-free.
+void set_numpy_error(const char* module, const char* name, const char* message) {
+  nb::object type = nb::module_::import_(module).attr(name);
+  PyErr_SetObject(type.ptr(), nb::str(message).ptr());
+}
+}  // namespace
+
 NB_MODULE(_core, m) {
   using namespace kiln;
   using namespace kiln::python;
@@ -35,14 +44,12 @@ NB_MODULE(_core, m) {
       std::rethrow_exception(p);
     } catch (const kiln::TypeError& e) {
       PyErr_SetString(PyExc_TypeError, e.what());
-    } catch (const kiln::LinAlgError& e) {  // NumPy's type, as CuPy raises (imported only when raised)
-      nb::object linalg_error = nb::module_::import_("numpy.linalg").attr("LinAlgError");
-      PyErr_SetObject(linalg_error.ptr(), nb::str(e.what()).ptr());
+    } catch (const kiln::LinAlgError& e) {  // NumPy's type, as CuPy raises
+      set_numpy_error("numpy.linalg", "LinAlgError", e.what());
     } catch (const kiln::ValueError& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
     } catch (const kiln::AxisError& e) {
-      nb::object axis_error = nb::module_::import_("numpy.exceptions").attr("AxisError");
-      PyErr_SetObject(axis_error.ptr(), nb::str(e.what()).ptr());
+      set_numpy_error("numpy.exceptions", "AxisError", e.what());
     } catch (const kiln::IndexError& e) {
       PyErr_SetString(PyExc_IndexError, e.what());
     } catch (const kiln::OverflowError& e) {

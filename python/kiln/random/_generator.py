@@ -64,7 +64,7 @@ class BitGenerator:
         """The generator's raw output words (uint64 for Philox, uint32 for
         the 32-bit generators), on kiln's default device."""
         out = _core._empty(_shape(size), self._RAW_DTYPE, default_device())
-        self._fill(out, _BITS if self._RAW_DTYPE == "uint64" else _WORDS)
+        self._fill(out, _WORDS)
         return out if output else None
 
 
@@ -79,6 +79,7 @@ class Philox4x3210(BitGenerator):
         self._block = 0
 
     def _fill(self, out, kind):
+        # Philox's raw words are its 64-bit draws.
         self._block += _core._fill_random(out, kind if kind != _WORDS else _BITS, self._key, self._block)
 
     def __repr__(self):
@@ -111,7 +112,7 @@ class _SequentialBitGenerator(BitGenerator):
             z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
             z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
             z = z ^ (z >> np.uint64(31))
-        return self._state_from(z.view(np.uint32).reshape(self._LANES, 6), np)
+        return self._state_from(z.view(np.uint32).reshape(self._LANES, 6))
 
     def _words(self, n, device):
         state = self._states.get(device)
@@ -160,8 +161,8 @@ class XORWOW(_SequentialBitGenerator):
     _KERNEL = "kiln_xorwow_words"
 
     @staticmethod
-    def _state_from(words, np):
-        words[:, 0] |= (words[:, :5] == 0).all(axis=1).astype(np.uint32)  # xorshift needs a nonzero state
+    def _state_from(words):
+        words[:, 0] |= (words[:, :5] == 0).all(axis=1).astype(words.dtype)  # xorshift needs a nonzero state
         return words
 
 
@@ -172,15 +173,15 @@ class MRG32k3a(_SequentialBitGenerator):
     _KERNEL = "kiln_mrg32k3a_words"
 
     @staticmethod
-    def _state_from(words, np):
+    def _state_from(words):
         m1, m2 = 4294967087, 4294944443
-        components = words.astype(np.int64)
+        components = words.astype("int64")
         components[:, :3] = 1 + components[:, :3] % (m1 - 1)  # each in [1, m - 1]: never an all-zero triple
         components[:, 3:] = 1 + components[:, 3:] % (m2 - 1)
         return components
 
 
-_KERNEL_NAMES = ("kiln_xorwow_words", "kiln_mrg32k3a_words")
+_KERNEL_NAMES = (XORWOW._KERNEL, MRG32k3a._KERNEL)
 _compiled = {}
 
 
