@@ -116,6 +116,8 @@ def normalize(obj, arg="dtype"):
             return _BY_NAME[npd.name]
     elif obj is None:
         raise TypeError(f"{arg}: None is not a dtype")
+    elif isinstance(getattr(obj, "dtype", None), dtype) and not hasattr(obj, "shape"):
+        return obj.dtype  # a type object that names a dtype (Numba's float32), as NumPy reads .dtype
     raise TypeError(f"{arg}: data type {obj!r} is not supported by kiln")
 
 

@@ -86,7 +86,7 @@ class Dispatcher:
         self.__doc__ = pyfunc.__doc__
         self._kiln_device_function = device
         self._function = None
-        self.signatures = [T.parse_signature(s) if isinstance(s, str) else s for s in signatures]
+        self.signatures = [T.parse_signature(s) for s in signatures]
         self._kernels = {}  # argument types -> RawKernel
         self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
         self._launches = {}  # configuration -> _Launch
@@ -232,7 +232,10 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
         return Dispatcher(func_or_sig, device=device, fma=fma)
     signatures = []
     if func_or_sig is not None:
-        signatures = list(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else [func_or_sig]
+        # A list of signatures, or one: a string, a Signature object, or a tuple of argument types.
+        many = isinstance(func_or_sig, list) or (isinstance(func_or_sig, tuple) and func_or_sig and
+                                                 not hasattr(func_or_sig[0], "dtype"))
+        signatures = list(func_or_sig) if many else [func_or_sig]
 
     def decorate(pyfunc):
         return Dispatcher(pyfunc, device=device, signatures=signatures, fma=fma)

@@ -96,6 +96,10 @@ _ARRAY_SPEC = re.compile(r"^(\w+)\[([:,\s\d]*)\]$")
 
 
 def parse_type(text):
+    """A type from a signature: Numba's spelling ("float32[:]") or its type
+    objects (kiln.cuda.types: float32[:], int32, void)."""
+    if not isinstance(text, str):
+        return _from_type_object(text)
     text = text.strip()
     m = _ARRAY_SPEC.match(text)
     if m:
@@ -114,8 +118,23 @@ def _dtype_named(name):
         raise ValueError(f"unknown type '{name}' in a signature") from None
 
 
+def _from_type_object(t):
+    if t is None or type(t).__name__ == "NoneType" and hasattr(t, "name"):
+        return None
+    if hasattr(t, "ndim") and hasattr(t, "dtype"):
+        return ArrayType(t.dtype.name, t.ndim)
+    if hasattr(t, "dtype"):
+        return np.dtype(t.dtype.name)
+    raise TypeError(f"{t!r} is not a type a kernel signature takes")
+
+
 def parse_signature(sig):
-    """'void(float32[:], int32)' -> (return type or None, [argument types])."""
+    """'void(float32[:], int32)' or ``void(float32[:], int32)`` (Numba's type
+    objects), or a tuple of argument types -> (return type or None, [argument types])."""
+    if isinstance(sig, (tuple, list)):
+        return None, [parse_type(t) for t in sig]
+    if not isinstance(sig, str):
+        return parse_type(sig.return_type), [parse_type(t) for t in sig.args]
     m = re.match(r"^\s*(\w+(?:\[[^\]]*\])?)\s*\((.*)\)\s*$", sig)
     if not m:
         raise ValueError(f"cannot read the signature {sig!r} (expected e.g. 'void(float32[:], int32)')")

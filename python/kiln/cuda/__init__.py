@@ -27,6 +27,8 @@ import contextlib as _contextlib
 
 from ._backend import CUDAError, OutOfMemoryError
 from . import compiler, driver, event, memory, nvtx, profiler, runtime, stream  # noqa: F401  (CuPy's submodules)
+from . import types  # noqa: F401  (Numba's type objects)
+from .types import *  # noqa: F401,F403
 from .device import Device, detect, device_count, get_device_id, is_available, synchronize
 from .event import Event, get_elapsed_time
 from .memory import (  # noqa: F401

@@ -8,6 +8,8 @@ spelling, so ``from kiln.cuda import syncthreads`` works as ``cuda.syncthreads``
 """
 import numpy as np
 
+from ...cuda import types as numba_types
+
 from . import atomics, builtins_, math_functions, thread_indexing, warp_and_block
 
 
@@ -24,7 +26,7 @@ def for_value(value):
         return None
     if found is not None:
         return found
-    if isinstance(value, type) and issubclass(value, np.generic):
+    if (isinstance(value, type) and issubclass(value, np.generic)) or isinstance(value, numba_types.Number):
         return builtins_.CAST
     if getattr(value, "_kiln_device_function", False):
         return builtins_.DEVICE_CALL

@@ -5,6 +5,7 @@ import builtins
 
 import numpy as np
 
+from ..._dtypes import dtype
 from .. import types as T
 from ..cxx import cast, fn
 from .base import Construct, NeverNegative
@@ -68,6 +69,8 @@ class Cast(Construct):
 
     def _target(self, typer, node):
         value = typer.global_value(node.func)
+        if isinstance(getattr(value, "dtype", None), dtype):  # Numba's float32
+            return np.dtype(value.dtype.name)
         return self._TARGETS.get(value) or np.dtype(value)
 
     def type(self, typer, node):

@@ -1,0 +1,122 @@
+"""Numba's type objects (``numba.types``, also ``numba.float32`` and the
+rest at the top level): scalar types that are called to cast inside kernels
+(``float32(x)``) or to write a signature (``void(float32[:], int32)``), and
+array types made by indexing one (``float32[:, ::1]``). kiln.cuda.jit reads
+them wherever Numba takes a type: signatures, ``cuda.local.array(n,
+dtype=types.int32)``, casts.
+"""
+from .._dtypes import normalize
+
+
+class Type:
+    """A Numba type: named, compared by name."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Type) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __call__(self, *args):
+        """With types: the signature returning this type; with values: a cast
+        (the value as this type, as a kernel's ``float32(x)`` makes it)."""
+        if all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        if len(args) != 1:
+            raise TypeError(f"{self.name}() takes one value to cast")
+        return self._cast(args[0])
+
+    def _cast(self, value):
+        raise TypeError(f"{self.name} cannot cast values")
+
+
+class Number(Type):
+    """A scalar type: ``dtype`` is the kiln dtype it stands for."""
+
+    def __init__(self, name, dtype_name):
+        super().__init__(name)
+        self.dtype = normalize(dtype_name)
+
+    def _cast(self, value):
+        return self.dtype.type(value)
+
+    def __getitem__(self, spec):
+        """``float32[:]``, ``float32[:, :]``, ``float32[:, ::1]`` (C order), ``float32[::1, :]`` (F order)."""
+        spec = spec if isinstance(spec, tuple) else (spec,)
+        if not all(isinstance(s, slice) for s in spec):
+            raise TypeError(f"{self.name}[...] takes slices (':' or '::1'), one per dimension")
+        steps = [s.step for s in spec]
+        layout = "C" if steps[-1] == 1 and all(s is None for s in steps[:-1]) else \
+            "F" if steps[0] == 1 and all(s is None for s in steps[1:]) else "A"
+        return Array(self, len(spec), layout)
+
+
+class Array(Type):
+    """An array type: element type, dimensions and layout ('C', 'F' or 'A')."""
+
+    def __init__(self, dtype, ndim, layout="A", readonly=False):
+        self.element = dtype if isinstance(dtype, Type) else from_dtype(dtype)
+        self.dtype, self.ndim, self.layout = self.element.dtype, int(ndim), layout
+        dims = ", ".join(":" for _ in range(self.ndim))
+        super().__init__(f"array({self.element}, {self.ndim}d, {layout})" if dims else f"{self.element}[]")
+
+
+class NoneType(Type):
+    """``void`` (``none``): what a kernel returns."""
+
+
+class Signature:
+    """``void(float32[:], int32)``: a return type and the argument types."""
+
+    def __init__(self, return_type, args):
+        self.return_type, self.args = return_type, tuple(args)
+
+    def __repr__(self):
+        return f"{self.return_type}({', '.join(map(str, self.args))})"
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and (self.return_type, self.args) == (other.return_type, other.args)
+
+    def __hash__(self):
+        return hash((self.return_type, self.args))
+
+
+_NUMBERS = {"boolean": "bool", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+            "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16",
+            "float32": "float32", "float64": "float64", "complex64": "complex64", "complex128": "complex128"}
+globals().update({name: Number(name, dtype_name) for name, dtype_name in _NUMBERS.items()})
+void = none = NoneType("none")
+bool_ = b1 = boolean  # noqa: F821  (made just above)
+i1, i2, i4, i8 = int8, int16, int32, int64  # noqa: F821
+u1, u2, u4, u8 = uint8, uint16, uint32, uint64  # noqa: F821
+f2, f4, f8, c8, c16 = float16, float32, float64, complex64, complex128  # noqa: F821
+byte, uchar, char, short, ushort = uint8, uint8, int8, int16, uint16  # noqa: F821
+intc, uintc, int_, uint, long_, ulong = int32, uint32, int64, uint64, int64, uint64  # noqa: F821
+intp, uintp, ssize_t, size_t = int64, uint64, int64, uint64  # noqa: F821
+float_, double, complex_ = float32, float64, complex128  # noqa: F821
+
+integer_domain = frozenset([int8, int16, int32, int64, uint8, uint16, uint32, uint64])  # noqa: F821
+real_domain = frozenset([float32, float64])  # noqa: F821
+complex_domain = frozenset([complex64, complex128])  # noqa: F821
+number_domain = integer_domain | real_domain | complex_domain
+signed_domain = frozenset([int8, int16, int32, int64])  # noqa: F821
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])  # noqa: F821
+
+
+def from_dtype(dtype):
+    """The Numba scalar type of a dtype-like (``from_dtype(np.float32)`` is float32)."""
+    d = normalize(dtype)
+    return globals()["boolean" if d.name == "bool" else d.name]
+
+
+__all__ = ["Type", "Number", "Array", "NoneType", "Signature", "from_dtype", "void", "none", *_NUMBERS,
+           "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
+           "intc", "uintc", "intp", "uintp", "float_", "double", "complex_"]

@@ -1,0 +1,115 @@
+"""Numba's own CUDA kernel tests (numba_cuda/numba/cuda/tests/cudapy) against
+kiln, through a shim that only maps names (shim/numba: ``numba.cuda`` is
+kiln.cuda, plus minimal stand-ins for Numba's test harness): the judge of
+kiln's Numba face. With --simulator PYTHON the same files run on Numba's own
+CUDA simulator (NUMBA_ENABLE_CUDASIM=1) in that interpreter's environment,
+which must have numba-cuda PINNED installed: the baseline kiln's CPU backend
+is measured against.
+
+    python tests/conformance/numba/run.py [--source DIR] [--device cpu|cuda] [--record]
+    python tests/conformance/numba/run.py --simulator .venv-numba/bin/python
+
+--source is a checkout of NVIDIA/numba-cuda or its git directory (default:
+$NUMBA_CUDA_SRC, else a clone at PINNED in ~/.cache/kiln/conformance). Files
+and tests in out_of_scope.txt are left out, each for the reason given there.
+Writes results-<device>.json (results-simulator.json) beside this file and
+prints pass rates per file and the run's time; with --record the run becomes
+the baseline, otherwise a test that passed in the baseline and fails now is
+a regression (exit status 1).
+"""
+import argparse
+import os
+import pathlib
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+import suite_runner  # noqa: E402
+
+URL = "https://github.com/NVIDIA/numba-cuda"
+PINNED = "v0.30.4"  # the numba-cuda release on PyPI the baselines were recorded against
+TESTS = "numba_cuda/numba/cuda/tests/cudapy"
+DATA = "numba_cuda/numba/cuda/tests/data"
+HARNESS = "testing/conftest.py"  # numba-cuda's pytest fixture its CUDATestCase uses
+
+
+def stage(source, work):
+    """The shim package with Numba's test files inside it, at `work`/numba."""
+    fetched = work / "fetched"
+    fetched.mkdir()
+    suite_runner.fetch_suite(source, URL, PINNED, [TESTS, DATA, HARNESS], fetched)
+    shutil.copytree(HERE / "shim" / "numba", work / "numba", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(fetched / TESTS, work / "numba" / "cuda" / "tests" / "cudapy")
+    shutil.copytree(fetched / DATA, work / "numba" / "cuda" / "tests" / "data")
+    return work / "numba" / "cuda" / "tests" / "cudapy"
+
+
+def harness(work):
+    return work / "fetched" / HARNESS
+
+
+def test_files(directory, excluded):
+    return [p.name for p in sorted(directory.glob("test_*.py")) if p.name not in excluded]
+
+
+def normalise(test_id):
+    """"numba.cuda.tests.cudapy.test_x.TestY::test_z" (kiln's staging) and
+    "cuda.tests.cudapy.test_x.TestY::test_z" (the installed package's) read alike:
+    "test_x.TestY::test_z"."""
+    return test_id.split("cudapy.", 1)[-1]
+
+
+def run(files, cwd, env, work, deselect, python=None, prelude=""):
+    outcomes, reasons = {}, {}
+    for name in files:
+        found, why = suite_runner.run_pytest([name], cwd, env, work / f"junit-{name}.xml", deselect, timeout=600,
+                                             label=name[:-3], python=python, prelude=prelude)
+        outcomes.update({normalise(k): v for k, v in found.items()})
+        reasons.update({normalise(k): v for k, v in why.items()})
+    return outcomes, reasons
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--source", default=os.environ.get("NUMBA_CUDA_SRC"))
+    parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
+    parser.add_argument("--simulator", metavar="PYTHON", help="run on Numba's simulator in this interpreter")
+    parser.add_argument("--files", nargs="*", help="only these test files")
+    parser.add_argument("--record", action="store_true", help="make this run the baseline")
+    options = parser.parse_args()
+    label = "simulator" if options.simulator else options.device
+    excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else options.device)
+    deselect = [arg for test_id in excluded if "::" in test_id for arg in ("--deselect", test_id)]
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="kiln-numba-") as tmp:
+        work = pathlib.Path(tmp)
+        tests = stage(options.source, work)
+        files = [f for f in test_files(tests, excluded) if not options.files or f in options.files]
+        if options.simulator:
+            # The same files as a package of their own (their absolute imports
+            # reach the installed numba-cuda, the same release).
+            copy = work / "simulator" / "numba_cuda_tests" / "cudapy"
+            shutil.copytree(tests, copy)
+            (copy.parent / "__init__.py").write_text("")
+            (copy / "__init__.py").write_text("")
+            shutil.copy(harness(work), copy / "conftest.py")
+            outcomes, reasons = run(files, copy, {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}, work,
+                                    [a.replace(str(tests), str(copy)) for a in deselect], python=options.simulator)
+        else:
+            outcomes, reasons = run(files, tests, suite_runner.device_env(options.device), work, deselect)
+    elapsed = time.perf_counter() - started
+    result = {"device": label, "numba-cuda": PINNED, "seconds": round(elapsed, 1),
+              "summary": suite_runner.summarise(outcomes, lambda t: t.split(".")[0]), "outcomes": outcomes,
+              "reasons": reasons}
+    status = suite_runner.report(HERE, label, result, options.record)
+    print(f"{len(files)} files in {elapsed:.0f} s")
+    for reason, count in suite_runner.common_reasons(reasons):
+        print(f"{count:5d}  {reason}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""``numba.cuda`` is kiln.cuda: every public name of kiln.cuda, and its
+submodules under Numba's module names (``numba.cuda.random`` is
+kiln.cuda.random). ``HAS_NUMBA`` is False: Numba's CPU compiler is absent.
+The test-support modules beside this file (testing.py, tests/, core/) are
+the shim's own minimal stand-ins for Numba's test harness."""
+import importlib as _importlib
+import sys as _sys
+
+import kiln.cuda as _kiln_cuda
+
+globals().update({k: v for k, v in vars(_kiln_cuda).items() if not k.startswith("_")})
+for _name in ("types", "random", "cudadrv", "libdevice", "vector_types", "fp16", "cg"):
+    try:
+        _sys.modules[f"{__name__}.{_name}"] = _importlib.import_module(f"kiln.cuda.{_name}")
+    except ImportError:  # a module kiln lacks fails to import, as it would for a user
+        pass
+from .core import config  # noqa: E402,F401
+
+HAS_NUMBA = False
