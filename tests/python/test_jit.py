@@ -273,15 +273,15 @@ def test_errors_name_the_construct_file_and_line(current):
     def unknown_name(a):
         a[0] = not_defined_anywhere  # noqa: F821
 
-    def slices(a):
-        a[0] = a[1:][0]
+    def uses_a_set(a):
+        a[0] = len({1, 2})
 
     def mixes_types(a):
         x = 1.0
         x = a  # an array assigned to a float
 
     for fn, kind, what in ((uses_a_list, cuda.UnsupportedError, "List"),
-                           (slices, cuda.UnsupportedError, "array slicing"),
+                           (uses_a_set, cuda.UnsupportedError, "Set"),
                            (unknown_name, cuda.TypingError, "not_defined_anywhere"),
                            (mixes_types, cuda.TypingError, "'x'")):
         kernel = cuda.jit(fn)
@@ -366,3 +366,56 @@ def test_remaining_constructs(current):
     c = counts.copy_to_host()
     assert c[0] == 0xFF and c[1] == 0b1111 and c[2] == 0 and c[3] == 7 and c[4] == 0 and c[5] == 46
     assert 1 <= c[6] <= 4  # the first thread to arrive wins the compare-and-swap
+
+
+@cuda.jit
+def _views_and_loops(a, out, out2):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        row = a[i]  # a view of one row
+        total = 0.0
+        for x in row:
+            total += x
+        for step in (4, 2, 1):  # a tuple literal
+            total += step
+        for j, r in enumerate(a[::-1]):  # rows of a reversed view, counted
+            total += r[0] * j
+        for x, y in zip(a[i, 1:], a[i, :-1]):
+            total += x - y
+        out[i] = total
+        out2[i, :2] = a[i, 1:3]  # a view assigned from a view
+        out2[i, 2:] = -1.0  # and from a number
+
+
+def test_views_slices_and_loops_over_arrays_tuples_enumerate_zip(current):
+    a = np.random.default_rng(3).random((5, 4))
+    out, out2 = cuda.device_array(5), cuda.device_array((5, 4))
+    _views_and_loops[1, 8](kiln.asarray(a, device=current), out, out2)
+    flipped = a[::-1]
+    want = a.sum(1) + 7 + sum(flipped[j, 0] * j for j in range(5)) + (a[:, 1:] - a[:, :-1]).sum(1)
+    np.testing.assert_allclose(kiln.asnumpy(out), want)
+    want2 = np.concatenate([a[:, 1:3], -np.ones((5, 2))], axis=1)
+    np.testing.assert_array_equal(kiln.asnumpy(out2), want2)
+
+
+def test_vectorize_is_a_ufunc_on_both_devices(current):
+    @cuda.vectorize(["float32(float32, float32)", "float64(float64, float64)"])
+    def scaled_add(x, y):
+        return 2 * x + y
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    got = scaled_add(kiln.asarray(x, device=current), np.float32(1.5))
+    assert got.dtype == kiln.float32 and got.device == current
+    np.testing.assert_array_equal(kiln.asnumpy(got), 2 * x + 1.5)
+    host = scaled_add(x, x[0])  # NumPy in, NumPy out (broadcast)
+    assert isinstance(host, np.ndarray)
+    np.testing.assert_array_equal(host, 2 * x + x[0])
+
+    @cuda.vectorize
+    def add(x, y):
+        return x + y
+
+    for n in (1, 2, 7, 64):  # odd lengths carry their last element
+        assert add.reduce(kiln.arange(n, device=current)) == n * (n - 1) // 2
+    with pytest.raises(TypeError, match="no signature"):
+        scaled_add(np.arange(3, dtype=np.complex64), 1)

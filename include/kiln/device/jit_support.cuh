@@ -24,7 +24,58 @@ template <class T, int ND> struct kiln_view {
     for (int d = 0; d < ND; ++d) n *= shape[d];
     return n;
   }
+  // a[start:stop:step] along dimension d, with Python's rules for missing,
+  // negative and out-of-range bounds (slice.indices).
+  __device__ __forceinline__ kiln_view sliced(int d, long long start, long long stop, long long step,
+                                              bool has_start, bool has_stop) const {
+    const long long n = shape[d];
+    long long length;
+    if (step > 0) {
+      start = !has_start ? 0 : start < 0 ? (start + n < 0 ? 0 : start + n) : (start > n ? n : start);
+      stop = !has_stop ? n : stop < 0 ? (stop + n < 0 ? 0 : stop + n) : (stop > n ? n : stop);
+      length = stop > start ? (stop - start + step - 1) / step : 0;
+    } else {
+      start = !has_start ? n - 1 : start < 0 ? (start + n < -1 ? -1 : start + n) : (start > n - 1 ? n - 1 : start);
+      stop = !has_stop ? -1 : stop < 0 ? (stop + n < -1 ? -1 : stop + n) : (stop > n - 1 ? n - 1 : stop);
+      length = start > stop ? (start - stop - step - 1) / (-step) : 0;
+    }
+    kiln_view r = *this;
+    if (length > 0) r.data = reinterpret_cast<T*>(reinterpret_cast<char*>(data) + start * strides[d]);
+    r.shape[d] = length;
+    r.strides[d] = strides[d] * step;
+    return r;
+  }
 };
+
+// a[..., i, ...]: the view without dimension D, at index i along it.
+template <int D, class T, int ND>
+__device__ __forceinline__ kiln_view<T, ND - 1> kiln_drop(const kiln_view<T, ND>& a, long long i) {
+  kiln_view<T, ND - 1> r;
+  r.data = reinterpret_cast<T*>(reinterpret_cast<char*>(a.data) + i * a.strides[D]);
+  for (int d = 0, k = 0; d < ND; ++d)
+    if (d != D) {
+      r.shape[k] = a.shape[d];
+      r.strides[k++] = a.strides[d];
+    }
+  return r;
+}
+
+// a[...] = value (a number, or an array of a's shape): every element, in C order.
+template <class T, int ND> __device__ __forceinline__ T& kiln_nth(const kiln_view<T, ND>& a, long long k) {
+  long long offset = 0;
+  for (int d = ND - 1; d >= 0; --d) {
+    offset += (k % a.shape[d]) * a.strides[d];
+    k /= a.shape[d];
+  }
+  return a.element(offset);
+}
+template <class T, int ND, class V> __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, V value) {
+  for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)value;
+}
+template <class T, int ND, class U>
+__device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kiln_view<U, ND>& b) {
+  for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)kiln_nth(b, k);
+}
 
 __device__ __forceinline__ long long kiln_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 

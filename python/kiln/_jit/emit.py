@@ -144,8 +144,31 @@ class Emitter:
         base = node.value
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):  # a tuple's item
             return self.tuple_items(base)[self.constant(node.slice)][0]
-        indices = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        return self.element(base, indices)
+        parts = self.typed.index_parts(node)
+        if not isinstance(self.type_of(node), T.ArrayType):
+            return self.element(base, parts)
+        return self.view(base, parts)
+
+    def view(self, array, parts):
+        """The view `array`[parts] (slices and integers, fewer than its
+        dimensions or with a slice): slices first, then the integer-indexed
+        dimensions dropped from the last."""
+        code = self.expr(array)
+        for d, part in enumerate(parts):
+            if isinstance(part, ast.Slice):
+                bounds = [f"(long long)({self.expr(b)})" if b is not None else "0LL"
+                          for b in (part.lower, part.upper, part.step)]
+                if part.step is None:
+                    bounds[2] = "1LL"
+                code = (f"{code}.sliced({d}, {', '.join(bounds)}, {str(part.lower is not None).lower()}, "
+                        f"{str(part.upper is not None).lower()})")
+        for d in reversed(range(len(parts))):
+            if not isinstance(parts[d], ast.Slice):
+                index = f"(long long)({self.expr(parts[d])})"
+                if not self.typed.non_negative(parts[d]):
+                    index = f"kiln_wrap({index}, {self.expr(array)}.shape[{d}])"
+                code = f"kiln_drop<{d}>({code}, {index})"
+        return code
 
     def _Attribute(self, node):
         owner = constructs.for_value(self.global_value(node.value))
@@ -174,7 +197,7 @@ class Emitter:
         self._depth = 1
         for name, ty in typed.locals.items():
             if name not in self.f.params:
-                self.line(f"{T.c_name(ty)} {name} = 0;")
+                self.line(f"{T.c_name(ty)} {name} = {{}};")
         self.block(self.f.node.body)
         self._depth = 0
         self.lines.append("}")
@@ -222,6 +245,9 @@ class Emitter:
                 self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")
             self.line("}")
             return
+        if isinstance(target, ast.Subscript) and isinstance(self.type_of(target), T.ArrayType):
+            self.line(f"kiln_assign({self._target(target)}, {self.expr(value)});")  # into every element
+            return
         self.line(f"{self._target(target)} = {cast(self._target_type(target), self.expr(value))};")
 
     def _target(self, t):
@@ -244,6 +270,10 @@ class Emitter:
         self.line("}")
 
     def _stmt_For(self, s):
+        plan = self.typed.iterations.get(s)
+        if plan is not None:
+            self._for_sequence(s, plan)
+            return
         it = s.iter
         bounds = [f"(long long)({self.expr(a)})" for a in it.args]
         start, stop, step = (["0LL"] + bounds + ["1LL"])[:3] if len(bounds) == 1 else (
@@ -263,6 +293,50 @@ class Emitter:
         self.block(s.body)
         self._depth -= 1
         self.line("}")
+
+    def _for_sequence(self, s, plan):
+        """A loop over arrays and tuples in step (Typed._for_sequence's plan),
+        as long as the shortest."""
+        tag = f"{s.lineno}_{s.col_offset}"
+        counter, lengths, items = f"_k{tag}", [], []
+        self.line("{")
+        self._depth += 1
+        for n, (kind, node, ty) in enumerate(plan):
+            source = f"_seq{tag}_{n}"
+            if kind == "index":
+                self.line(f"const long long {source} = (long long)({self.expr(node)});")
+                items.append(f"({source} + {counter})")
+            elif kind == "array":
+                self.line(f"const auto {source} = {self.expr(node)};")
+                lengths.append(f"{source}.shape[0]")
+                items.append(f"kiln_drop<0>({source}, {counter})" if isinstance(ty, T.ArrayType)
+                             else f"{source}.at({counter})")
+            else:
+                codes = [cast(ty, code) for code, _ in self.tuple_items_of(node)]
+                self.line(f"const {T.c_name(ty)} {source}[] = {{{', '.join(codes)}}};")
+                lengths.append(f"{len(codes)}LL")
+                items.append(f"{source}[{counter}]")
+        bound = lengths[0]
+        for length in lengths[1:]:
+            bound = f"({length} < {bound} ? {length} : {bound})"
+        self.line(f"for (long long {counter} = 0, _n{tag} = {bound}; {counter} < _n{tag}; ++{counter}) {{")
+        self._depth += 1
+        target = s.target
+        names = target.elts if isinstance(target, ast.Tuple) and len(plan) > 1 else [target]
+        for name, item in zip(names, items):
+            self.line(f"{name.id} = {cast(self.typed.locals[name.id], item)};")
+        self.block(s.body)
+        self._depth -= 1
+        self.line("}")
+        self._depth -= 1
+        self.line("}")
+
+    def tuple_items_of(self, node):
+        """[(code, type)] of a tuple a loop walks: an expression's, or a module-level tuple's."""
+        if node in self.typed.tuples:
+            return self.tuple_items(node)
+        value = self.global_value(node)
+        return [(literal(v, T.of_value(v)), T.of_value(v)) for v in value]
 
     def _stmt_Return(self, s):
         r = self.typed.return_type

@@ -42,6 +42,7 @@ class Typed:
         self.arrays = {}
         self.return_type = None
         self.types, self.tuples = {}, {}
+        self.iterations = {}  # for statement -> what it walks (see _for_sequence)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -173,10 +174,18 @@ class Typed:
         it = s.iter
         if s.orelse:
             self.unsupported(s, "for ... else")
-        if not (isinstance(it, ast.Call) and self.global_value(it.func) is range and 1 <= len(it.args) <= 3):
-            self.unsupported(s, "for loops other than over range(stop), range(start, stop) or range(start, stop, step)")
+        if isinstance(it, ast.Call) and self.global_value(it.func) is range:
+            self._for_range(s)
+        else:
+            self._for_sequence(s)
+        self._block(s.body)
+
+    def _for_range(self, s):
+        it = s.iter
+        if not 1 <= len(it.args) <= 3:
+            self.typing(s, "range() takes 1 to 3 arguments")
         if not isinstance(s.target, ast.Name):
-            self.unsupported(s, "a for loop's target must be a name")
+            self.unsupported(s, "a for loop over range() needs a name as its target")
         for a in it.args:
             self.expr(a)
         args = it.args
@@ -185,7 +194,54 @@ class Typed:
         counts_up = len(args) < 3 or (isinstance(args[2], ast.Constant) and args[2].value > 0)
         from_zero = len(args) < 2 or self.non_negative(args[0])
         self._bind(s.target.id, T.INT64, s, ast.Constant(value=0 if counts_up and from_zero else -1))
-        self._block(s.body)
+
+    def _for_sequence(self, s):
+        """``for x in a`` (an array: its elements, or its rows as views), over a
+        tuple (literal, constant, shape), and ``enumerate``/``zip`` of those:
+        ``iterations[s]`` is the list of (kind, node, item type) the loop walks
+        in step, kind "index" (enumerate's counter, from node), "array" or
+        "tuple"."""
+        it, target = s.iter, s.target
+        function = self.global_value(it.func) if isinstance(it, ast.Call) else None
+        if function is enumerate:
+            if not 1 <= len(it.args) <= 2:
+                self.typing(s, "enumerate() takes an iterable and an optional start")
+            start = it.args[1] if len(it.args) == 2 else ast.copy_location(ast.Constant(value=0), it)
+            self.scalars(s, self.expr(start))
+            plan = [("index", start, T.INT64), self._sequence(it.args[0])]
+        elif function is zip:
+            if not it.args:
+                self.typing(s, "zip() of nothing")
+            plan = [self._sequence(a) for a in it.args]
+        else:
+            plan = [self._sequence(it)]
+        names = target.elts if isinstance(target, ast.Tuple) and len(plan) > 1 else [target]
+        if len(names) != len(plan) or not all(isinstance(n, ast.Name) for n in names):
+            self.unsupported(s, f"the for loop's target must be {len(plan)} name(s)")
+        for name, (kind, node, ty) in zip(names, plan):
+            self._bind(name.id, ty, s, node if kind == "index" else None)
+        self.iterations[s] = plan
+
+    def _sequence(self, node):
+        value = self.global_value(node)
+        if isinstance(value, tuple) and all(self.is_number(v) for v in value):
+            items = [T.of_value(v) for v in value]  # a module-level tuple
+        elif isinstance(node, ast.Tuple) or (isinstance(node, ast.Attribute) and node.attr == "shape") or (
+                isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types")):
+            items = self.tuple_items(node)
+        else:
+            ty = self.expr(node)
+            if isinstance(ty, T.ArrayType):
+                return "array", node, ty.dtype if ty.ndim == 1 else T.ArrayType(ty.dtype, ty.ndim - 1)
+            items = None
+        if not items:
+            self.unsupported(node, "a for loop over something other than range(), an array, a tuple, "
+                                   "enumerate() or zip()")
+        self.scalars(node, *items)
+        common = items[0]
+        for t in items[1:]:
+            common = T.unify(common, t)
+        return "tuple", node, common
 
     def _assign(self, target, value):
         if isinstance(target, ast.Name):
@@ -195,7 +251,8 @@ class Typed:
                 return
             ty = self.expr(value)
             self._bind(target.id, ty, target, value)
-            self.scalars(value, ty)
+            if not isinstance(ty, T.ArrayType):  # a local may hold a view (row = a[i])
+                self.scalars(value, ty)
         elif isinstance(target, ast.Tuple):
             items = self.tuple_items(value)
             if len(items) != len(target.elts):
@@ -206,8 +263,14 @@ class Typed:
                 else:
                     self._target(t)
         else:
-            self.scalars(value, self.expr(value))
-            self._target(target)
+            ty, target_type = self.expr(value), self._target(target)
+            if isinstance(target_type, T.ArrayType):
+                if isinstance(ty, T.ArrayType) and ty.ndim != target_type.ndim:
+                    self.typing(target, f"cannot assign a {ty} to a {target_type}")
+                if not isinstance(ty, T.ArrayType):
+                    self.scalars(value, ty)
+            else:
+                self.scalars(value, ty)
 
     def _target(self, t):
         if isinstance(t, ast.Subscript):
@@ -360,15 +423,24 @@ class Typed:
         ty = self.expr(base)
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
-        if any(isinstance(i, ast.Slice) for i in getattr(node.slice, "elts", [node.slice])):
-            self.unsupported(node, "array slicing (views) inside a kernel")
-        indices = self.tuple_items(node.slice) if isinstance(node.slice, ast.Tuple) else [self.expr(node.slice)]
-        if len(indices) != ty.ndim:
-            self.typing(node, f"a {ty.ndim}-dimensional array takes {ty.ndim} indices, got {len(indices)}")
-        for t in indices:
-            if not (T.is_int(t) or (T.is_scalar(t) and t.kind == "b")):
-                self.typing(node, f"array indices must be integers, not {t}")
-        return ty.dtype
+        parts = self.index_parts(node)
+        if len(parts) > ty.ndim:
+            self.typing(node, f"a {ty.ndim}-dimensional array takes at most {ty.ndim} indices, got {len(parts)}")
+        for part in parts:
+            for bound in ([part.lower, part.upper, part.step] if isinstance(part, ast.Slice) else [part]):
+                t = self.expr(bound) if bound is not None else T.INT64
+                if not (T.is_int(t) or (T.is_scalar(t) and t.kind == "b")):
+                    self.typing(node, f"array indices must be integers, not {t}")
+        if isinstance(node.slice, ast.Tuple):
+            self.tuples[node.slice] = [T.INT64] * len(parts)
+        kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
+        return ty.dtype if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
+
+    @staticmethod
+    def index_parts(node):
+        """The index expressions of a subscript, one per dimension it names
+        (an ast.Slice for a slice)."""
+        return list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
 
     def _Attribute(self, node):
         owner = constructs.for_value(self.global_value(node.value))

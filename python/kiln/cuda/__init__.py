@@ -62,6 +62,13 @@ def jit(func_or_sig=None, **options):
     return make(func_or_sig, **options)
 
 
+def vectorize(*args, **options):
+    """Numba's ``vectorize`` for the CUDA target (kiln/_jit/vectorize.py)."""
+    from .._jit.vectorize import vectorize as make
+
+    return make(*args, **options)
+
+
 @_contextlib.contextmanager
 def profile():
     """CuPy's ``cuda.profile()``: the CUDA profiler collects inside the block

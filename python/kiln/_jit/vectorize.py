@@ -1,0 +1,147 @@
+"""Numba's ``cuda.vectorize``: a scalar Python function made a ufunc-like
+object. The function is translated as a device function (translate.py) for
+the chosen signature's types and called from an ElementwiseKernel, which
+brings broadcasting, output allocation and both devices; NumPy inputs come
+back as NumPy results, kiln arrays stay where they are, as Numba's CUDA
+ufuncs do with host and device arrays.
+"""
+import numpy as np
+
+from .._core import ndarray
+from . import types as T
+from .dispatcher import Module
+from .translate import Function, Translation
+
+
+def _device_source(function, arg_types):
+    """(preamble, C name, return type) of `function` translated for `arg_types`."""
+    module = Module()
+    c_name = f"kiln_ufunc_{function.name}"
+    translation = Translation(function, arg_types, module, kernel=False, c_name=c_name)
+    module.definitions.append("\n".join(translation.lines))
+    return module.source([]), c_name, translation.return_type
+
+
+def _choose(signatures, dtypes, name):
+    """Numba's choice of a loop: the first declared signature whose argument
+    types equal the inputs', else the first they cast to safely."""
+    for exact in (True, False):
+        for ret, args in signatures:
+            if len(args) == len(dtypes) and all(
+                    d == a if exact else np.can_cast(d, a, "safe") for d, a in zip(dtypes, args)):
+                return ret, args
+    declared = " or ".join(f"{r}({', '.join(map(str, a))})" for r, a in signatures)
+    raise TypeError(f"{name}: no signature of {declared} takes ({', '.join(map(str, dtypes))})")
+
+
+def _dtype_of(value):
+    if isinstance(value, (ndarray, np.ndarray, np.generic)):
+        return np.dtype(str(value.dtype))
+    return T.of_value(value)
+
+
+def _device_of(args):
+    from .._device import default_device
+
+    devices = {a.device for a in args if isinstance(a, ndarray)}
+    return devices.pop() if len(devices) == 1 else default_device()
+
+
+class CUDAUFunc:
+    """What ``@cuda.vectorize`` returns: call it on arrays and scalars
+    (broadcast), with ``out=`` and ``stream=``; ``reduce`` folds a 1-D array."""
+
+    def __init__(self, pyfunc, signatures=()):
+        self.py_func = pyfunc
+        self.__name__ = pyfunc.__name__
+        self.__doc__ = pyfunc.__doc__
+        self._function = Function(pyfunc)
+        self.signatures = [T.parse_signature(s) for s in signatures]
+        for ret, _ in self.signatures:
+            if not T.is_scalar(ret):
+                raise TypeError(f"vectorize: {self.__name__} returns a scalar, not {ret}")
+        self.nin, self.nout = len(self._function.params), 1
+        self.nargs = self.nin + 1
+        self._kernels = {}  # argument dtypes -> (ElementwiseKernel, argument dtypes, result dtype)
+
+    @property
+    def types(self):
+        return [''.join(a.char for a in args) + "->" + ret.char for ret, args in self.signatures]
+
+    def _kernel(self, dtypes):
+        found = self._kernels.get(dtypes)
+        if found is None:
+            from .._elementwise_kernel import ElementwiseKernel
+
+            if self.signatures:
+                ret, args = _choose(self.signatures, dtypes, self.__name__)
+            else:
+                ret, args = None, list(dtypes)
+            preamble, c_name, returned = _device_source(self._function, args)
+            ret = ret or returned
+            if not T.is_scalar(ret):
+                raise TypeError(f"vectorize: {self.__name__} must return a number, it returns {ret}")
+            inputs = ", ".join(f"{a.name} x{k}" for k, a in enumerate(args))
+            call = f"{c_name}({', '.join(f'x{k}' for k in range(len(args)))})"
+            kernel = ElementwiseKernel(inputs, f"{ret.name} out", f"out = ({T.c_name(ret)})({call})",
+                                       name=f"kiln_vectorize_{self.__name__}", preamble=preamble)
+            found = self._kernels[dtypes] = (kernel, args, ret)
+        return found
+
+    def __call__(self, *args, out=None, stream=0):
+        from .._creation import asarray
+
+        if len(args) != self.nin:
+            raise TypeError(f"{self.__name__} takes {self.nin} arguments, got {len(args)}")
+        kernel, arg_types, ret = self._kernel(tuple(_dtype_of(a) for a in args))
+        device = _device_of([*args, out])
+        on_host = not any(isinstance(a, ndarray) for a in (*args, out))
+        inputs = [asarray(a, dtype=t.name, device=device) for a, t in zip(args, arg_types)]
+        target = out if isinstance(out, ndarray) else None
+        result = kernel(*inputs, out=target, stream=stream or None)
+        if isinstance(out, np.ndarray):
+            out[...] = result.get()
+            return out
+        if on_host and all(np.ndim(a) == 0 for a in args):
+            return result.get()[()]
+        return result.get() if on_host else result
+
+    def reduce(self, arr, axis=0, stream=0):
+        """The ufunc folded over a 1-D array, pairwise (as Numba's CUDA ufuncs reduce)."""
+        from .._creation import asarray
+
+        if self.nin != 2:
+            raise TypeError(f"{self.__name__}.reduce needs a function of two arguments")
+        if axis != 0:
+            raise ValueError(f"{self.__name__}.reduce: only axis=0")
+        values = asarray(arr, device=_device_of([arr]))
+        if values.ndim != 1:
+            raise ValueError(f"{self.__name__}.reduce: a 1-D array, not {values.ndim}-D")
+        if values.size == 0:
+            raise ValueError(f"{self.__name__}.reduce of an empty array")
+        while values.size > 1:
+            half = values.size // 2
+            paired = self(values[:half], values[half:2 * half], stream=stream)
+            values = paired if values.size % 2 == 0 else _append(paired, values[2 * half:])
+        return values.get()[0]  # a host scalar, as Numba's
+
+
+def _append(a, b):
+    from .._joining import concatenate
+
+    return concatenate([a, b.astype(a.dtype)])
+
+
+def vectorize(signatures_or_func=None, target="cuda", identity=None, cache=False, nopython=True, **options):
+    """Numba's ``vectorize`` for the CUDA target: ``@vectorize(['float32(float32, float32)'])``
+    or bare (types from the first call's inputs)."""
+    if options:
+        raise TypeError(f"vectorize: unexpected options {sorted(options)}")
+    if target not in ("cuda", "gpu", "cpu", "parallel"):
+        raise ValueError(f"vectorize: unknown target {target!r}")
+    if callable(signatures_or_func) and not isinstance(signatures_or_func, str):
+        return CUDAUFunc(signatures_or_func)
+    signatures = signatures_or_func or []
+    signatures = [signatures] if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)) \
+        else list(signatures)
+    return lambda pyfunc: CUDAUFunc(pyfunc, signatures)
