@@ -82,8 +82,8 @@ def test_without_a_gpu_streams_and_events_are_the_hosts():
     cuda.runtime.streamSynchronize(stream)
     cuda.runtime.streamDestroy(stream)
     assert cuda.get_current_device().name == b"host CPU"
-    with pytest.raises(cuda.CUDAError, match="host"):
-        cuda.get_current_device().compute_capability
+    # Numba's face reports the kernel language the CPU backend runs; CuPy's has no capability to give
+    assert cuda.get_current_device().compute_capability == (9, 0)
 
 
 @no_gpu

@@ -153,8 +153,16 @@ class Dispatcher:
         declared = self.signatures[0][1]
         if len(declared) != len(args):
             raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
-        return tuple(d.type(a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
+        return tuple(_as_declared(d, a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
                      for d, a in zip(declared, args))
+
+
+def _as_declared(dtype, value):
+    """A scalar argument as its declared type, converted as C converts it
+    (Numba's): integers wrap around (0xFFFFFFFF as an int32 is -1)."""
+    if dtype.kind in "iu" and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return np.array(int(value) & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dtype)[()]
+    return dtype.type(value)
 
 
 class _Launch:
@@ -217,17 +225,22 @@ def _on_one_device(args, name):
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,
-        debug=False, opt=True, inline=False, fma=True, **kws):
+        debug=False, opt=True, inline=False, fma=True, lto=False, link=(), **kws):
     """Numba's ``@cuda.jit``: bare, with options, or with signatures
     (``@cuda.jit("void(float32[:], int32)")``). kiln always caches compiled
     kernels on disk; `cache`, `fastmath`, `lineinfo`, `max_registers`,
-    `debug`, `opt` and `inline` are accepted for Numba code.
+    `debug`, `opt`, `inline` and `lto` (kiln compiles a kernel and its device
+    functions as one unit) are accepted for Numba code; `link` (PTX/CUDA
+    files to link) is refused by name.
 
     fma=False (kiln's own option) keeps the GPU from fusing a * b + c into
     one rounding, so results match the CPU's bit for bit; the default fuses,
     as Numba does."""
     if kws:
         raise TypeError(f"jit: unexpected options {sorted(kws)}")
+    if link:
+        raise NotImplementedError("jit(link=...): linking external PTX or CUDA files into a kernel is not "
+                                  "supported by kiln yet")
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
         return Dispatcher(func_or_sig, device=device, fma=fma)
     signatures = []

@@ -185,7 +185,7 @@ class Emitter:
         return f"{self.type_of(node.value).ndim}LL"  # ndim
 
     def _Call(self, node):
-        return self.typed.construct(node.func).emit(self, node)
+        return (self.typed.construct(node.func) or self.typed.method(node)).emit(self, node)
 
     # ---- statements -------------------------------------------------------------------
     def _function(self, c_name):

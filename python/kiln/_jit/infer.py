@@ -460,10 +460,19 @@ class Typed:
                 self.typing(node, "shape is a tuple: index it or unpack it")
         self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
 
+    def method(self, node):
+        """The construct of a method call on a number (``x.bit_count()``), or None."""
+        from .constructs.bit_operations import SCALAR_METHODS
+
+        func = node.func
+        if isinstance(func, ast.Attribute) and func.attr in SCALAR_METHODS and self.global_value(func) is None:
+            return SCALAR_METHODS[func.attr]
+        return None
+
     def _Call(self, node):
         if node.keywords:
             self.unsupported(node, "keyword arguments in calls inside a kernel")
-        construct = self.construct(node.func)
+        construct = self.construct(node.func) or self.method(node)
         if construct is None:
             self.unsupported(node, f"calling {ast.unparse(node.func)}")
         return construct.type(self, node)

@@ -39,13 +39,14 @@ from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pi
                      get_default_memory_pool, get_default_pinned_memory_pool)
 from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream
 from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
-    all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
+    all_sync, any_sync, atomic, ballot_sync, brev, cbrt, clz, ffs, popc, selp, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
     shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,
     warpsize,
 )
 from .numba_host import (  # noqa: F401
-    device_array, device_array_like, get_current_device, gpus, pinned_array, select_device, to_device,
+    device_array, device_array_like, get_current_device, gpus, managed_array, mapped_array, mapped_array_like,
+    pinned_array, pinned_array_like, select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
 

@@ -66,3 +66,13 @@ all_sync = _only_in_kernels("all_sync")
 any_sync = _only_in_kernels("any_sync")
 ballot_sync = _only_in_kernels("ballot_sync")
 fma = _only_in_kernels("fma")
+cbrt = _only_in_kernels("cbrt")
+popc = _only_in_kernels("popc")
+brev = _only_in_kernels("brev")
+clz = _only_in_kernels("clz")
+ffs = _only_in_kernels("ffs")
+selp = _only_in_kernels("selp")
+# Numba's arrays over raw pointers (numba.np.numpy_support.carray/farray):
+# kiln kernels take arrays, not pointers, so the translator refuses them by name.
+carray = _only_in_kernels("carray")
+farray = _only_in_kernels("farray")

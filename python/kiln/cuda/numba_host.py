@@ -9,7 +9,9 @@ CPU when there is none, so Numba code runs unchanged on a machine without a
 GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 """
 from ._backend import core
-from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, is_available
+from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
+
+HOST_COMPUTE_CAPABILITY = (9, 0)
 
 
 def _device():
@@ -31,13 +33,18 @@ def to_device(obj, stream=0, copy=True, to=None):
 def device_array(shape, dtype=float, strides=None, order="C", stream=0):
     from .._creation import empty
 
-    if strides is not None or order != "C":
-        raise NotImplementedError("device_array: only C order without explicit strides")
-    return empty(shape, dtype=_dtype(dtype), device=_device())
+    if strides is not None:
+        raise NotImplementedError("device_array: explicit strides are not supported; use order='C' or 'F'")
+    return empty(shape, dtype=_dtype(dtype), order=order, device=_device())
+
+
+def _order_of(ary):
+    flags = getattr(ary, "flags", None)
+    return "F" if flags is not None and flags.f_contiguous and not flags.c_contiguous else "C"
 
 
 def device_array_like(ary, stream=0):
-    return device_array(ary.shape, ary.dtype)
+    return device_array(ary.shape, ary.dtype, order=_order_of(ary))
 
 
 def pinned_array(shape, dtype=float, strides=None, order="C"):
@@ -53,6 +60,28 @@ def pinned_array(shape, dtype=float, strides=None, order="C"):
     memory = alloc_pinned_memory(max(count * dtype.itemsize, 1))
     # The bytes as a NumPy array that keeps `memory` alive (through its __array_interface__).
     return np.asarray(memory)[:count * dtype.itemsize].view(dtype).reshape(shape, order=order)
+
+
+def pinned_array_like(ary):
+    return pinned_array(ary.shape, ary.dtype, order=_order_of(ary))
+
+
+def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable=False, wc=False):
+    """Numba's host array a kernel may use directly: page-locked memory as a
+    NumPy array. Kernels on the CPU use it in place; on a GPU kiln copies it
+    to the device and back around each kernel (NumPy arrays' rule) rather
+    than reading it across the bus."""
+    return pinned_array(shape, dtype, strides, order)
+
+
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary))
+
+
+def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
+    """Numba's managed (unified) memory array: a host array kernels may use
+    (as mapped_array)."""
+    return pinned_array(shape, dtype, strides, order)
 
 
 def _dtype(dtype):
@@ -72,7 +101,11 @@ class NumbaDevice(Device):
 
     @property
     def compute_capability(self):
-        self._gpu_only("compute_capability")
+        """(major, minor). On a machine without a GPU, (9, 0): the level of the
+        kernel language kiln's CPU backend runs (Numba code reads this to
+        choose what it may use, and all of it works there)."""
+        if host_mode():
+            return HOST_COMPUTE_CAPABILITY
         info = self._info
         return info["major"], info["minor"]
 

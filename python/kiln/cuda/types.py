@@ -59,6 +59,14 @@ class Number(Type):
         return Array(self, len(spec), layout)
 
 
+class Complex(Number):
+    """complex64 and complex128: ``underlying_float`` is the type of each part."""
+
+    @property
+    def underlying_float(self):
+        return float32 if self.dtype.itemsize == 8 else float64  # noqa: F821
+
+
 class Array(Type):
     """An array type: element type, dimensions and layout ('C', 'F' or 'A')."""
 
@@ -92,7 +100,8 @@ class Signature:
 _NUMBERS = {"boolean": "bool", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
             "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16",
             "float32": "float32", "float64": "float64", "complex64": "complex64", "complex128": "complex128"}
-globals().update({name: Number(name, dtype_name) for name, dtype_name in _NUMBERS.items()})
+globals().update({name: (Complex if name.startswith("complex") else Number)(name, dtype_name)
+                  for name, dtype_name in _NUMBERS.items()})
 void = none = NoneType("none")
 bool_ = b1 = boolean  # noqa: F821  (made just above)
 i1, i2, i4, i8 = int8, int16, int32, int64  # noqa: F821
@@ -100,6 +109,7 @@ u1, u2, u4, u8 = uint8, uint16, uint32, uint64  # noqa: F821
 f2, f4, f8, c8, c16 = float16, float32, float64, complex64, complex128  # noqa: F821
 byte, uchar, char, short, ushort = uint8, uint8, int8, int16, uint16  # noqa: F821
 intc, uintc, int_, uint, long_, ulong = int32, uint32, int64, uint64, int64, uint64  # noqa: F821
+longlong, ulonglong = int64, uint64  # noqa: F821
 intp, uintp, ssize_t, size_t = int64, uint64, int64, uint64  # noqa: F821
 float_, double, complex_ = float32, float64, complex128  # noqa: F821
 
@@ -111,12 +121,48 @@ signed_domain = frozenset([int8, int16, int32, int64])  # noqa: F821
 unsigned_domain = frozenset([uint8, uint16, uint32, uint64])  # noqa: F821
 
 
+def signature(return_type, *args):
+    """``signature(void, float32[:], int32)``: the same as ``void(float32[:], int32)``."""
+    return Signature(return_type, args)
+
+
+def typeof(value):
+    """The Numba type of a kernel argument: a scalar type for numbers, an
+    array type (dtype, dimensions, layout) for arrays."""
+    if isinstance(value, bool):
+        return boolean  # noqa: F821
+    if isinstance(value, int):
+        return int64  # noqa: F821
+    if isinstance(value, float):
+        return float64  # noqa: F821
+    if isinstance(value, complex):
+        return complex128  # noqa: F821
+    shape = getattr(value, "shape", None)
+    if shape is None or not hasattr(value, "dtype"):
+        raise TypeError(f"typeof: no Numba type for a {type(value).__name__}")
+    if shape == () and not hasattr(value, "strides"):
+        return from_dtype(value.dtype)  # a NumPy scalar
+    flags = getattr(value, "flags", None)
+    layout = "C" if flags is not None and flags.c_contiguous else \
+        "F" if flags is not None and flags.f_contiguous else "A"
+    return Array(from_dtype(value.dtype), len(shape), layout)
+
+
+def as_dtype(numba_type):
+    """The NumPy dtype of a Numba scalar type (``as_dtype(float32)``)."""
+    import numpy
+
+    if not isinstance(numba_type, Number):
+        raise TypeError(f"as_dtype: {numba_type!r} is not a scalar type")
+    return numpy.dtype(numba_type.dtype.name)
+
+
 def from_dtype(dtype):
     """The Numba scalar type of a dtype-like (``from_dtype(np.float32)`` is float32)."""
     d = normalize(dtype)
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Array", "NoneType", "Signature", "from_dtype", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Array", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
-           "intc", "uintc", "intp", "uintp", "float_", "double", "complex_"]
+           "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]

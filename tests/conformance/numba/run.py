@@ -4,7 +4,8 @@ kiln.cuda, plus minimal stand-ins for Numba's test harness): the judge of
 kiln's Numba face. With --simulator PYTHON the same files run on Numba's own
 CUDA simulator (NUMBA_ENABLE_CUDASIM=1) in that interpreter's environment,
 which must have numba-cuda PINNED installed: the baseline kiln's CPU backend
-is measured against.
+is measured against; with --numba PYTHON, on real Numba on a GPU (the
+baseline of kiln's GPU run).
 
     python tests/conformance/numba/run.py [--source DIR] [--device cpu|cuda] [--record]
     python tests/conformance/numba/run.py --simulator .venv-numba/bin/python
@@ -77,18 +78,21 @@ def main():
     parser.add_argument("--source", default=os.environ.get("NUMBA_CUDA_SRC"))
     parser.add_argument("--device", choices=["cpu", "cuda"], default="cpu")
     parser.add_argument("--simulator", metavar="PYTHON", help="run on Numba's simulator in this interpreter")
+    parser.add_argument("--numba", metavar="PYTHON", help="run on real Numba (a GPU) in this interpreter")
     parser.add_argument("--files", nargs="*", help="only these test files")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
     options = parser.parse_args()
-    label = "simulator" if options.simulator else options.device
-    excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else options.device)
+    numba_python = options.simulator or options.numba
+    label = "simulator" if options.simulator else "numba-cuda" if options.numba else options.device
+    excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else
+                                         "cuda" if options.numba else options.device)
     deselect = [arg for test_id in excluded if "::" in test_id for arg in ("--deselect", test_id)]
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="kiln-numba-") as tmp:
         work = pathlib.Path(tmp)
         tests = stage(options.source, work)
         files = [f for f in test_files(tests, excluded) if not options.files or f in options.files]
-        if options.simulator:
+        if numba_python:
             # The same files as a package of their own (their absolute imports
             # reach the installed numba-cuda, the same release).
             copy = work / "simulator" / "numba_cuda_tests" / "cudapy"
@@ -96,8 +100,9 @@ def main():
             (copy.parent / "__init__.py").write_text("")
             (copy / "__init__.py").write_text("")
             shutil.copy(harness(work), copy / "conftest.py")
-            outcomes, reasons = run(files, copy, {**os.environ, "NUMBA_ENABLE_CUDASIM": "1"}, work,
-                                    [a.replace(str(tests), str(copy)) for a in deselect], python=options.simulator)
+            env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if options.simulator else "0"}
+            outcomes, reasons = run(files, copy, env, work, [a.replace(str(tests), str(copy)) for a in deselect],
+                                    python=numba_python)
         else:
             outcomes, reasons = run(files, tests, suite_runner.device_env(options.device), work, deselect)
     elapsed = time.perf_counter() - started

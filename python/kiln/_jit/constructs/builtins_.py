@@ -48,13 +48,23 @@ class MinMax(Construct):
 
 
 class Round(Construct):
+    """``round(x)``: the nearest integer, ties to even (an int64); ``round(x, n)``:
+    x rounded to n decimal places (x's type, a float64 for integers)."""
+
     def type(self, typer, node):
-        if len(node.args) != 1:
-            typer.unsupported(node, "round() with ndigits")
+        if len(node.args) == 2:
+            tx, tn = typer.args(node, 2)
+            if not T.is_int(tn):
+                typer.typing(node, f"round()'s ndigits must be an integer, not {tn}")
+            return tx if T.is_float(tx) else T.FLOAT64
         typer.args(node, 1)
         return T.INT64
 
     def emit(self, emitter, node):
+        if len(node.args) == 2:
+            (a, _), (n, _) = emitter.args(node)
+            r = emitter.type_of(node)
+            return f"kiln_round_digits({cast(r, a)}, (long long)({n}))"
         (a, ta), = emitter.args(node)
         return f"(long long){fn('rint', ta)}({a})" if T.is_float(ta) else f"(long long)({a})"
 

@@ -4,6 +4,7 @@ import math
 
 import numpy as np
 
+from ...cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, fn
 from .base import Construct
@@ -56,6 +57,7 @@ def constructs():
     for name in _FLOAT | _TO_INT | _TESTS | {"gamma"}:
         if hasattr(math, name):
             table[getattr(math, name)] = MathFunction(name)
+    table[K.cbrt] = MathFunction("cbrt")
     for name in _FLOAT | _TO_INT | _TESTS | {"absolute"}:
         value = getattr(np, name, None)
         if value is not None and value not in table:

@@ -1,2 +1,4 @@
-"""``numba.np.numpy_support.from_dtype``: the Numba type of a NumPy dtype."""
-from kiln.cuda.types import from_dtype  # noqa: F401
+"""``numba.np.numpy_support``: Numba types from and to NumPy dtypes, and the
+pointer-array constructors (kiln's kernel language names them to refuse them)."""
+from kiln.cuda.kernel_language import carray, farray  # noqa: F401
+from kiln.cuda.types import as_dtype, from_dtype  # noqa: F401

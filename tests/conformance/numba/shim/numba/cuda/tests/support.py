@@ -55,6 +55,11 @@ class TestCase(unittest.TestCase):
         self.assertEqual(_kind(first), _kind(second), msg or f"{first!r} and {second!r} differ in kind")
         self._precise_scalar(first, second, prec, ulps, msg, ignore_sign_on_zero, abs_tol)
 
+    def reset_module_warnings(self, module):
+        """Forget the warnings `module` (a module or its name) has shown, so they show again."""
+        module = sys.modules[module] if isinstance(module, str) else module
+        getattr(module, "__warningregistry__", {}).clear()
+
     def _precise_scalar(self, x, y, prec, ulps, msg, ignore_sign_on_zero, abs_tol):
         if isinstance(x, complex) or isinstance(y, complex) or np.iscomplexobj(x) or np.iscomplexobj(y):
             x, y = complex(x), complex(y)

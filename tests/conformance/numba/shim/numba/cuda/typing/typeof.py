@@ -1,0 +1,1 @@
+from kiln.cuda.types import typeof  # noqa: F401
