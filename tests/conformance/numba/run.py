@@ -104,7 +104,9 @@ def main():
             outcomes, reasons = run(files, copy, env, work, [a.replace(str(tests), str(copy)) for a in deselect],
                                     python=numba_python)
         else:
-            outcomes, reasons = run(files, tests, suite_runner.device_env(options.device), work, deselect)
+            # The shim's directory first on the path, so that no installed Numba is found.
+            env = suite_runner.device_env(options.device, PYTHONPATH=str(work))
+            outcomes, reasons = run(files, tests, env, work, deselect)
     elapsed = time.perf_counter() - started
     result = {"device": label, "numba-cuda": PINNED, "seconds": round(elapsed, 1),
               "summary": suite_runner.summarise(outcomes, lambda t: t.split(".")[0]), "outcomes": outcomes,

@@ -3,12 +3,19 @@ what those tests import from the top-level package, each name mapped to
 kiln's (``numba.cuda`` is kiln.cuda, ``numba.float32`` kiln.cuda.float32).
 Numba's CPU compiler (``njit``) kiln does not have: a test file that imports
 it fails to import, as it would for a user."""
-import kiln.cuda as _kiln_cuda
-from kiln.cuda import types  # noqa: F401
-from kiln.cuda.types import *  # noqa: F401,F403  (Numba's scalar types: float32, int32, void...)
+import sys as _sys
 
-from . import cuda  # noqa: F401
-from .cuda.core import errors  # noqa: F401
+# numba-cuda, where installed, sends imports of numba.cuda to its own package
+# from a finder it puts on sys.meta_path at startup: set it aside, so that
+# numba.cuda is this shim's.
+_sys.meta_path[:] = [f for f in _sys.meta_path if "numba_cuda" not in type(f).__module__]
+
+import kiln.cuda as _kiln_cuda  # noqa: E402
+from kiln.cuda import types  # noqa: F401,E402
+from kiln.cuda.types import *  # noqa: F401,F403,E402  (Numba's scalar types: float32, int32, void...)
+
+from . import cuda  # noqa: F401,E402
+from .cuda.core import errors  # noqa: F401,E402
 
 _FROM_KILN_CUDA = {"vectorize", "guvectorize", "typeof"}
 
