@@ -439,6 +439,9 @@ inline unsigned __brev(unsigned v) {
   for (int i = 0; i < 32; ++i) r |= ((v >> i) & 1u) << (31 - i);
   return r;
 }
+inline unsigned long long __brevll(unsigned long long v) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(v))) << 32) | __brev(static_cast<unsigned>(v >> 32));
+}
 inline int __mul24(int a, int b) { return a * b; }
 inline unsigned __umul24(unsigned a, unsigned b) { return a * b; }
 inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }

@@ -3,6 +3,7 @@
 // (python/kiln/_jit/): array views, Python's integer division and modulo,
 // atomics for every element type, and IEEE tests without <cmath> macros.
 // Compiles under NVRTC and under the host compiler.
+#include <stdio.h>  // printf, for print() in kernels (built into NVRTC; the C library's on the CPU)
 // An array argument or a shared/local array: data, shape and byte strides.
 // Python's negative indices are resolved by wrap(), which the translator
 // leaves out where an index can be shown never to be negative.
@@ -77,6 +78,36 @@ __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kil
   for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)kiln_nth(b, k);
 }
 
+// A tuple of numbers (or tuples): a head, then the rest as a struct of its
+// own (the layout python/kiln/_jit/types.py packs tuple arguments in).
+// Converts item by item to a tuple of other types, as assignment does.
+template <class... T> struct kiln_tuple;
+template <class H> struct kiln_tuple<H> {
+  H head;
+  kiln_tuple() = default;
+  __device__ __forceinline__ explicit kiln_tuple(H h) : head(h) {}
+  template <class H2> __device__ __forceinline__ kiln_tuple(const kiln_tuple<H2>& o) : head((H)o.head) {}
+};
+template <class H, class... R> struct kiln_tuple<H, R...> {
+  H head;
+  kiln_tuple<R...> rest;
+  kiln_tuple() = default;
+  __device__ __forceinline__ kiln_tuple(H h, kiln_tuple<R...> r) : head(h), rest(r) {}
+  template <class H2, class... R2>
+  __device__ __forceinline__ kiln_tuple(const kiln_tuple<H2, R2...>& o) : head((H)o.head), rest(o.rest) {}
+};
+template <class H> __device__ __forceinline__ kiln_tuple<H> kiln_make_tuple(H h) { return kiln_tuple<H>(h); }
+template <class H, class... R> __device__ __forceinline__ kiln_tuple<H, R...> kiln_make_tuple(H h, R... r) {
+  return kiln_tuple<H, R...>(h, kiln_make_tuple(r...));
+}
+template <int I> struct kiln_tuple_item {
+  template <class T> static __device__ __forceinline__ auto get(const T& t) { return kiln_tuple_item<I - 1>::get(t.rest); }
+};
+template <> struct kiln_tuple_item<0> {
+  template <class T> static __device__ __forceinline__ auto get(const T& t) { return t.head; }
+};
+#define kiln_get(I, t) (kiln_tuple_item<I>::get(t))
+
 __device__ __forceinline__ long long kiln_wrap(long long i, long long n) { return i < 0 ? i + n : i; }
 
 // Python's // and % on integers round toward negative infinity.
@@ -98,6 +129,15 @@ template <class T> __device__ __forceinline__ T kiln_ipow(T base, long long e) {
   for (; e; e >>= 1, base *= base)
     if (e & 1) r *= base;
   return r;
+}
+// round(x, ndigits): scaled by a power of ten, rounded half to even, scaled
+// back; x itself where scaling overflows (as Numba computes it).
+template <class T> __device__ __forceinline__ T kiln_round_digits(T x, long long ndigits) {
+  const T scale = (T)pow(10.0, (double)(ndigits < 0 ? -ndigits : ndigits));
+  const T y = ndigits >= 0 ? x * scale : x / scale;
+  if (y - y != y - y) return x;  // inf or nan
+  const T r = ndigits >= 0 ? (T)rint(y) / scale : (T)rint(y) * scale;
+  return r - r != r - r ? x : r;
 }
 template <class T> __device__ __forceinline__ bool kiln_isnan(T x) { return x != x; }
 template <class T> __device__ __forceinline__ bool kiln_isinf(T x) { return x == x && (x - x) != (x - x); }

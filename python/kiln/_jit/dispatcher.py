@@ -189,7 +189,10 @@ class _Launch:
         if len(args) != len(d.function.params):
             raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
         converted, copy_back = _on_one_device(args, d.__name__)
-        kernel = d.kernel_for(tuple(_arg_type(a) for a in converted))
+        types = tuple(_arg_type(a) for a in converted)
+        kernel = d.kernel_for(types)
+        if any(isinstance(t, T.TupleType) for t in types):  # tuples pass as the bytes of their C++ struct
+            converted = tuple(t.pack(a) if isinstance(t, T.TupleType) else a for t, a in zip(types, converted))
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         for device_array, host_array in copy_back:
             device_array.get(out=host_array)

@@ -76,9 +76,15 @@ class Emitter:
             codes = [f"{self.expr(node.value)}.shape[{d}]" for d in range(len(types))]
         elif isinstance(node, ast.Call) and hasattr(self.typed.construct(node.func), "tuple_codes"):
             codes = self.typed.construct(node.func).tuple_codes(self, node)
+        elif isinstance(self.type_of(node), T.TupleType):
+            code = self.expr(node)
+            codes = [f"kiln_get({k}, {code})" for k in range(len(types))]
         else:
             codes = [self.expr(node)]
         return list(zip(codes, types))
+
+    def _Tuple(self, node):
+        return f"kiln_make_tuple({', '.join(self.expr(e) for e in node.elts)})"
 
     def _Constant(self, node):
         v = node.value
@@ -144,6 +150,9 @@ class Emitter:
         base = node.value
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):  # a tuple's item
             return self.tuple_items(base)[self.constant(node.slice)][0]
+        if isinstance(self.type_of(base), T.TupleType):
+            k = self.constant(node.slice) % len(self.type_of(base).items)
+            return f"kiln_get({k}, {self.expr(base)})"
         parts = self.typed.index_parts(node)
         if not isinstance(self.type_of(node), T.ArrayType):
             return self.element(base, parts)
@@ -182,6 +191,9 @@ class Emitter:
             return literal(value, self.type_of(node))
         if node.attr == "size":
             return f"{self.expr(node.value)}.size()"
+        if node.attr in ("shape", "strides"):
+            array = self.expr(node.value)
+            return f"kiln_make_tuple({', '.join(f'{array}.{node.attr}[{d}]' for d in range(self.type_of(node.value).ndim))})"
         return f"{self.type_of(node.value).ndim}LL"  # ndim
 
     def _Call(self, node):
@@ -239,7 +251,11 @@ class Emitter:
         if isinstance(target, ast.Tuple):
             temps = [f"_t{s.lineno}_{k}" for k in range(len(target.elts))]
             self.line("{")
-            for tmp, (code, ty) in zip(temps, self.tuple_items(value)):
+            items = self.tuple_items(value)
+            if isinstance(value, ast.Call) and isinstance(self.type_of(value), T.TupleType):
+                self.line(f"  const auto _t{s.lineno} = {self.expr(value)};")  # the call made once
+                items = [(f"kiln_get({k}, _t{s.lineno})", ty) for k, (_, ty) in enumerate(items)]
+            for tmp, (code, ty) in zip(temps, items):
                 self.line(f"  const {T.c_name(ty)} {tmp} = {code};")
             for t, tmp in zip(target.elts, temps):
                 self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")

@@ -43,6 +43,7 @@ class Typed:
         self.return_type = None
         self.types, self.tuples = {}, {}
         self.iterations = {}  # for statement -> what it walks (see _for_sequence)
+        self.synthetic = {}  # subscript by a tuple value -> its items as subscripts of it
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -251,7 +252,7 @@ class Typed:
                 return
             ty = self.expr(value)
             self._bind(target.id, ty, target, value)
-            if not isinstance(ty, T.ArrayType):  # a local may hold a view (row = a[i])
+            if not isinstance(ty, (T.ArrayType, T.TupleType)):  # a local may hold a view or a tuple
                 self.scalars(value, ty)
         elif isinstance(target, ast.Tuple):
             items = self.tuple_items(value)
@@ -349,6 +350,14 @@ class Typed:
             raise _Unknown(node.id)
         self.typing(node, f"the name '{node.id}' is not a local, an argument or a module-level number")
 
+    def _Tuple(self, node):
+        items = [self.expr(e) for e in node.elts]
+        for e, t in zip(node.elts, items):
+            if not (T.is_scalar(t) or isinstance(t, T.TupleType)):
+                self.typing(e, f"a tuple in a kernel holds numbers (or tuples of them), not a {t}")
+        self.tuples[node] = items
+        return T.TupleType(items)
+
     def _BinOp(self, node):
         ta, tb = self.expr(node.left), self.expr(node.right)
         self.scalars(node, ta, tb)
@@ -408,7 +417,8 @@ class Typed:
         elif isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types"):
             items = self.construct(node.func).tuple_types(self, node)
         else:
-            items = [self.expr(node)]
+            ty = self.expr(node)
+            items = list(ty.items) if isinstance(ty, T.TupleType) else [ty]  # a tuple local or result
         self.tuples[node] = items
         return items
 
@@ -421,8 +431,19 @@ class Typed:
                 self.typing(node, "a tuple is indexed by a constant in range")
             return items[k]
         ty = self.expr(base)
+        if isinstance(ty, T.TupleType):
+            k = self.constant(node.slice)
+            if not isinstance(k, int) or not -len(ty.items) <= k < len(ty.items):
+                self.typing(node, "a tuple is indexed by a constant in range")
+            return ty.items[k]
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
+        index = node.slice
+        if not isinstance(index, (ast.Tuple, ast.Slice)) and isinstance(self.expr(index), T.TupleType):
+            # an array indexed by a tuple value (ary[gid], gid = cuda.grid(2)): its items
+            self.synthetic[node] = [ast.copy_location(ast.Subscript(value=index, slice=ast.Constant(value=k),
+                                                                    ctx=ast.Load()), index)
+                                    for k in range(len(self.types[index].items))]
         parts = self.index_parts(node)
         if len(parts) > ty.ndim:
             self.typing(node, f"a {ty.ndim}-dimensional array takes at most {ty.ndim} indices, got {len(parts)}")
@@ -436,10 +457,11 @@ class Typed:
         kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
         return ty.dtype if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
 
-    @staticmethod
-    def index_parts(node):
+    def index_parts(self, node):
         """The index expressions of a subscript, one per dimension it names
-        (an ast.Slice for a slice)."""
+        (an ast.Slice for a slice; a tuple value's items)."""
+        if node in self.synthetic:
+            return self.synthetic[node]
         return list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
 
     def _Attribute(self, node):
@@ -456,8 +478,8 @@ class Typed:
         if isinstance(ty, T.ArrayType):
             if node.attr in ("size", "ndim"):
                 return T.INT64
-            if node.attr == "shape":
-                self.typing(node, "shape is a tuple: index it or unpack it")
+            if node.attr in ("shape", "strides"):
+                return T.TupleType([T.INT64] * ty.ndim)
         self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
 
     def method(self, node):

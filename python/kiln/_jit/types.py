@@ -38,8 +38,73 @@ class ArrayType:
         return f"kiln_view<{c_name(self.dtype)}, {self.ndim}>"
 
 
+class TupleType:
+    """A tuple of numbers (or of tuples): a kernel's tuple argument, a tuple
+    local (``gid = cuda.grid(2)``), a device function's tuple result. In C++
+    a kiln_tuple (include/kiln/device/jit_support.cuh)."""
+
+    __slots__ = ("items",)
+    char = "V"  # passed by value as packed bytes
+
+    def __init__(self, items):
+        self.items = tuple(items)
+
+    def __eq__(self, other):
+        return isinstance(other, TupleType) and self.items == other.items
+
+    def __hash__(self):
+        return hash(self.items)
+
+    def __repr__(self):
+        return f"Tuple({', '.join(map(str, self.items))})"
+
+    @property
+    def c_name(self):
+        return f"kiln_tuple<{', '.join(c_name(t) for t in self.items)}>"
+
+    def layout(self):
+        """(size, alignment, [(offset, dtype)] of every number in it) of the
+        C++ kiln_tuple: a head, then the rest as a struct of its own."""
+        return _layout(self.items)
+
+    def pack(self, value):
+        """`value` (a tuple) as the bytes of this kiln_tuple, for a kernel argument."""
+        size, _, fields = self.layout()
+        data = bytearray(size)
+        for (offset, dtype), number in zip(fields, _flatten(value)):
+            data[offset:offset + dtype.itemsize] = np.array(number, dtype=dtype).tobytes()
+        return bytes(data)
+
+
+def _flatten(value):
+    for v in value:
+        if isinstance(v, tuple):
+            yield from _flatten(v)
+        else:
+            yield v
+
+
+def _layout(items):
+    def of(t):
+        if isinstance(t, TupleType):
+            return _layout(t.items)
+        return t.itemsize, t.itemsize, [(0, t)]
+
+    def round_up(n, a):
+        return -(-n // a) * a
+
+    head_size, head_align, head_fields = of(items[0])
+    if len(items) == 1:
+        return round_up(head_size, head_align), head_align, head_fields
+    rest_size, rest_align, rest_fields = _layout(items[1:])
+    rest_offset = round_up(head_size, rest_align)
+    align = max(head_align, rest_align)
+    return (round_up(rest_offset + rest_size, align), align,
+            head_fields + [(rest_offset + o, d) for o, d in rest_fields])
+
+
 def c_name(t):
-    if isinstance(t, ArrayType):
+    if isinstance(t, (ArrayType, TupleType)):
         return t.c_name
     if t is None:
         return "void"
@@ -76,6 +141,8 @@ def unify(a, b):
         return b
     if is_scalar(a) and is_scalar(b):
         return np.promote_types(a, b)
+    if isinstance(a, TupleType) and isinstance(b, TupleType) and len(a.items) == len(b.items):
+        return TupleType(unify(x, y) for x, y in zip(a.items, b.items))
     raise TypeError(f"a variable cannot be both {a} and {b}")
 
 
@@ -89,6 +156,8 @@ def of_value(value):
         return INT64
     if isinstance(value, float):
         return FLOAT64
+    if isinstance(value, tuple) and value:
+        return TupleType(of_value(v) for v in value)
     raise TypeError(f"unsupported scalar {value!r}")
 
 

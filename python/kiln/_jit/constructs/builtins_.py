@@ -1,6 +1,7 @@
 """Python's builtins a kernel may call (``abs``, ``min``, ``max``, ``round``,
 ``len``, ``int``/``float``/``bool`` and NumPy's scalar types as casts) and
 calls of device functions (``@cuda.jit(device=True)``)."""
+import ast
 import builtins
 
 import numpy as np
@@ -101,11 +102,14 @@ class Len(NeverNegative):
         if len(node.args) != 1:
             typer.typing(node, f"len() takes 1 argument, got {len(node.args)}")
         ta = typer.expr(node.args[0])
-        if not isinstance(ta, T.ArrayType):
+        if not isinstance(ta, (T.ArrayType, T.TupleType)):
             typer.typing(node, f"len() of a {ta}")
         return T.INT64
 
     def emit(self, emitter, node):
+        ta = emitter.type_of(node.args[0])
+        if isinstance(ta, T.TupleType):
+            return f"{len(ta.items)}LL"
         return f"{emitter.expr(node.args[0])}.shape[0]"
 
 
@@ -139,4 +143,79 @@ DEVICE_CALL = DeviceCall()
 def constructs():
     return {builtins.abs: Abs(), builtins.min: MinMax(True), builtins.max: MinMax(False), builtins.round: Round(),
             builtins.int: CAST, builtins.float: CAST, builtins.bool: CAST, builtins.len: Len(),
-            builtins.complex: Refused("complex numbers in kernels")}
+            builtins.complex: Refused("complex numbers in kernels"), builtins.print: Print()}
+
+
+class Print(Construct):
+    """``print(...)`` in a kernel: one printf per call (so a thread's line is
+    not interleaved with another's), formatted as Numba's: integers in full,
+    floats with %f, bools as True/False, string constants as they are, tuples
+    and ``cuda.threadIdx`` and friends in parentheses."""
+
+    def type(self, typer, node):
+        for a in node.args:
+            self._type_item(typer, a)
+        return None
+
+    def _type_item(self, typer, a):
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+            return
+        owner = typer.global_value(a)
+        if owner is not None and getattr(_for_value(owner), "has_members", False):
+            return  # cuda.threadIdx: a dim3
+        if isinstance(a, ast.Tuple):
+            for e in a.elts:
+                self._type_item(typer, e)
+            return
+        ty = typer.expr(a)
+        if not (T.is_scalar(ty) or isinstance(ty, T.TupleType)):
+            typer.typing(a, f"print() of a {ty}")
+
+    def _format(self, emitter, a, out):
+        """Appends (format, [arguments]) pieces of `a` to `out`."""
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+            out.append((a.value.replace("%", "%%"), []))
+            return
+        owner = emitter.global_value(a)
+        if owner is not None and getattr(_for_value(owner), "has_members", False):
+            name = owner._name
+            out.append(("(%u, %u, %u)", [f"(unsigned){name}.{axis}" for axis in "xyz"]))
+            return
+        if isinstance(a, ast.Tuple):
+            parts = []
+            for e in a.elts:
+                self._format(emitter, e, parts)
+            text = ", ".join(p[0] for p in parts) + ("," if len(parts) == 1 else "")
+            out.append((f"({text})", [x for p in parts for x in p[1]]))
+            return
+        self._format_value(emitter.type_of(a), emitter.expr(a), out)
+
+    def _format_value(self, ty, code, out):
+        if isinstance(ty, T.TupleType):
+            parts = []
+            for k, item in enumerate(ty.items):
+                self._format_value(item, f"kiln_get({k}, {code})", parts)
+            text = ", ".join(p[0] for p in parts) + ("," if len(parts) == 1 else "")
+            out.append((f"({text})", [x for p in parts for x in p[1]]))
+        elif ty.kind == "b":
+            out.append(("%s", [f'(({code}) ? "True" : "False")']))
+        elif ty.kind == "f":
+            out.append(("%f", [f"(double)({code})"]))
+        elif ty.kind == "u":
+            out.append(("%llu", [f"(unsigned long long)({code})"]))
+        else:
+            out.append(("%lld", [f"(long long)({code})"]))
+
+    def emit(self, emitter, node):
+        parts = []
+        for a in node.args:
+            self._format(emitter, a, parts)
+        text = " ".join(p[0] for p in parts).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+        arguments = "".join(f", {x}" for p in parts for x in p[1])
+        return f'printf("{text}\\n"{arguments})'
+
+
+def _for_value(value):
+    from . import for_value as find
+
+    return find(value)

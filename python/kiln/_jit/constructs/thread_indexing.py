@@ -47,12 +47,12 @@ class GridPosition(NeverNegative):
         return [f"((long long)blockDim.{a} * gridDim.{a})" for a in axes]
 
     def type(self, typer, node):
-        if self._count(typer, node) != 1:
-            typer.typing(node, f"cuda.{self.name}(n) is a tuple for n > 1: unpack it")
-        return T.INT64
+        n = self._count(typer, node)
+        return T.INT64 if n == 1 else T.TupleType([T.INT64] * n)
 
     def emit(self, emitter, node):
-        return self.tuple_codes(emitter, node)[0]
+        codes = self.tuple_codes(emitter, node)
+        return codes[0] if len(codes) == 1 else f"kiln_make_tuple({', '.join(codes)})"
 
 
 class LaneId(NeverNegative):
