@@ -100,7 +100,13 @@ class Emitter:
         value = self.global_value(node)
         if self.typed.is_number(value):
             return literal(value, T.of_value(value))
+        if self.typed.is_number_tuple(value):
+            return self.tuple_literal(value)
         return constructs.for_value(value).emit(self, node)
+
+    def tuple_literal(self, value):
+        return "kiln_make_tuple(" + ", ".join(
+            self.tuple_literal(v) if isinstance(v, tuple) else literal(v, T.of_value(v)) for v in value) + ")"
 
     def _BinOp(self, node):
         a, b = self.expr(node.left), self.expr(node.right)
@@ -202,7 +208,8 @@ class Emitter:
     # ---- statements -------------------------------------------------------------------
     def _function(self, c_name):
         typed = self.typed
-        params = [f"{T.c_name(ty)} {name}" for name, ty in zip(self.f.params, typed.arg_types)]
+        params = [f"{T.c_name(ty)} {name}" for name, ty in zip(self.f.params, typed.arg_types)
+                  if not isinstance(ty, T.ConstantArg)]
         head = f"KILN_JIT_KERNEL {c_name}" if typed.kernel else \
             f"KILN_JIT_DEVICE_FUNCTION {T.c_name(typed.return_type)} {c_name}"
         self.lines.append(f"{head}({', '.join(params)}) {{")

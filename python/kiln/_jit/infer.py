@@ -38,12 +38,15 @@ class Typed:
         self.arg_types = list(arg_types)
         if len(self.arg_types) != len(function.params):
             raise TypeError(f"{function.name} takes {len(function.params)} arguments, got {len(self.arg_types)}")
-        self.locals = dict(zip(function.params, self.arg_types))
+        # arguments known at compile time are constants in here, not locals
+        self.bound = {p: t.value for p, t in zip(function.params, self.arg_types) if isinstance(t, T.ConstantArg)}
+        self.locals = {p: t for p, t in zip(function.params, self.arg_types) if not isinstance(t, T.ConstantArg)}
         self.arrays = {}
         self.return_type = None
         self.types, self.tuples = {}, {}
         self.iterations = {}  # for statement -> what it walks (see _for_sequence)
-        self.synthetic = {}  # subscript by a tuple value -> its items as subscripts of it
+        self.synthetic = {}  # a tuple value used as an index -> its items as subscripts of it
+        self.call_types = {}  # device function call -> its arguments' types (ConstantArg: known)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -63,6 +66,8 @@ class Typed:
             return node.value
         if isinstance(node, ast.Tuple):
             return tuple(self.constant(e) for e in node.elts)
+        if isinstance(node, ast.Name) and node.id in self.bound:
+            return self.bound[node.id]
         if isinstance(node, ast.Name) and node.id not in self.locals and node.id in self.f.scope:
             return self.f.scope[node.id]
         if isinstance(node, ast.Attribute):
@@ -77,6 +82,8 @@ class Typed:
     def global_value(self, node):
         """What a name or attribute chain outside the locals refers to, or None."""
         if isinstance(node, ast.Name):
+            if node.id in self.bound:
+                return self.bound[node.id]
             if node.id in self.locals or node.id in self.arrays:
                 return None
             if node.id not in self.f.scope:
@@ -94,6 +101,30 @@ class Typed:
     @staticmethod
     def is_number(value):
         return isinstance(value, (bool, int, float, np.generic)) and not isinstance(value, np.ndarray)
+
+    @classmethod
+    def is_number_tuple(cls, value):
+        return isinstance(value, tuple) and bool(value) and all(
+            cls.is_number(v) or cls.is_number_tuple(v) for v in value)
+
+    def argument_type(self, node):
+        """The type of a device function's argument: a ConstantArg for a
+        literal or a module-level object, else the expression's type."""
+        if isinstance(node, ast.Constant) and self.is_number(node.value):
+            return T.ConstantArg(node.value)
+        if isinstance(node, ast.Tuple):
+            try:
+                value = self.constant(node)
+                if self.is_number_tuple(value):
+                    return T.ConstantArg(value)
+            except TypingError:
+                pass
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            value = self.global_value(node)
+            if value is not None and not isinstance(value, (np.ndarray,)) and not hasattr(value, "__cuda_array_interface__"):
+                if not (isinstance(node, ast.Name) and node.id in self.locals):
+                    return T.ConstantArg(value)
+        return self.expr(node)
 
     def non_negative(self, node):
         """Whether `node` can be shown never to be negative (conservatively)."""
@@ -341,7 +372,7 @@ class Typed:
         if node.id in self.arrays:
             return self.arrays[node.id]
         value = self.global_value(node)
-        if self.is_number(value):
+        if self.is_number(value) or self.is_number_tuple(value):
             return T.of_value(value)
         special = constructs.for_value(value)
         if getattr(special, "is_value", False):
@@ -438,12 +469,6 @@ class Typed:
             return ty.items[k]
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
-        index = node.slice
-        if not isinstance(index, (ast.Tuple, ast.Slice)) and isinstance(self.expr(index), T.TupleType):
-            # an array indexed by a tuple value (ary[gid], gid = cuda.grid(2)): its items
-            self.synthetic[node] = [ast.copy_location(ast.Subscript(value=index, slice=ast.Constant(value=k),
-                                                                    ctx=ast.Load()), index)
-                                    for k in range(len(self.types[index].items))]
         parts = self.index_parts(node)
         if len(parts) > ty.ndim:
             self.typing(node, f"a {ty.ndim}-dimensional array takes at most {ty.ndim} indices, got {len(parts)}")
@@ -459,10 +484,22 @@ class Typed:
 
     def index_parts(self, node):
         """The index expressions of a subscript, one per dimension it names
-        (an ast.Slice for a slice; a tuple value's items)."""
-        if node in self.synthetic:
-            return self.synthetic[node]
-        return list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        (an ast.Slice for a slice)."""
+        return self.index_items(node.slice)
+
+    def index_items(self, index):
+        """The items of an index: a literal tuple's, a tuple value's (ary[gid],
+        gid = cuda.grid(2): subscripts of it, made once), else the index itself."""
+        if isinstance(index, ast.Tuple):
+            return list(index.elts)
+        if index in self.synthetic:
+            return self.synthetic[index]
+        if not isinstance(index, ast.Slice) and isinstance(self.expr(index), T.TupleType):
+            self.synthetic[index] = [ast.copy_location(ast.Subscript(value=index, slice=ast.Constant(value=k),
+                                                                     ctx=ast.Load()), index)
+                                     for k in range(len(self.types[index].items))]
+            return self.synthetic[index]
+        return [index]
 
     def _Attribute(self, node):
         owner = constructs.for_value(self.global_value(node.value))

@@ -38,6 +38,34 @@ class ArrayType:
         return f"kiln_view<{c_name(self.dtype)}, {self.ndim}>"
 
 
+class ConstantArg:
+    """A device function's argument known when the kernel is compiled: a
+    literal, a module-level object (``cuda.atomic.add``, a Numba type, another
+    device function). The callee is specialised on its value, which it sees
+    as a constant (Numba's literal and first-class-function arguments)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+    def _key(self):
+        try:
+            hash(self.value)
+            return type(self.value), self.value
+        except TypeError:
+            return id(self.value)
+
+    def __eq__(self, other):
+        return isinstance(other, ConstantArg) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return f"Literal({self.value!r})"
+
+
 class TupleType:
     """A tuple of numbers (or of tuples): a kernel's tuple argument, a tuple
     local (``gid = cuda.grid(2)``), a device function's tuple result. In C++

@@ -18,18 +18,17 @@ class Atomic(Construct):
         self.name = name
         self.c_name = _C_NAMES.get(name, name)
 
-    def _parts(self, node):
+    def _parts(self, typed, node):
         """(array node, index nodes, value nodes): compare_and_swap(a, old, new) is cas at index 0."""
         args = node.args
         if self.name == "compare_and_swap":
             args = [args[0], ast.copy_location(ast.Constant(value=0), node), *args[1:]]
         if len(args) < 2:
             return args[0] if args else None, [], []
-        index = args[1]
-        return args[0], index.elts if isinstance(index, ast.Tuple) else [index], args[2:]
+        return args[0], typed.index_items(args[1]), args[2:]
 
     def type(self, typer, node):
-        array, indices, values = self._parts(node)
+        array, indices, values = self._parts(typer, node)
         ty = typer.expr(array) if array is not None else None
         if not isinstance(ty, T.ArrayType):
             typer.typing(node, f"cuda.atomic.{self.name} needs an array first, not {ty}")
@@ -46,7 +45,7 @@ class Atomic(Construct):
         return ty.dtype
 
     def emit(self, emitter, node):
-        array, indices, values = self._parts(node)
+        array, indices, values = self._parts(emitter.typed, node)
         element = emitter.type_of(array).dtype
         where = "&" + emitter.element(array, indices)
         return f"kiln_atomic_{self.c_name}({where}, {', '.join(cast(element, emitter.expr(v)) for v in values)})"

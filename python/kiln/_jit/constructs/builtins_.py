@@ -126,13 +126,15 @@ class DeviceCall(Construct):
     argument types, once per translation unit."""
 
     def type(self, typer, node):
-        arg_types = [typer.expr(a) for a in node.args]
+        arg_types = [typer.argument_type(a) for a in node.args]
+        typer.call_types[node] = arg_types
         return typer.module.device_function(typer.global_value(node.func), arg_types)[1]
 
     def emit(self, emitter, node):
-        codes = [emitter.expr(a) for a in node.args]
+        arg_types = emitter.typed.call_types[node]
+        codes = [emitter.expr(a) for a, t in zip(node.args, arg_types) if not isinstance(t, T.ConstantArg)]
         dispatcher = emitter.global_value(node.func)
-        c_name, _ = emitter.module.device_function(dispatcher, [emitter.type_of(a) for a in node.args])
+        c_name, _ = emitter.module.device_function(dispatcher, arg_types)
         return f"{c_name}({', '.join(codes)})"
 
 
