@@ -259,7 +259,7 @@ class Emitter:
             temps = [f"_t{s.lineno}_{k}" for k in range(len(target.elts))]
             self.line("{")
             items = self.tuple_items(value)
-            if isinstance(value, ast.Call) and isinstance(self.type_of(value), T.TupleType):
+            if isinstance(value, ast.Call) and isinstance(self.typed.types.get(value), T.TupleType):
                 self.line(f"  const auto _t{s.lineno} = {self.expr(value)};")  # the call made once
                 items = [(f"kiln_get({k}, _t{s.lineno})", ty) for k, (_, ty) in enumerate(items)]
             for tmp, (code, ty) in zip(temps, items):
