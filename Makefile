@@ -13,7 +13,9 @@ BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 all: build
 
 # SciPy: the reference distributions the random tests check kiln's samplers against.
-BUILD_DEPS := "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6" "scipy>=1.11"
+# depyf: cuda.jit translates functions without a source file (exec, python -c) from their bytecode.
+BUILD_DEPS := "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6" "scipy>=1.11" \
+  "depyf>=0.18"
 # Where $(PYTHON) has the build dependencies already (a machine without
 # network, such as the GPU machine), the venv sees its packages through a .pth
 # file instead of downloading them ($(PYTHON) may itself be a venv, whose

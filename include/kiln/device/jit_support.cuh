@@ -4,6 +4,7 @@
 // atomics for every element type, and IEEE tests without <cmath> macros.
 // Compiles under NVRTC and under the host compiler.
 #include <stdio.h>  // printf, for print() in kernels (built into NVRTC; the C library's on the CPU)
+#include "kiln/device/kernel_types.cuh"  // float16, complex<float>, complex<double>
 // An array argument or a shared/local array: data, shape and byte strides.
 // Python's negative indices are resolved by wrap(), which the translator
 // leaves out where an index can be shown never to be negative.
@@ -142,6 +143,11 @@ template <class T> __device__ __forceinline__ T kiln_round_digits(T x, long long
 template <class T> __device__ __forceinline__ bool kiln_isnan(T x) { return x != x; }
 template <class T> __device__ __forceinline__ bool kiln_isinf(T x) { return x == x && (x - x) != (x - x); }
 template <class T> __device__ __forceinline__ bool kiln_isfinite(T x) { return (x - x) == (x - x); }
+template <class T> __device__ __forceinline__ bool kiln_isnan(complex<T> z) { return z.re != z.re || z.im != z.im; }
+template <class T> __device__ __forceinline__ bool kiln_isinf(complex<T> z) { return kiln_isinf(z.re) || kiln_isinf(z.im); }
+template <class T> __device__ __forceinline__ bool kiln_isfinite(complex<T> z) {
+  return kiln_isfinite(z.re) && kiln_isfinite(z.im);
+}
 __device__ __forceinline__ double kiln_double_bits(unsigned long long bits) {
   union { unsigned long long u; double d; } v;
   v.u = bits;

@@ -20,6 +20,9 @@ def float_literal(v):
 
 
 def literal(value, ty):
+    if ty.kind == "c":
+        value = complex(value)
+        return f"{T.c_name(ty)}({float_literal(value.real)}, {float_literal(value.imag)})"
     if ty.kind == "b":
         return "true" if value else "false"
     if ty.kind == "f":

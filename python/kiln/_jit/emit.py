@@ -92,6 +92,8 @@ class Emitter:
             return "true" if v else "false"
         if isinstance(v, int):
             return f"{v}LL"
+        if isinstance(v, complex):
+            return f"complex<double>({float_literal(v.real)}, {float_literal(v.imag)})"
         return float_literal(v)
 
     def _Name(self, node):
@@ -195,6 +197,11 @@ class Emitter:
             return special.emit(self, node)
         if self.typed.is_number(value):
             return literal(value, self.type_of(node))
+        if node.attr in ("real", "imag") and T.is_scalar(self.type_of(node.value)):
+            ty, code = self.type_of(node.value), self.expr(node.value)
+            if ty.kind == "c":
+                return f"{node.attr}({code})"
+            return cast(self.type_of(node), code) if node.attr == "real" else cast(self.type_of(node), "0")
         if node.attr == "size":
             return f"{self.expr(node.value)}.size()"
         if node.attr in ("shape", "strides"):

@@ -17,10 +17,11 @@ class Function:
         self.name = pyfunc.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(pyfunc)
-        except (OSError, TypeError):
-            raise UnsupportedError(f"kiln.cuda.jit needs the source of {self.name} (it was not found)") from None
-        self.filename = inspect.getsourcefile(pyfunc) or "<unknown>"
-        tree = ast.parse(textwrap.dedent("".join(lines)))
+            self.filename = inspect.getsourcefile(pyfunc) or "<unknown>"
+            text = "".join(lines)
+        except (OSError, TypeError):  # made by exec, python -c or at the prompt: no source file
+            text, self.first_line, self.filename = _decompiled(pyfunc), 1, f"<{self.name}, decompiled>"
+        tree = ast.parse(textwrap.dedent(text))
         self.node = tree.body[0]
         if not isinstance(self.node, ast.FunctionDef):
             raise UnsupportedError(f"{self.name}: only functions defined with def can be jitted")
@@ -38,7 +39,37 @@ class Function:
         raise kind(f"{what} (in {self.name}, {self.filename}:{line})")
 
 
+def _decompiled(pyfunc):
+    """Python source for a function without a source file, rebuilt from its
+    bytecode by depyf (what Numba reads directly; kiln translates source)."""
+    name = pyfunc.__name__
+    try:
+        import depyf
+    except ImportError:
+        raise UnsupportedError(f"kiln.cuda.jit needs the source of {name}: it has no source file (made by exec, "
+                               "python -c or at the interactive prompt); install depyf to translate such "
+                               "functions from their bytecode") from None
+    try:
+        return depyf.decompile(pyfunc.__code__)
+    except Exception as e:  # depyf's own errors, of many kinds
+        raise UnsupportedError(f"kiln.cuda.jit could not rebuild the source of {name} from its bytecode "
+                               f"(it has no source file): {e}") from None
+
+
 class _Desugar(ast.NodeTransformer):
+    def visit_For(self, s):
+        self.generic_visit(s)
+        it = s.iter  # for x in iter(E), as decompiled loops read: for x in E
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "iter" and \
+                len(it.args) == 1 and not it.keywords:
+            s.iter = it.args[0]
+        return s
+
+    def visit_Return(self, s):
+        if isinstance(s.value, ast.Constant) and s.value.value is None:
+            s.value = None  # return None is return
+        return s
+
     def visit_AugAssign(self, s):
         self.generic_visit(s)
         if isinstance(s.target, ast.Subscript):

@@ -364,6 +364,8 @@ class Typed:
             return T.INT64
         if isinstance(v, float):
             return T.FLOAT64
+        if isinstance(v, complex):
+            return T.COMPLEX128
         self.unsupported(node, f"the constant {v!r}")
 
     def _Name(self, node):
@@ -396,8 +398,10 @@ class Typed:
         if op not in _ARITHMETIC:
             self.unsupported(node, f"the operator {op.__name__}")
         if op is ast.Div:
-            return T.FLOAT64 if not (T.is_float(ta) or T.is_float(tb)) else T.promote(ta, tb)
+            return T.FLOAT64 if ta.kind in "biu" and tb.kind in "biu" else T.promote(ta, tb)
         r = T.promote(ta, tb)
+        if r.kind == "c" and op in (ast.FloorDiv, ast.Mod) + _BITWISE:
+            self.typing(node, f"the operator {op.__name__} is not defined for complex numbers")
         if op in _BITWISE and not (T.is_int(r) or (ta.kind == tb.kind == "b" and op in _BITWISE[:3])):
             self.typing(node, f"bitwise operators need integers, not {ta} and {tb}")
         if op in _BITWISE[:3] and ta.kind == tb.kind == "b":
@@ -425,6 +429,8 @@ class Typed:
                 self.unsupported(node, f"the comparison {type(op).__name__}")
             right = self.expr(right_node)
             self.scalars(node, left, right)
+            if "c" in (left.kind, right.kind) and not isinstance(op, (ast.Eq, ast.NotEq)):
+                self.typing(node, "complex numbers are not ordered")
             left = right
         return T.BOOL
 
@@ -512,6 +518,8 @@ class Typed:
         if self.is_number(value):
             return T.of_value(value)
         ty = self.expr(node.value)
+        if T.is_scalar(ty) and node.attr in ("real", "imag"):
+            return T.real_part(ty) if ty.kind != "b" else T.INT64
         if isinstance(ty, T.ArrayType):
             if node.attr in ("size", "ndim"):
                 return T.INT64

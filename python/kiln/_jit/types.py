@@ -11,9 +11,10 @@ import numpy as np
 C_NAMES = {
     "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
     "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
-    "uint64": "unsigned long long", "float32": "float", "float64": "double",
+    "uint64": "unsigned long long", "float16": "float16", "float32": "float", "float64": "double",
+    "complex64": "complex<float>", "complex128": "complex<double>",
 }
-BOOL, INT32, INT64, FLOAT64 = (np.dtype(n) for n in ("bool", "int32", "int64", "float64"))
+BOOL, INT32, INT64, FLOAT64, COMPLEX128 = (np.dtype(n) for n in ("bool", "int32", "int64", "float64", "complex128"))
 
 
 class ArrayType:
@@ -140,7 +141,7 @@ def c_name(t):
         return C_NAMES[t.name]
     except KeyError:
         raise TypeError(f"{t.name} is not supported in kiln.cuda.jit kernels yet "
-                        "(bool, integers, float32 and float64 are)") from None
+                        "(bool, integers, floats and complex numbers are)") from None
 
 
 def is_scalar(t):
@@ -153,6 +154,21 @@ def is_int(t):
 
 def is_float(t):
     return is_scalar(t) and t.kind == "f"
+
+
+def is_complex(t):
+    return is_scalar(t) and t.kind == "c"
+
+
+def real_part(t):
+    """The type of a complex type's parts (float32 of complex64); a real type itself."""
+    return np.dtype(f"float{t.itemsize * 4}") if is_complex(t) else t
+
+
+def as_complex(t):
+    """The complex type holding `t` (complex64 for float32 and complex64, else complex128)."""
+    return np.dtype("complex64") if t in (np.dtype("float32"), np.dtype("complex64"), np.dtype("float16")) \
+        else COMPLEX128
 
 
 def promote(a, b):
@@ -184,6 +200,8 @@ def of_value(value):
         return INT64
     if isinstance(value, float):
         return FLOAT64
+    if isinstance(value, complex):
+        return COMPLEX128
     if isinstance(value, tuple) and value:
         return TupleType(of_value(v) for v in value)
     raise TypeError(f"unsupported scalar {value!r}")

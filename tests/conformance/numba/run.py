@@ -23,7 +23,6 @@ import os
 import pathlib
 import shutil
 import sys
-import tempfile
 import time
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -80,6 +79,7 @@ def main():
     parser.add_argument("--simulator", metavar="PYTHON", help="run on Numba's simulator in this interpreter")
     parser.add_argument("--numba", metavar="PYTHON", help="run on real Numba (a GPU) in this interpreter")
     parser.add_argument("--files", nargs="*", help="only these test files")
+    parser.add_argument("--work", help="the staging directory (default: ~/.cache/kiln/conformance/numba-<device>)")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
     options = parser.parse_args()
     numba_python = options.simulator or options.numba
@@ -88,25 +88,28 @@ def main():
                                          "cuda" if options.numba else options.device)
     deselect = [arg for test_id in excluded if "::" in test_id for arg in ("--deselect", test_id)]
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="kiln-numba-") as tmp:
-        work = pathlib.Path(tmp)
-        tests = stage(options.source, work)
-        files = [f for f in test_files(tests, excluded) if not options.files or f in options.files]
-        if numba_python:
-            # The same files as a package of their own (their absolute imports
-            # reach the installed numba-cuda, the same release).
-            copy = work / "simulator" / "numba_cuda_tests" / "cudapy"
-            shutil.copytree(tests, copy)
-            (copy.parent / "__init__.py").write_text("")
-            (copy / "__init__.py").write_text("")
-            shutil.copy(harness(work), copy / "conftest.py")
-            env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if options.simulator else "0"}
-            outcomes, reasons = run(files, copy, env, work, [a.replace(str(tests), str(copy)) for a in deselect],
-                                    python=numba_python)
-        else:
-            # The shim's directory first on the path, so that no installed Numba is found.
-            env = suite_runner.device_env(options.device, PYTHONPATH=str(work))
-            outcomes, reasons = run(files, tests, env, work, deselect)
+    # One staging directory, emptied each run: the kernels' sources name their
+    # files (#line), so the same paths let a second run find them in kiln's cache.
+    work = pathlib.Path(options.work or pathlib.Path.home() / ".cache" / "kiln" / "conformance" / f"numba-{label}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    tests = stage(options.source, work)
+    files = [f for f in test_files(tests, excluded) if not options.files or f in options.files]
+    if numba_python:
+        # The same files as a package of their own (their absolute imports
+        # reach the installed numba-cuda, the same release).
+        copy = work / "simulator" / "numba_cuda_tests" / "cudapy"
+        shutil.copytree(tests, copy)
+        (copy.parent / "__init__.py").write_text("")
+        (copy / "__init__.py").write_text("")
+        shutil.copy(harness(work), copy / "conftest.py")
+        env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if options.simulator else "0"}
+        outcomes, reasons = run(files, copy, env, work, [a.replace(str(tests), str(copy)) for a in deselect],
+                                python=numba_python)
+    else:
+        # The shim's directory first on the path, so that no installed Numba is found.
+        env = suite_runner.device_env(options.device, PYTHONPATH=str(work))
+        outcomes, reasons = run(files, tests, env, work, deselect)
     elapsed = time.perf_counter() - started
     result = {"device": label, "numba-cuda": PINNED, "seconds": round(elapsed, 1),
               "summary": suite_runner.summarise(outcomes, lambda t: t.split(".")[0]), "outcomes": outcomes,

@@ -10,11 +10,11 @@ import numpy as np
 
 from ...cuda import types as numba_types
 
-from . import atomics, bit_operations, builtins_, math_functions, thread_indexing, warp_and_block
+from . import atomics, bit_operations, builtins_, complex_functions, math_functions, thread_indexing, warp_and_block
 
 
 _TABLE = {}
-for _family in (atomics, bit_operations, builtins_, math_functions, thread_indexing, warp_and_block):
+for _family in (atomics, bit_operations, builtins_, complex_functions, math_functions, thread_indexing, warp_and_block):
     _TABLE.update(_family.constructs())
 
 

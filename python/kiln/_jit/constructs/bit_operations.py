@@ -81,7 +81,13 @@ class Select(Construct):
         return f"((bool)({p}) ? {cast(r, a)} : {cast(r, b)})"
 
 
-SCALAR_METHODS = {"bit_count": BitCount(of_magnitude=True)}
+def _scalar_methods():
+    from .builtins_ import Conjugate
+
+    return {"bit_count": BitCount(of_magnitude=True), "conjugate": Conjugate()}
+
+
+SCALAR_METHODS = _scalar_methods()
 
 
 def constructs():

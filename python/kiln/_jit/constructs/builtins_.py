@@ -15,10 +15,12 @@ from .base import Construct, NeverNegative
 class Abs(NeverNegative):
     def type(self, typer, node):
         ta, = typer.args(node, 1)
-        return T.INT64 if ta.kind == "b" else ta
+        return T.INT64 if ta.kind == "b" else T.real_part(ta)
 
     def emit(self, emitter, node):
         (a, ta), = emitter.args(node)
+        if ta.kind == "c":
+            return f"abs({a})"
         if T.is_int(ta) or ta.kind == "b":
             r = emitter.type_of(node)
             return f"(({a}) < 0 ? -{cast(r, a)} : {cast(r, a)})"
@@ -97,6 +99,35 @@ class Cast(Construct):
         return typer.global_value(node.func) is int and all(typer.non_negative(a) for a in node.args)
 
 
+class MakeComplex(Construct):
+    """``complex(re)``, ``complex(re, im)``: a complex128."""
+
+    def type(self, typer, node):
+        types = typer.args(node, None)
+        if not 1 <= len(types) <= 2:
+            typer.typing(node, "complex() takes a real and an optional imaginary part")
+        return T.COMPLEX128
+
+    def emit(self, emitter, node):
+        parts = [f"(double)({c})" if t.kind != "c" else c for c, t in emitter.args(node)]
+        if len(parts) == 1:
+            return f"complex<double>({parts[0]})"
+        return f"(complex<double>({parts[0]}) + complex<double>({parts[1]}) * complex<double>(0.0, 1.0))"
+
+
+class Conjugate(Construct):
+    """``z.conjugate()``: a real number is its own conjugate."""
+
+    def type(self, typer, node):
+        ty = typer.expr(node.func.value)
+        typer.scalars(node, ty)
+        return ty
+
+    def emit(self, emitter, node):
+        code = emitter.expr(node.func.value)
+        return f"conj({code})" if emitter.type_of(node).kind == "c" else code
+
+
 class Len(NeverNegative):
     def type(self, typer, node):
         if len(node.args) != 1:
@@ -111,14 +142,6 @@ class Len(NeverNegative):
         if isinstance(ta, T.TupleType):
             return f"{len(ta.items)}LL"
         return f"{emitter.expr(node.args[0])}.shape[0]"
-
-
-class Refused(Construct):
-    def __init__(self, what):
-        self.what = what
-
-    def type(self, typer, node):
-        typer.unsupported(node, self.what)
 
 
 class DeviceCall(Construct):
@@ -145,7 +168,7 @@ DEVICE_CALL = DeviceCall()
 def constructs():
     return {builtins.abs: Abs(), builtins.min: MinMax(True), builtins.max: MinMax(False), builtins.round: Round(),
             builtins.int: CAST, builtins.float: CAST, builtins.bool: CAST, builtins.len: Len(),
-            builtins.complex: Refused("complex numbers in kernels"), builtins.print: Print()}
+            builtins.complex: MakeComplex(), builtins.print: Print()}
 
 
 class Print(Construct):

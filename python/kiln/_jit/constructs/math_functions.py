@@ -25,6 +25,11 @@ class MathFunction(Construct):
         self.name = _RENAMED.get(name, name)
 
     def _result(self, arg_types):
+        if any(T.is_complex(t) for t in arg_types):  # NumPy's functions of complex numbers
+            r = arg_types[0]
+            for t in arg_types[1:]:
+                r = T.promote(r, t)
+            return r
         if not all(T.is_float(t) for t in arg_types):
             return T.FLOAT64
         r = arg_types[0]
@@ -42,7 +47,7 @@ class MathFunction(Construct):
         args = emitter.args(node)
         if self.name in _TESTS:
             (code, ty), = args
-            if not T.is_float(ty):
+            if not (T.is_float(ty) or T.is_complex(ty)):
                 return "false" if self.name != "isfinite" else "true"
             return f"kiln_{self.name}({code})"
         r = self._result([t for _, t in args])

@@ -1,0 +1,60 @@
+"""``cmath``'s functions: of complex numbers (reals are taken as complex
+ones), computed by the complex math of include/kiln/device/std_complex.cuh
+on both devices."""
+import cmath
+
+from .. import types as T
+from ..cxx import cast
+from .base import Construct
+
+_COMPLEX_VALUED = {"sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
+                   "tanh", "asinh", "acosh", "atanh"}
+_TESTS = {"isnan", "isinf", "isfinite"}
+
+
+class ComplexFunction(Construct):
+    def __init__(self, name):
+        self.name = name
+
+    def type(self, typer, node):
+        count = 2 if self.name == "rect" else None
+        types = typer.args(node, count)
+        if self.name == "log" and len(types) == 2:
+            return T.as_complex(T.promote(types[0], types[1]))
+        if len(types) != (2 if self.name == "rect" else 1):
+            typer.typing(node, f"cmath.{self.name} takes {2 if self.name == 'rect' else 1} arguments")
+        if self.name in _TESTS:
+            return T.BOOL
+        if self.name == "phase":
+            return T.real_part(T.as_complex(types[0]))
+        if self.name == "polar":
+            part = T.real_part(T.as_complex(types[0]))
+            return T.TupleType([part, part])
+        if self.name == "rect":
+            return T.as_complex(T.promote(types[0], types[1]))
+        return T.as_complex(types[0])
+
+    def emit(self, emitter, node):
+        args = emitter.args(node)
+        r = emitter.type_of(node)
+        if self.name in _TESTS:
+            (code, _), = args
+            return f"kiln_{self.name}({code})"
+        if self.name == "rect":
+            (radius, _), (angle, _) = args
+            part = T.c_name(T.real_part(r))
+            return (f"{T.c_name(r)}(({part})({radius}) * cos(({part})({angle})), "
+                    f"({part})({radius}) * sin(({part})({angle})))")
+        z = cast(T.as_complex(args[0][1]) if self.name in ("phase", "polar") else r, args[0][0])
+        if self.name == "phase":
+            return f"arg({z})"
+        if self.name == "polar":
+            return f"kiln_make_tuple(abs({z}), arg({z}))"
+        if self.name == "log" and len(args) == 2:
+            return f"(log({cast(r, args[0][0])}) / log({cast(r, args[1][0])}))"
+        return f"{self.name}({z})"
+
+
+def constructs():
+    names = _COMPLEX_VALUED | _TESTS | {"phase", "polar", "rect"}
+    return {getattr(cmath, name): ComplexFunction(name) for name in names}
