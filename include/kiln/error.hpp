@@ -44,6 +44,13 @@ struct DeviceSynchronized : CudaError {
   using CudaError::CudaError;
 };
 
+// A user's kernel faulted while it ran (on the CPU: a segmentation fault, bus
+// error, illegal instruction or integer division by zero in one of its
+// threads); the message names the kernel, the block and the thread.
+struct KernelError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 // Run-time compilation failed; the message holds the compiler's log and the
 // source lines around the first error.
 struct CompileError : std::runtime_error {

@@ -6,7 +6,7 @@ precompiled kernels.
 """
 from . import _core, _public_namespace
 from ._version import __version__  # noqa: F401
-from ._core import CompileError, Device, ndarray, bincount, can_cast, promote_types, result_type
+from ._core import CompileError, Device, KernelError, ndarray, bincount, can_cast, promote_types, result_type
 from ._device import cpu, default_device
 from ._dtypes import (
     bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,

@@ -1,5 +1,7 @@
 #include "host_compiler.hpp"
 
+#include "kernel_faults.hpp"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
@@ -262,7 +264,12 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   }
   auto module = std::make_shared<HostModule>();
   module->library = open_library(library);
-  module->uses_barriers = source.find("__syncthreads") != std::string::npos;
+  // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...)
+  // need a block's threads as fibers that can stop and meet.
+  module->uses_barriers = source.find("__syncthreads") != std::string::npos ||
+                          source.find("_sync(") != std::string::npos || source.find("__syncwarp") != std::string::npos ||
+                          source.find("__activemask") != std::string::npos;
+  module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());
     if (!entry) throw CompileError("the compiled kernel library lacks the entry for " + kernels[i]);
@@ -307,8 +314,14 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
   }
   launch.shared_bytes = shared_bytes;
   launch.use_fibers = module.uses_barriers && threads > 1;
-  if (module.entries.at(kernel)(&launch, args) != 0)
-    throw std::runtime_error(std::string("the kernel failed on the CPU: ") + launch.error);
+  launch.guard = &guard_thread_against_faults;
+  if (module.entries.at(kernel)(&launch, args) != 0) {
+    const std::string name = kernel < module.names.size() ? module.names[kernel] : "a kernel";
+    if (launch.faulted)
+      throw KernelError(name + " stopped with " + launch.error +
+                        " on the CPU; memory the kernel could write may be damaged, the process goes on");
+    throw std::runtime_error(name + " failed on the CPU: " + launch.error);
+  }
 }
 
 }  // namespace kiln::cpu

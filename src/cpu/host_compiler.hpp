@@ -14,7 +14,8 @@ namespace kiln::cpu {
 struct HostModule {
   void* library = nullptr;
   std::vector<kiln_host::Entry> entries;  // one per kernel expression
-  bool uses_barriers = false;             // the source calls __syncthreads
+  std::vector<std::string> names;         // the kernel expressions, for messages
+  bool uses_barriers = false;             // the source calls __syncthreads or warp intrinsics
 };
 
 // `kernels` are C++ expressions naming kernels of `source` ("add", "f<float>").

@@ -63,6 +63,7 @@ NB_MODULE(_core, m) {
   nb::exception<kiln::DeviceSynchronized>(m, "DeviceSynchronized", cuda_error);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
+  nb::exception<kiln::KernelError>(m, "KernelError", PyExc_RuntimeError);
 
   nb::class_<Device>(m, "Device")
       .def("__init__", [](Device* d, const std::string& s) { new (d) Device(Device::parse(s)); }, "device"_a)

@@ -419,3 +419,70 @@ def test_vectorize_is_a_ufunc_on_both_devices(current):
         assert add.reduce(kiln.arange(n, device=current)) == n * (n - 1) // 2
     with pytest.raises(TypeError, match="no signature"):
         scaled_add(np.arange(3, dtype=np.complex64), 1)
+
+
+@cuda.jit
+def _warp_functions(values, sums, ballots, shuffled, matched, active):
+    i = cuda.grid(1)
+    v = values[i]
+    total = v
+    for offset in (16, 8, 4, 2, 1):  # a warp's tree sum, by shuffles down
+        total += cuda.shfl_down_sync(0xFFFFFFFF, total, offset)
+    lane = cuda.threadIdx.x % 32
+    if lane == 0:
+        sums[i // 32] = total
+    ballots[i] = cuda.ballot_sync(0xFFFFFFFF, v > 5)
+    shuffled[i] = cuda.shfl_xor_sync(0xFFFFFFFF, v, 1) + cuda.shfl_sync(0xFFFFFFFF, v, 3)
+    matched[i] = cuda.match_any_sync(0xFFFFFFFF, v % 3)
+    cuda.syncwarp()
+    if lane < 20:
+        active[i] = cuda.activemask()  # only the lanes in this branch
+
+
+def test_warp_shuffles_votes_and_matches_as_cuda_defines_them(current):
+    values = np.random.default_rng(5).integers(0, 10, 64).astype(np.int32)
+    outs = [cuda.device_array(2, dtype=np.int32)] + [cuda.device_array(64, dtype=np.uint32) for _ in range(4)]
+    _warp_functions[1, 64](kiln.asarray(values, device=current), *outs)
+    sums, ballots, shuffled, matched, active = (kiln.asnumpy(o) for o in outs)
+    warps = values.reshape(2, 32)
+    np.testing.assert_array_equal(sums, warps.sum(1))
+    bits = 1 << np.arange(32)
+    np.testing.assert_array_equal(ballots.reshape(2, 32), np.repeat([(bits * (w > 5)).sum() for w in warps], 32).reshape(2, 32))
+    lanes = np.arange(64)
+    np.testing.assert_array_equal(shuffled, values[lanes ^ 1] + values[lanes // 32 * 32 + 3])
+    want = [(bits * (w % 3 == w[k] % 3)).sum() for w in warps for k in range(32)]
+    np.testing.assert_array_equal(matched, want)
+    np.testing.assert_array_equal(active.reshape(2, 32)[:, :20], (1 << 20) - 1)
+
+
+def test_a_fault_in_a_kernel_on_the_cpu_is_a_kernel_error_and_kiln_goes_on():
+    @cuda.jit
+    def writes_far_away(a, far):
+        i = cuda.grid(1)
+        if i == 5:
+            a[far] = 1.0  # an index far outside the array: an unmapped page
+
+    divides = kiln.RawKernel(r"""
+    extern "C" __global__ void divides(long long* a, long long d) {
+        const long long i = blockIdx.x * blockDim.x + threadIdx.x;
+        a[i] = i / d;  // C's division: a division by zero traps on x86
+    }""", "divides")
+
+    a = kiln.zeros(8, device="cpu")
+    with pytest.raises(kiln.KernelError, match=r"writes_far_away stopped with a segmentation fault .* "
+                                               r"block \(0, 0, 0\)"):
+        writes_far_away[1, 8](a, 1 << 40)
+
+    @cuda.jit
+    def faults_after_a_barrier(a, far):
+        cuda.syncthreads()  # its threads run as fibers, so the faulting thread is known
+        if cuda.grid(1) == 5:
+            a[far] = 1.0
+
+    with pytest.raises(kiln.KernelError, match=r"block \(1, 0, 0\), thread \(1, 0, 0\)"):
+        faults_after_a_barrier[2, 4](a, 1 << 40)
+    ints = kiln.zeros(8, dtype=kiln.int64, device="cpu")
+    with pytest.raises(kiln.KernelError, match="integer division by zero"):
+        divides((2,), (4,), (ints, np.int64(0)))
+    divides((2,), (4,), (ints, np.int64(2)))  # the process, the backend and the kernel go on working
+    np.testing.assert_array_equal(kiln.asnumpy(ints), np.arange(8) // 2)

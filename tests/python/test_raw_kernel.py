@@ -154,10 +154,19 @@ def test_parameter_parsing():
     assert kernel_parameters(VECTOR_ADD, "missing") is None
 
 
-def test_warp_intrinsics_on_the_cpu_name_themselves():
-    kernel = kiln.RawKernel('extern "C" __global__ void k(int* p) { *p = __shfl_xor_sync(0xffffffffu, *p, 1); }', "k")
-    with pytest.raises(kiln.CompileError, match="__shfl_xor_sync"):
-        kernel((1,), (32,), (kiln.zeros(1, dtype="int32", device="cpu"),))
+def test_warp_intrinsics_in_cuda_c_exchange_between_lanes(device):
+    kernel = kiln.RawKernel(r"""
+    extern "C" __global__ void k(const int* in, int* out) {
+      const int i = threadIdx.x;
+      int v = in[i];
+      for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+      out[i] = __shfl_sync(0xffffffffu, v, 0) + (__ballot_sync(0xffffffffu, in[i] % 2) == 0xaaaaaaaau);
+    }""", "k")
+    values = kiln.arange(64, dtype="int32", device=device)
+    out = kiln.zeros(64, dtype="int32", device=device)
+    kernel((1,), (64,), (values, out))
+    sums = np.arange(64).reshape(2, 32).sum(1) + 1  # each warp's sum, and its odd lanes voted
+    np.testing.assert_array_equal(kiln.asnumpy(out), np.repeat(sums, 32))
 
 
 SCALARS = r"""

@@ -8,8 +8,13 @@ namespace kiln_host {
 struct Launch {
   unsigned grid[3], block[3];
   unsigned long shared_bytes;  // dynamic shared memory of each block
-  int use_fibers;              // the source has barriers
+  int use_fibers;              // the source has barriers or warp intrinsics
   char error[256];             // set when the kernel misbehaves; the launch then fails
+  int faulted;                 // the error is a fault (a signal), not a refusal
+  // libkiln's way back from a fault: a worker thread names the sigjmp_buf it
+  // set before a block (nullptr after it); libkiln's handler of SIGSEGV,
+  // SIGBUS, SIGILL and SIGFPE jumps there with the signal's number.
+  void (*guard)(void* jump_buffer);
 };
 
 // kiln_entry_<i>(launch, args): runs the whole grid of kernel i; args point at

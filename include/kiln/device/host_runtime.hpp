@@ -9,6 +9,9 @@
 // time, and all of that block's fibers live on it.
 #pragma once
 #include <omp.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -115,9 +118,22 @@ struct Fiber {
   void* sp = nullptr;
   char* stack = nullptr;  // mmap'd, a guard page at the bottom
   uint3 thread;
-  int state = 0;          // kRunnable, kAtBarrier, kDone
+  int state = 0;          // kRunnable, kAtBarrier, kAtWarp, kDone
+  // A warp intrinsic waiting for the rest of its warp: what this lane brings
+  // (the operation, its value's bits, a lane or delta, the segment width, the
+  // mask) and, once the warp has met, what it gets back.
+  int warp_op = 0, warp_arg = 0, warp_width = 32;
+  unsigned warp_mask = 0;
+  unsigned long long warp_value = 0, warp_result = 0;
 };
-enum { kRunnable, kAtBarrier, kDone };
+enum { kRunnable, kAtBarrier, kAtWarp, kDone };
+
+// The warp intrinsics: each lane of a 32-thread warp (threads numbered x
+// fastest, as CUDA numbers them) stops at the call; when every lane of the
+// warp that can get there has, the values are exchanged and all go on.
+enum WarpOp { kShuffle, kShuffleUp, kShuffleDown, kShuffleXor, kBallot, kAny, kAll, kMatchAny, kMatchAll, kSyncWarp,
+              kActiveMask };
+constexpr int kWarpLanes = 32;
 
 struct Block {
   void* scheduler_sp = nullptr;
@@ -155,6 +171,8 @@ inline void reset(Fiber& f) {
   f.state = kRunnable;
 }
 
+inline bool meet_warps(Block& b, unsigned count);
+
 // Runs one block's threads as fibers until all are done; returns false when
 // a barrier cannot complete.
 inline bool run_fibers(Block& b, unsigned count) {
@@ -177,6 +195,7 @@ inline bool run_fibers(Block& b, unsigned count) {
       threadIdx = f.thread;
       kiln_host_switch(&b.scheduler_sp, f.sp);
     }
+    if (meet_warps(b, count)) continue;  // warp intrinsics first: their lanes may then reach a barrier
     bool waiting = false;
     for (unsigned k = 0; k < count; ++k)
       if (b.fibers[k].state == kAtBarrier) {
@@ -191,11 +210,91 @@ inline bool run_fibers(Block& b, unsigned count) {
   return true;
 }
 
+// Each warp's lanes stopped at warp intrinsics get their results; returns
+// whether any did. Lanes that ended or wait at a block barrier take no part
+// (as lanes outside a shuffle's mask do not).
+inline bool meet_warps(Block& b, unsigned count) {
+  bool met = false;
+  for (unsigned first = 0; first < count; first += kWarpLanes) {
+    const unsigned lanes = count - first < kWarpLanes ? count - first : kWarpLanes;
+    Fiber* w = &b.fibers[first];
+    unsigned arrived = 0;
+    for (unsigned i = 0; i < lanes; ++i)
+      if (w[i].state == kAtWarp) arrived |= 1u << i;
+    if (!arrived) continue;
+    met = true;
+    for (unsigned i = 0; i < lanes; ++i) {
+      Fiber& f = w[i];
+      if (f.state != kAtWarp) continue;
+      const unsigned with = arrived & f.warp_mask;
+      const int width = f.warp_width, segment = static_cast<int>(i) & ~(width - 1), offset = static_cast<int>(i) - segment;
+      int source = -1;
+      switch (f.warp_op) {
+        case kShuffle: source = segment + (f.warp_arg & (width - 1)); break;
+        case kShuffleUp: source = offset - f.warp_arg >= 0 ? static_cast<int>(i) - f.warp_arg : -1; break;
+        case kShuffleDown: source = offset + f.warp_arg < width ? static_cast<int>(i) + f.warp_arg : -1; break;
+        case kShuffleXor: {
+          const int lane = static_cast<int>(i) ^ f.warp_arg;
+          source = (lane & ~(width - 1)) == segment ? lane : -1;
+          break;
+        }
+        default: break;
+      }
+      unsigned long long r = 0;
+      switch (f.warp_op) {
+        case kShuffle: case kShuffleUp: case kShuffleDown: case kShuffleXor:
+          r = source >= 0 && source < static_cast<int>(lanes) && (arrived >> source & 1) ? w[source].warp_value
+                                                                                            : f.warp_value;
+          break;
+        case kBallot: case kAny: case kAll: {
+          unsigned votes = 0;
+          for (unsigned j = 0; j < lanes; ++j)
+            if ((with >> j & 1) && w[j].warp_value) votes |= 1u << j;
+          r = f.warp_op == kBallot ? votes : f.warp_op == kAny ? votes != 0 : votes == with;
+          break;
+        }
+        case kMatchAny: case kMatchAll: {
+          unsigned same = 0;
+          for (unsigned j = 0; j < lanes; ++j)
+            if ((with >> j & 1) && w[j].warp_value == f.warp_value) same |= 1u << j;
+          r = f.warp_op == kMatchAny ? same : (same == with ? with : 0);
+          break;
+        }
+        case kActiveMask: r = arrived; break;
+        default: break;  // __syncwarp: only the meeting
+      }
+      f.warp_result = r;
+      f.state = kRunnable;
+    }
+  }
+  return met;
+}
+
 inline void fail(const char* message) {
   Launch* l = current_launch;
   if (l && !l->error[0]) {
     strncpy(l->error, message, sizeof l->error - 1);
   }
+}
+
+// A signal in this thread's block: the launch fails, naming the block and
+// the thread that was running (the CPU's counterpart of a GPU's illegal
+// address error).
+inline void report_fault(int signal_number) {
+  const char* what = signal_number == SIGSEGV ? "a segmentation fault (an access outside the memory it may use)"
+                     : signal_number == SIGBUS ? "a bus error (a misaligned or unmapped access)"
+                     : signal_number == SIGFPE ? "an arithmetic fault (an integer division by zero)"
+                                               : "an illegal instruction";
+  char message[sizeof current_launch->error];
+  // A block run as fibers knows its running thread; a plain loop over the
+  // threads keeps the thread index in registers, so only the block is known.
+  if (current_block)
+    snprintf(message, sizeof message, "%s in block (%u, %u, %u), thread (%u, %u, %u)", what, blockIdx.x, blockIdx.y,
+             blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
+  else
+    snprintf(message, sizeof message, "%s in block (%u, %u, %u)", what, blockIdx.x, blockIdx.y, blockIdx.z);
+  if (current_launch && !current_launch->error[0]) current_launch->faulted = 1;
+  fail(message);
 }
 
 inline int barrier(int predicate) {
@@ -209,6 +308,38 @@ inline int barrier(int predicate) {
   f.state = kAtBarrier;
   kiln_host_switch(&f.sp, b->scheduler_sp);
   return b->last_count;
+}
+
+// This lane's part in a warp intrinsic (see meet_warps). A kernel run without
+// fibers has blocks of one thread: a warp of one lane.
+inline unsigned long long warp_exchange(int op, unsigned long long value, int arg, int width, unsigned mask) {
+  Block* b = current_block;
+  if (!b) {
+    Block single;
+    Fiber lane;
+    lane.state = kAtWarp, lane.warp_op = op, lane.warp_value = value, lane.warp_arg = arg;
+    lane.warp_width = width, lane.warp_mask = mask;
+    single.fibers.push_back(lane);
+    meet_warps(single, 1);
+    const unsigned long long r = single.fibers[0].warp_result;
+    return r;
+  }
+  Fiber& f = b->fibers[b->current];
+  f.warp_op = op, f.warp_value = value, f.warp_arg = arg, f.warp_width = width, f.warp_mask = mask;
+  f.state = kAtWarp;
+  kiln_host_switch(&f.sp, b->scheduler_sp);
+  return f.warp_result;
+}
+template <class T> unsigned long long warp_bits(T v) {
+  static_assert(sizeof(T) <= 8, "warp intrinsics exchange values of at most 8 bytes");
+  unsigned long long bits = 0;
+  memcpy(&bits, &v, sizeof v);
+  return bits;
+}
+template <class T> T from_warp_bits(unsigned long long bits) {
+  T v;
+  memcpy(&v, &bits, sizeof v);
+  return v;
 }
 
 // The kernel's arguments, copied once from the launch's argument pointers.
@@ -255,6 +386,13 @@ int run_grid(Launch* launch, void** args) {
       if (launch->error[0]) continue;
       blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
                        static_cast<unsigned>(lin / ((long long)grid.x * grid.y))};
+      sigjmp_buf fault_exit;  // where libkiln's signal handler comes back to, in this iteration
+      if (const int signal_number = sigsetjmp(fault_exit, 0)) {
+        report_fault(signal_number);
+        current_block = nullptr;  // the block's fibers are abandoned; the next block resets them
+        continue;
+      }
+      if (launch->guard) launch->guard(&fault_exit);
       if (launch->use_fibers) {
         if (!run_fibers(fibers, threads)) fail("could not allocate fiber stacks");
       } else {
@@ -271,6 +409,7 @@ int run_grid(Launch* launch, void** args) {
           }
         }
       }
+      if (launch->guard) launch->guard(nullptr);
     }
     current_launch = nullptr;
   }
@@ -301,7 +440,6 @@ template <class T> T cas(T* p, T compare, T value) {
   return compare;
 }
 
-template <class... T> constexpr bool unsupported = false;
 
 }  // namespace kiln_host
 
@@ -348,19 +486,44 @@ inline unsigned atomicDec(unsigned* p, unsigned limit) {
   return kiln_host::update(p, [limit](unsigned o) { return (o == 0 || o > limit) ? limit : o - 1; });
 }
 
-// Warp-level intrinsics need the threads of a warp to meet; the CPU backend
-// does not run warps in lockstep yet, so a kernel that uses them fails to
-// compile with this message.
-#define KILN_WARP_INTRINSIC(name)                                                                  \
-  template <class... A> int name(A...) {                                                           \
-    static_assert(kiln_host::unsupported<A...>, #name " (a warp intrinsic) is not supported on kiln's CPU backend"); \
-    return 0;                                                                                      \
-  }
-KILN_WARP_INTRINSIC(__shfl_sync) KILN_WARP_INTRINSIC(__shfl_up_sync) KILN_WARP_INTRINSIC(__shfl_down_sync)
-KILN_WARP_INTRINSIC(__shfl_xor_sync) KILN_WARP_INTRINSIC(__ballot_sync) KILN_WARP_INTRINSIC(__any_sync)
-KILN_WARP_INTRINSIC(__all_sync) KILN_WARP_INTRINSIC(__syncwarp) KILN_WARP_INTRINSIC(__activemask)
-KILN_WARP_INTRINSIC(__match_any_sync) KILN_WARP_INTRINSIC(__reduce_add_sync)
-#undef KILN_WARP_INTRINSIC
+// Warp-level intrinsics: the lanes of a warp meet (kiln_host::meet_warps).
+template <class T> T __shfl_sync(unsigned mask, T v, int lane, int width = warpSize) {
+  return kiln_host::from_warp_bits<T>(kiln_host::warp_exchange(kiln_host::kShuffle, kiln_host::warp_bits(v), lane, width, mask));
+}
+template <class T> T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = warpSize) {
+  return kiln_host::from_warp_bits<T>(
+      kiln_host::warp_exchange(kiln_host::kShuffleUp, kiln_host::warp_bits(v), static_cast<int>(delta), width, mask));
+}
+template <class T> T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = warpSize) {
+  return kiln_host::from_warp_bits<T>(
+      kiln_host::warp_exchange(kiln_host::kShuffleDown, kiln_host::warp_bits(v), static_cast<int>(delta), width, mask));
+}
+template <class T> T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = warpSize) {
+  return kiln_host::from_warp_bits<T>(
+      kiln_host::warp_exchange(kiln_host::kShuffleXor, kiln_host::warp_bits(v), lane_mask, width, mask));
+}
+inline unsigned __ballot_sync(unsigned mask, int p) {
+  return static_cast<unsigned>(kiln_host::warp_exchange(kiln_host::kBallot, p != 0, 0, warpSize, mask));
+}
+inline int __any_sync(unsigned mask, int p) {
+  return static_cast<int>(kiln_host::warp_exchange(kiln_host::kAny, p != 0, 0, warpSize, mask));
+}
+inline int __all_sync(unsigned mask, int p) {
+  return static_cast<int>(kiln_host::warp_exchange(kiln_host::kAll, p != 0, 0, warpSize, mask));
+}
+inline void __syncwarp(unsigned mask = 0xffffffffu) { kiln_host::warp_exchange(kiln_host::kSyncWarp, 0, 0, warpSize, mask); }
+inline unsigned __activemask() {
+  return static_cast<unsigned>(kiln_host::warp_exchange(kiln_host::kActiveMask, 0, 0, warpSize, 0xffffffffu));
+}
+template <class T> unsigned __match_any_sync(unsigned mask, T v) {
+  return static_cast<unsigned>(kiln_host::warp_exchange(kiln_host::kMatchAny, kiln_host::warp_bits(v), 0, warpSize, mask));
+}
+template <class T> unsigned __match_all_sync(unsigned mask, T v, int* pred) {
+  const unsigned r = static_cast<unsigned>(
+      kiln_host::warp_exchange(kiln_host::kMatchAll, kiln_host::warp_bits(v), 0, warpSize, mask));
+  *pred = r != 0;
+  return r;
+}
 
 // ---- CUDA's math and bit functions beyond <cmath> ----------------------
 #define KILN_MINMAX(T)                                             \

@@ -217,6 +217,18 @@ template <class T> __device__ __forceinline__ T kiln_atomic_cas(T* p, T compare,
   return kiln_reinterpret<T>(atomicCAS(reinterpret_cast<W*>(p), kiln_reinterpret<W>(compare), kiln_reinterpret<W>(value)));
 }
 
+// Numba's warp functions beyond CUDA's names: match_all_sync's (mask, all
+// equal) and the lanes below this one.
+template <class T> __device__ __forceinline__ kiln_tuple<unsigned, bool> kiln_match_all(unsigned mask, T value) {
+  int all = 0;
+  const unsigned lanes = __match_all_sync(mask, value, &all);
+  return kiln_make_tuple(lanes, all != 0);
+}
+__device__ __forceinline__ unsigned kiln_lanemask_lt() {
+  const unsigned lane = (threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y) & 31;
+  return (1u << lane) - 1u;
+}
+
 // The heads of translated kernels and of the device functions they call.
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__

@@ -14,7 +14,7 @@ def _only_in_kernels(name):
     return marker
 
 
-class _Dim3:
+class Dim3:
     def __init__(self, name):
         self._name = name
 
@@ -28,7 +28,7 @@ class _Namespace:
             setattr(self, member, _only_in_kernels(f"{name}.{member}"))
 
 
-threadIdx, blockIdx, blockDim, gridDim = (_Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
+threadIdx, blockIdx, blockDim, gridDim = (Dim3(n) for n in ("threadIdx", "blockIdx", "blockDim", "gridDim"))
 class _KernelValue:
     """A value only a running kernel has (``cuda.laneid``, ``cuda.warpsize``)."""
 
@@ -65,6 +65,11 @@ shfl_xor_sync = _only_in_kernels("shfl_xor_sync")
 all_sync = _only_in_kernels("all_sync")
 any_sync = _only_in_kernels("any_sync")
 ballot_sync = _only_in_kernels("ballot_sync")
+eq_sync = _only_in_kernels("eq_sync")
+activemask = _only_in_kernels("activemask")
+lanemask_lt = _only_in_kernels("lanemask_lt")
+match_any_sync = _only_in_kernels("match_any_sync")
+match_all_sync = _only_in_kernels("match_all_sync")
 fma = _only_in_kernels("fma")
 cbrt = _only_in_kernels("cbrt")
 popc = _only_in_kernels("popc")

@@ -7,6 +7,7 @@ import builtins
 import numpy as np
 
 from ..._dtypes import dtype
+from ...cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, fn
 from .base import Construct, NeverNegative
@@ -185,9 +186,8 @@ class Print(Construct):
     def _type_item(self, typer, a):
         if isinstance(a, ast.Constant) and isinstance(a.value, str):
             return
-        owner = typer.global_value(a)
-        if owner is not None and getattr(_for_value(owner), "has_members", False):
-            return  # cuda.threadIdx: a dim3
+        if isinstance(typer.global_value(a), K.Dim3):
+            return  # cuda.threadIdx
         if isinstance(a, ast.Tuple):
             for e in a.elts:
                 self._type_item(typer, e)
@@ -202,7 +202,7 @@ class Print(Construct):
             out.append((a.value.replace("%", "%%"), []))
             return
         owner = emitter.global_value(a)
-        if owner is not None and getattr(_for_value(owner), "has_members", False):
+        if isinstance(owner, K.Dim3):
             name = owner._name
             out.append(("(%u, %u, %u)", [f"(unsigned){name}.{axis}" for axis in "xyz"]))
             return
@@ -239,8 +239,3 @@ class Print(Construct):
         arguments = "".join(f", {x}" for p in parts for x in p[1])
         return f'printf("{text}\\n"{arguments})'
 
-
-def _for_value(value):
-    from . import for_value as find
-
-    return find(value)
