@@ -84,13 +84,33 @@ TEST_F(HostKernels, CompileErrorsQuoteTheUsersLines) {
   }
 }
 
-TEST_F(HostKernels, WarpIntrinsicsFailToCompileByName) {
+TEST_F(HostKernels, WarpShufflesExchangeBetweenLanes) {
+  auto m = cpu::load_host_module(R"(
+    extern "C" __global__ void k(int* p) {
+      int v = threadIdx.x;
+      for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+      p[threadIdx.x] = __shfl_sync(0xffffffffu, v, 0);
+    })", {}, {"k"});
+  std::vector<int> out(64);
+  int* po = out.data();
+  launch(*m, 0, 1, 64, 0, {&po});
+  EXPECT_EQ(out[0], 31 * 32 / 2);             // lanes 0..31
+  EXPECT_EQ(out[63], (32 + 63) * 32 / 2);     // lanes 32..63: the second warp
+}
+
+TEST_F(HostKernels, FaultsBecomeKernelErrors) {
+  auto m = cpu::load_host_module("extern \"C\" __global__ void k(int* p) { p[threadIdx.x] = 1; }", {}, {"k"});
+  int* bad = reinterpret_cast<int*>(uintptr_t{16});  // an unmapped page
   try {
-    cpu::load_host_module("__global__ void k(int* p) { *p = __shfl_down_sync(0xffffffffu, *p, 1); }", {}, {"k"});
-    FAIL() << "expected CompileError";
-  } catch (const CompileError& e) {
-    EXPECT_NE(std::string(e.what()).find("__shfl_down_sync (a warp intrinsic)"), std::string::npos) << e.what();
+    launch(*m, 0, 1, 4, 0, {&bad});
+    FAIL() << "expected KernelError";
+  } catch (const KernelError& e) {
+    EXPECT_NE(std::string(e.what()).find("segmentation fault"), std::string::npos) << e.what();
   }
+  std::vector<int> fine(4);
+  int* pf = fine.data();
+  launch(*m, 0, 1, 4, 0, {&pf});  // and kernels go on running
+  EXPECT_EQ(fine[3], 1);
 }
 
 TEST_F(HostKernels, BadLaunchShapesNameTheLimit) {
