@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda conformance-cupy conformance clean
+.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda conformance-cupy conformance-numba conformance clean
 
 all: build
 
@@ -119,7 +119,20 @@ conformance-cupy: build
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/cupy/run.py --device cuda; fi
 
-conformance: conformance-pycuda conformance-cupy
+# Numba's own CUDA kernel tests (numba-cuda's tests/cudapy) through the
+# name-only shim (tests/conformance/numba/run.py): kiln on the CPU and, where
+# one works, the GPU, and Numba's own simulator (NUMBA_ENABLE_CUDASIM=1) in a
+# venv of its own (.venv-numba) as the CPU baseline. numba-cuda's source from
+# $$NUMBA_CUDA_SRC or a clone (GitHub, which CI cannot reach).
+conformance-numba: build
+	test -x .venv-numba/bin/python || { $(PYTHON) -m venv .venv-numba && \
+	  .venv-numba/bin/pip install --quiet "numba-cuda[cu13]==0.30.4" filecheck cffi ml_dtypes pytest; }
+	cd tests && ../$(PY) conformance/numba/run.py --simulator $(CURDIR)/.venv-numba/bin/python
+	cd tests && ../$(PY) conformance/numba/run.py --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) conformance/numba/run.py --device cuda; fi
+
+conformance: conformance-pycuda conformance-cupy conformance-numba
 
 clean:
 	rm -rf build $(VENV)

@@ -108,7 +108,8 @@ def main():
                                 python=numba_python)
     else:
         # The shim's directory first on the path, so that no installed Numba is found.
-        env = suite_runner.device_env(options.device, PYTHONPATH=str(work))
+        env = suite_runner.device_env(options.device, PYTHONPATH=os.pathsep.join(
+            p for p in (str(work), os.environ.get("PYTHONPATH")) if p))
         outcomes, reasons = run(files, tests, env, work, deselect)
     elapsed = time.perf_counter() - started
     result = {"device": label, "numba-cuda": PINNED, "seconds": round(elapsed, 1),
