@@ -1,5 +1,6 @@
 """kiln.cuda.jit: Numba's kernels, unchanged but for `from kiln import cuda`,
 on every device present, compared with NumPy."""
+import cmath
 import math
 import os
 import sys
@@ -486,3 +487,43 @@ def test_a_fault_in_a_kernel_on_the_cpu_is_a_kernel_error_and_kiln_goes_on():
         divides((2,), (4,), (ints, np.int64(0)))
     divides((2,), (4,), (ints, np.int64(2)))  # the process, the backend and the kernel go on working
     np.testing.assert_array_equal(kiln.asnumpy(ints), np.arange(8) // 2)
+
+
+
+@cuda.jit(device=True)
+def _add_two(a, b):
+    return a + b
+
+
+@cuda.jit(device=True)
+def _apply(op, a, b):
+    return op(a, b)  # op is known when the kernel compiles: a device function passed in
+
+
+@cuda.jit(device=True)
+def _scaled_pair(x, scale):
+    return x * scale, x + scale  # a tuple result
+
+
+@cuda.jit(cuda.void(cuda.complex128[:], cuda.float64[:, ::1], cuda.float64))  # Numba's type objects
+def _typed_signature(z, grid_out, scale):
+    gid = cuda.grid(2)  # a tuple value, indexing an array whole
+    if gid[0] < grid_out.shape[0] and gid[1] < grid_out.shape[1]:
+        grid_out[gid] = _apply(_add_two, gid[0] * 10.0, gid[1]) * scale
+        i = gid[0] * grid_out.shape[1] + gid[1]
+        if i < z.size:
+            doubled, shifted = _scaled_pair(z[i], scale)
+            z[i] = doubled.conjugate() + cmath.sqrt(shifted) + complex(0.0, doubled.real)
+
+
+def test_type_object_signatures_tuples_complex_numbers_and_function_arguments(current):
+    z0 = np.array([1 + 2j, -3 + 0.5j, 0.25 - 1j, 2j])
+    z = kiln.asarray(z0.copy(), device=current)  # (on the CPU kiln may share NumPy's memory)
+    grid_out = cuda.device_array((3, 4))
+    _typed_signature[(1, 1), (4, 4)](z, grid_out, 1.5)
+    rows, cols = np.indices((3, 4))
+    np.testing.assert_allclose(kiln.asnumpy(grid_out), (rows * 10.0 + cols) * 1.5)
+    doubled = z0 * 1.5
+    np.testing.assert_allclose(kiln.asnumpy(z), np.conj(doubled) + np.sqrt(z0 + 1.5) + 1j * doubled.real)
+    assert cuda.types.typeof(np.zeros((2, 2), np.float32)) == cuda.float32[:, ::1]
+    assert str(cuda.void(cuda.float32[:], cuda.int32)) == "none(array(float32, 1d, A), int32)"
