@@ -164,7 +164,10 @@ def generated_kernels(code, names, options=()):
     ReductionKernel, cuda.jit) name their kernels as name expressions, so no
     backend has to find them in the text."""
     module = _raw_module(code, options, names)
-    return [RawKernel(code, name, options, _module=module) for name in names]
+    kernels = [RawKernel(code, name, options, _module=module) for name in names]
+    for kernel in kernels:
+        kernel._kiln_module = module  # for the generator's own globals (cuda.jit's debug record)
+    return kernels
 
 
 class RawModule:

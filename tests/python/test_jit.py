@@ -527,3 +527,33 @@ def test_type_object_signatures_tuples_complex_numbers_and_function_arguments(cu
     np.testing.assert_allclose(kiln.asnumpy(z), np.conj(doubled) + np.sqrt(z0 + 1.5) + 1j * doubled.real)
     assert cuda.types.typeof(np.zeros((2, 2), np.float32)) == cuda.float32[:, ::1]
     assert str(cuda.void(cuda.float32[:], cuda.int32)) == "none(array(float32, 1d, A), int32)"
+
+
+def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):
+    @cuda.jit(debug=True)
+    def checked(do_raise, a):
+        i = cuda.grid(1)
+        if do_raise and i == 5:
+            raise ValueError("five is bad")
+        assert a[i] >= 0, "negative input"
+        a[i] += 1
+
+    a = kiln.zeros(8, device=current)
+    checked[2, 4](False, a)
+    with pytest.raises(ValueError, match=r"five is bad \(in checked at .*test_jit.py:\d+, block \(1, 0, 0\), "
+                                         r"thread \(1, 0, 0\)\)"):
+        checked[2, 4](True, a)
+    with pytest.raises(AssertionError, match="negative input"):
+        checked[2, 4](False, kiln.full(8, -1.0, device=current))
+    checked[2, 4](False, a)  # the record was cleared
+    np.testing.assert_array_equal(kiln.asnumpy(a), [3, 3, 3, 3, 3, 2, 3, 3])
+
+    @cuda.jit
+    def unchecked(a):
+        assert a[0] > 100  # outside debug mode asserts are not checked, as Numba's
+        if a[0] < 100:
+            raise ValueError  # and a raise only ends the thread
+        a[0] = -1.0
+
+    unchecked[1, 1](a)
+    assert kiln.asnumpy(a)[0] == 3

@@ -229,6 +229,22 @@ __device__ __forceinline__ unsigned kiln_lanemask_lt() {
   return (1u << lane) - 1u;
 }
 
+// Debug mode's record of the first raise or failed assert of a launch: the
+// exception's code (python/kiln/_jit/dispatcher.py's table), the block and
+// the thread. A module in debug mode defines one, kiln_jit_error.
+struct kiln_jit_error_t {
+  int raised, code;
+  unsigned block[3], thread[3];
+};
+__device__ __forceinline__ void kiln_jit_record(kiln_jit_error_t* record, int code) {
+  if (atomicCAS(&record->raised, 0, 1) != 0) return;  // the first one is reported
+  record->code = code;
+  record->block[0] = blockIdx.x, record->block[1] = blockIdx.y, record->block[2] = blockIdx.z;
+  record->thread[0] = threadIdx.x, record->thread[1] = threadIdx.y, record->thread[2] = threadIdx.z;
+}
+
+#define KILN_JIT_ERROR_RECORD __device__ kiln_jit_error_t kiln_jit_error;
+
 // The heads of translated kernels and of the device functions they call.
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__

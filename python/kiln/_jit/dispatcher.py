@@ -3,6 +3,7 @@ new set of argument types (see translate.py), compiled like a RawKernel (NVRTC
 for a GPU, the host compiler for the CPU, cached on disk) and launched as
 ``kernel[griddim, blockdim, stream, sharedmem](*args)``.
 """
+import os
 import warnings
 
 import numpy as np
@@ -19,11 +20,18 @@ class Module:
     (include/kiln/device/jit_support.cuh), constant arrays, the device
     functions it calls, then the kernel."""
 
-    def __init__(self):
+    def __init__(self, debug=False):
         self.definitions = []
         self.constants = []
         self.device_functions = {}
         self.needs_dynamic_shared = False
+        self.debug = debug
+        self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
+
+    def exception_code(self, cls, message, filename, line):
+        """The number a kernel records for this raise or assert (debug mode)."""
+        self.exceptions.append((cls, message, filename, line))
+        return len(self.exceptions)
 
     def device_function(self, dispatcher, arg_types):
         key = (id(dispatcher), tuple(arg_types))
@@ -46,6 +54,8 @@ class Module:
 
     def source(self, kernel_lines):
         parts = ["#include <kiln/device/jit_support.cuh>"]
+        if self.debug:  # where a raise or a failed assert leaves its code for the host (see _Launch)
+            parts.append("KILN_JIT_ERROR_RECORD")
         if self.needs_dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char kiln_dynamic_shared[];")
         return "\n".join(parts + self.constants + self.definitions + kernel_lines) + "\n"
@@ -79,8 +89,9 @@ class Dispatcher:
     """What ``@cuda.jit`` returns: a kernel to configure and launch, or (with
     ``device=True``) a device function other kernels call."""
 
-    def __init__(self, pyfunc, device=False, signatures=(), fma=True):
+    def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False):
         self.py_func = pyfunc
+        self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
         self._options = () if fma else ("--fmad=false",)
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
@@ -134,10 +145,11 @@ class Dispatcher:
             if self.signatures and not any(list(types) == s[1] for s in self.signatures):
                 raise TypeError(f"{self.__name__} was declared for {self._declared()}, not called with "
                                 f"({', '.join(map(str, types))})")
-            module = Module()
+            module = Module(self.debug)
             translation = Translation(self.function, types, module, kernel=True, c_name=self.__name__)
             source = module.source(translation.lines)
             kernel, = generated_kernels(source, [self.__name__], self._options)
+            kernel._kiln_exceptions = module.exceptions if self.debug else None
             self._kernels[types] = kernel
             kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
                               [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._kernel)
@@ -179,6 +191,8 @@ class _Launch:
         if kernel is None:
             return self._first_call(args, key)
         kernel._launch(self.grid, self.block, args, self.shared, self.stream)
+        if kernel._kiln_exceptions is not None:
+            _raise_recorded(kernel, args, self.dispatcher.__name__)
 
     def _first_call(self, args, key):  # key: the arguments' _argument_kinds
         """Any call whose argument kinds this configuration has not seen: checks,
@@ -194,10 +208,43 @@ class _Launch:
         if any(isinstance(t, T.TupleType) for t in types):  # tuples pass as the bytes of their C++ struct
             converted = tuple(t.pack(a) if isinstance(t, T.TupleType) else a for t, a in zip(types, converted))
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
+        if kernel._kiln_exceptions is not None:
+            _raise_recorded(kernel, converted, d.__name__)
         for device_array, host_array in copy_back:
             device_array.get(out=host_array)
         if not d.signatures and all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
+
+
+def _raise_recorded(kernel, args, name):
+    """Debug mode: the exception a thread of the launch raised (or the assert
+    it failed), raised here with the thread, the block and the line; the
+    record is cleared for the next launch. Waits for the kernel on a GPU."""
+    import ctypes
+
+    from .._device import default_device
+
+    devices = {a.device for a in args if isinstance(a, ndarray)}
+    device = devices.pop() if len(devices) == 1 else default_device()
+    address, size = kernel._kiln_module.global_(device, "kiln_jit_error")
+    record = (ctypes.c_int * (size // 4))()
+    if device.type == "cpu":
+        ctypes.memmove(record, address, size)
+    else:
+        from ..cuda import runtime
+
+        runtime.memcpy(ctypes.addressof(record), address, size, runtime.memcpyDeviceToHost)
+    raised, code = record[0], record[1]
+    if not raised:
+        return
+    if device.type == "cpu":
+        ctypes.memset(address, 0, size)
+    else:
+        runtime.memset(address, 0, size)
+    cls, message, filename, line = kernel._kiln_exceptions[code - 1]
+    block, thread = tuple(record[2:5]), tuple(record[5:8])
+    where = f"in {name} at {filename}:{line}, block {block}, thread {thread}"
+    raise cls(f"{message} ({where})" if message else where)
 
 
 def _on_one_device(args, name):
@@ -245,7 +292,7 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
         raise NotImplementedError("jit(link=...): linking external PTX or CUDA files into a kernel is not "
                                   "supported by kiln yet")
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
-        return Dispatcher(func_or_sig, device=device, fma=fma)
+        return Dispatcher(func_or_sig, device=device, fma=fma, debug=debug)
     signatures = []
     if func_or_sig is not None:
         # A list of signatures, or one: a string, a Signature object, or a tuple of argument types.
@@ -254,6 +301,6 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
         signatures = list(func_or_sig) if many else [func_or_sig]
 
     def decorate(pyfunc):
-        return Dispatcher(pyfunc, device=device, signatures=signatures, fma=fma)
+        return Dispatcher(pyfunc, device=device, signatures=signatures, fma=fma, debug=debug)
 
     return decorate

@@ -368,6 +368,24 @@ class Emitter:
         value = self.global_value(node)
         return [(literal(v, T.of_value(v)), T.of_value(v)) for v in value]
 
+    def _leave(self):
+        r = self.typed.return_type
+        return "return;" if self.typed.kernel or r is None else f"return {T.c_name(r)}();"
+
+    def _stmt_Raise(self, s):
+        """The thread stops (as Numba's kernels do); in debug mode it first
+        records the exception for the host to raise."""
+        code = self.typed.raised[s]
+        if code:
+            self.line(f"kiln_jit_record(&kiln_jit_error, {code});")
+        self.line(self._leave())
+
+    def _stmt_Assert(self, s):
+        """Checked in debug mode only, as Numba's asserts are."""
+        code = self.typed.raised[s]
+        if code:
+            self.line(f"if (!(bool)({self.expr(s.test)})) {{ kiln_jit_record(&kiln_jit_error, {code}); {self._leave()} }}")
+
     def _stmt_Return(self, s):
         r = self.typed.return_type
         if s.value is None:

@@ -47,6 +47,7 @@ class Typed:
         self.iterations = {}  # for statement -> what it walks (see _for_sequence)
         self.synthetic = {}  # a tuple value used as an index -> its items as subscripts of it
         self.call_types = {}  # device function call -> its arguments' types (ConstantArg: known)
+        self.raised = {}  # raise or assert statement -> its exception's code in debug mode (0: not in debug mode)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -199,8 +200,32 @@ class Typed:
         elif isinstance(s, ast.Expr):
             if not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):  # a docstring
                 self.expr(s.value)
+        elif isinstance(s, ast.Raise):
+            self.raised[s] = self._exception(s, s.exc)
+        elif isinstance(s, ast.Assert):
+            self.expr(s.test)
+            message = self.constant(s.msg) if s.msg is not None else ""
+            self.raised[s] = self._code(AssertionError, str(message), s)
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             self.unsupported(s, f"the statement {type(s).__name__}")
+
+    def _exception(self, s, exc):
+        """The code of ``raise E`` or ``raise E("constant message")`` (the
+        exception's class and message are known when the kernel compiles)."""
+        if exc is None:
+            self.unsupported(s, "a bare raise")
+        call = exc if isinstance(exc, ast.Call) else None
+        cls = self.global_value(call.func if call else exc)
+        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            self.unsupported(s, "raising something other than an exception class, or one with constant arguments")
+        message = ", ".join(str(self.constant(a)) for a in call.args) if call else ""
+        return self._code(cls, message, s)
+
+    def _code(self, cls, message, s):
+        if s not in self.raised:  # once per statement, whatever the inference rounds
+            self.raised[s] = self.module.exception_code(cls, message, self.f.filename, s.lineno) \
+                if getattr(self.module, "debug", False) else 0
+        return self.raised[s]
 
     def _for(self, s):
         it = s.iter
