@@ -68,19 +68,16 @@ def _reason(case):
     return ""
 
 
-def run_pytest(targets, cwd, env, junit, extra_args=(), timeout=None, label=None, python=None, prelude=""):
+def run_pytest(targets, cwd, env, junit, extra_args=(), timeout=None, label=None, python=None):
     """({test id: outcome}, {test id: reason}) of one pytest process over
     `targets`; the test id is "<JUnit classname>::<name>". A process that
     crashes or runs out of time before writing its report yields
     {"<label>::(crashed or timed out)": "failed"} (label: the targets).
-    `python` is another interpreter to run pytest in; `prelude`, Python it
-    runs before pytest starts."""
+    `python` is another interpreter to run pytest in."""
     junit = pathlib.Path(junit)
     junit.unlink(missing_ok=True)
     try:
-        launcher = ["-c", f"{prelude}; import sys, pytest; sys.exit(pytest.main(sys.argv[1:]))"] if prelude else \
-            ["-m", "pytest"]
-        subprocess.run([python or sys.executable, *launcher, "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+        subprocess.run([python or sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                         f"--junitxml={junit}", *extra_args, *targets], cwd=cwd, env=env, timeout=timeout,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:

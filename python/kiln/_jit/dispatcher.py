@@ -216,16 +216,22 @@ class _Launch:
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
+def device_of(args):
+    """Where a launch with `args` runs: the device of its kiln arrays when
+    they agree, else the default device."""
+    from .._device import default_device
+
+    devices = {a.device for a in args if isinstance(a, ndarray)}
+    return devices.pop() if len(devices) == 1 else default_device()
+
+
 def _raise_recorded(kernel, args, name):
     """Debug mode: the exception a thread of the launch raised (or the assert
     it failed), raised here with the thread, the block and the line; the
     record is cleared for the next launch. Waits for the kernel on a GPU."""
     import ctypes
 
-    from .._device import default_device
-
-    devices = {a.device for a in args if isinstance(a, ndarray)}
-    device = devices.pop() if len(devices) == 1 else default_device()
+    device = device_of(args)
     address, size = kernel._kiln_module.global_(device, "kiln_jit_error")
     record = (ctypes.c_int * (size // 4))()
     if device.type == "cpu":
@@ -253,10 +259,7 @@ def _on_one_device(args, name):
     back after the kernel, with Numba's warning."""
     if not any(isinstance(a, np.ndarray) for a in args):
         return args, ()
-    from .._device import default_device
-
-    devices = {a.device for a in args if isinstance(a, ndarray)}
-    device = devices.pop() if len(devices) == 1 else default_device()
+    device = device_of(args)
     if device.type == "cpu":
         return args, ()
     from .._creation import asarray

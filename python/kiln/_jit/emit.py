@@ -342,7 +342,7 @@ class Emitter:
                 items.append(f"kiln_drop<0>({source}, {counter})" if isinstance(ty, T.ArrayType)
                              else f"{source}.at({counter})")
             else:
-                codes = [cast(ty, code) for code, _ in self.tuple_items_of(node)]
+                codes = [cast(ty, code) for code, _ in self.tuple_items(node)]
                 self.line(f"const {T.c_name(ty)} {source}[] = {{{', '.join(codes)}}};")
                 lengths.append(f"{len(codes)}LL")
                 items.append(f"{source}[{counter}]")
@@ -360,13 +360,6 @@ class Emitter:
         self.line("}")
         self._depth -= 1
         self.line("}")
-
-    def tuple_items_of(self, node):
-        """[(code, type)] of a tuple a loop walks: an expression's, or a module-level tuple's."""
-        if node in self.typed.tuples:
-            return self.tuple_items(node)
-        value = self.global_value(node)
-        return [(literal(v, T.of_value(v)), T.of_value(v)) for v in value]
 
     def _leave(self):
         r = self.typed.return_type

@@ -121,10 +121,9 @@ class Typed:
             except TypingError:
                 pass
         if isinstance(node, (ast.Name, ast.Attribute)):
-            value = self.global_value(node)
-            if value is not None and not isinstance(value, (np.ndarray,)) and not hasattr(value, "__cuda_array_interface__"):
-                if not (isinstance(node, ast.Name) and node.id in self.locals):
-                    return T.ConstantArg(value)
+            value = self.global_value(node)  # None for locals
+            if value is not None and not isinstance(value, np.ndarray) and not hasattr(value, "__cuda_array_interface__"):
+                return T.ConstantArg(value)
         return self.expr(node)
 
     def non_negative(self, node):
@@ -201,11 +200,11 @@ class Typed:
             if not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):  # a docstring
                 self.expr(s.value)
         elif isinstance(s, ast.Raise):
-            self.raised[s] = self._exception(s, s.exc)
+            self._exception(s, s.exc)
         elif isinstance(s, ast.Assert):
             self.expr(s.test)
             message = self.constant(s.msg) if s.msg is not None else ""
-            self.raised[s] = self._code(AssertionError, str(message), s)
+            self._code(AssertionError, str(message), s)
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             self.unsupported(s, f"the statement {type(s).__name__}")
 
@@ -219,13 +218,13 @@ class Typed:
         if not (isinstance(cls, type) and issubclass(cls, BaseException)):
             self.unsupported(s, "raising something other than an exception class, or one with constant arguments")
         message = ", ".join(str(self.constant(a)) for a in call.args) if call else ""
-        return self._code(cls, message, s)
+        self._code(cls, message, s)
 
     def _code(self, cls, message, s):
-        if s not in self.raised:  # once per statement, whatever the inference rounds
+        """Records the statement's code in ``raised``, once, whatever the inference rounds."""
+        if s not in self.raised:
             self.raised[s] = self.module.exception_code(cls, message, self.f.filename, s.lineno) \
-                if getattr(self.module, "debug", False) else 0
-        return self.raised[s]
+                if self.module.debug else 0
 
     def _for(self, s):
         it = s.iter
@@ -280,20 +279,15 @@ class Typed:
         self.iterations[s] = plan
 
     def _sequence(self, node):
-        value = self.global_value(node)
-        if isinstance(value, tuple) and all(self.is_number(v) for v in value):
-            items = [T.of_value(v) for v in value]  # a module-level tuple
-        elif isinstance(node, ast.Tuple) or (isinstance(node, ast.Attribute) and node.attr == "shape") or (
-                isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types")):
-            items = self.tuple_items(node)
-        else:
+        if not (isinstance(node, ast.Tuple) or (isinstance(node, ast.Attribute) and node.attr == "shape") or (
+                isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types"))):
             ty = self.expr(node)
             if isinstance(ty, T.ArrayType):
                 return "array", node, ty.dtype if ty.ndim == 1 else T.ArrayType(ty.dtype, ty.ndim - 1)
-            items = None
-        if not items:
-            self.unsupported(node, "a for loop over something other than range(), an array, a tuple, "
-                                   "enumerate() or zip()")
+            if not isinstance(ty, T.TupleType):
+                self.unsupported(node, "a for loop over something other than range(), an array, a tuple, "
+                                       "enumerate() or zip()")
+        items = self.tuple_items(node)  # a literal, a shape, cuda.grid(n), a tuple value (module-level too)
         self.scalars(node, *items)
         common = items[0]
         for t in items[1:]:

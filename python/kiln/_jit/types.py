@@ -234,11 +234,13 @@ def _dtype_named(name):
 
 
 def _from_type_object(t):
-    if t is None or type(t).__name__ == "NoneType" and hasattr(t, "name"):
+    from ..cuda import types as numba_types
+
+    if t is None or isinstance(t, numba_types.NoneType):
         return None
-    if hasattr(t, "ndim") and hasattr(t, "dtype"):
+    if isinstance(t, numba_types.Array):
         return ArrayType(t.dtype.name, t.ndim)
-    if hasattr(t, "dtype"):
+    if isinstance(t, numba_types.Number):
         return np.dtype(t.dtype.name)
     raise TypeError(f"{t!r} is not a type a kernel signature takes")
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import ndarray
 from . import types as T
-from .dispatcher import Module
+from .dispatcher import Module, device_of
 from .translate import Function, Translation
 
 
@@ -38,13 +38,6 @@ def _dtype_of(value):
     if isinstance(value, (ndarray, np.ndarray, np.generic)):
         return np.dtype(str(value.dtype))
     return T.of_value(value)
-
-
-def _device_of(args):
-    from .._device import default_device
-
-    devices = {a.device for a in args if isinstance(a, ndarray)}
-    return devices.pop() if len(devices) == 1 else default_device()
 
 
 class CUDAUFunc:
@@ -94,7 +87,7 @@ class CUDAUFunc:
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__} takes {self.nin} arguments, got {len(args)}")
         kernel, arg_types, ret = self._kernel(tuple(_dtype_of(a) for a in args))
-        device = _device_of([*args, out])
+        device = device_of([*args, out])
         on_host = not any(isinstance(a, ndarray) for a in (*args, out))
         inputs = [asarray(a, dtype=t.name, device=device) for a, t in zip(args, arg_types)]
         target = out if isinstance(out, ndarray) else None
@@ -114,7 +107,7 @@ class CUDAUFunc:
             raise TypeError(f"{self.__name__}.reduce needs a function of two arguments")
         if axis != 0:
             raise ValueError(f"{self.__name__}.reduce: only axis=0")
-        values = asarray(arr, device=_device_of([arr]))
+        values = asarray(arr, device=device_of([arr]))
         if values.ndim != 1:
             raise ValueError(f"{self.__name__}.reduce: a 1-D array, not {values.ndim}-D")
         if values.size == 0:

@@ -62,11 +62,11 @@ def normalise(test_id):
     return test_id.split("cudapy.", 1)[-1]
 
 
-def run(files, cwd, env, work, deselect, python=None, prelude=""):
+def run(files, cwd, env, work, deselect, python=None):
     outcomes, reasons = {}, {}
     for name in files:
         found, why = suite_runner.run_pytest([name], cwd, env, work / f"junit-{name}.xml", deselect, timeout=600,
-                                             label=name[:-3], python=python, prelude=prelude)
+                                             label=name[:-3], python=python)
         outcomes.update({normalise(k): v for k, v in found.items()})
         reasons.update({normalise(k): v for k, v in why.items()})
     return outcomes, reasons
