@@ -2,6 +2,7 @@
 
 #include "kernel_faults.hpp"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <link.h>
@@ -10,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <map>
@@ -135,11 +137,12 @@ std::string with_dynamic_shared(const std::string& source) {
   return out + source.substr(last);
 }
 
-// The host runtime, the user's source with its own line numbers, then an
-// entry point per kernel.
-std::string translation_unit(const std::string& source, const std::vector<std::string>& kernels) {
-  std::string tu;
-  for (const auto& [name, text] : host_runtime_headers()) tu += text;
+// The user's source with its own line numbers, then an entry point per
+// kernel; the host runtime before them is `prelude` (its text, or nothing
+// where a precompiled header brings it).
+std::string translation_unit(const std::string& prelude, const std::string& source,
+                             const std::vector<std::string>& kernels) {
+  std::string tu = prelude;
   tu += "#line 1 \"" + std::string(kSourceName) + "\"\n" + with_dynamic_shared(source) + "\n";
   tu += "#line 1 \"kiln-entries\"\n";
   for (size_t i = 0; i < kernels.size(); ++i)
@@ -147,6 +150,17 @@ std::string translation_unit(const std::string& source, const std::vector<std::s
           "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" + kernels[i] + ")>(l, args); }\n";
   return tu;
 }
+
+std::string host_runtime_text() {
+  std::string text;
+  for (const auto& [name, text_of] : host_runtime_headers()) text += text_of;
+  return text;
+}
+
+// What kiln.cuda.jit's kernels start with: their support header, which the
+// jit's precompiled header holds too.
+const std::string kJitInclude = "#include <kiln/device/jit_support.cuh>";
+bool is_jit_source(const std::string& source) { return source.compare(0, kJitInclude.size(), kJitInclude) == 0; }
 
 // g++ and clang name positions as "kernel.cu:<line>:<column>: error".
 int first_error_line(const std::string& log) {
@@ -178,41 +192,93 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
 }
 
 // The headers kernels include (kiln/device/..., pycuda-complex.hpp) written
-// under `dir`, for the compiler's -I; returns the files written, for removal.
-std::vector<std::string> write_device_headers(const std::string& dir) {
-  std::vector<std::string> written;
+// under `dir`, for the compiler's -I.
+void write_device_headers(const std::string& dir) {
   mkdir((dir + "/kiln").c_str(), 0700);
   mkdir((dir + "/kiln/device").c_str(), 0700);
   for (const auto& [name, text] : detail::kernel_headers()) {
     const std::string path = dir + "/" + name;
     detail::write_atomically(path.substr(0, path.rfind('/')), path, text);
-    written.push_back(path);
   }
-  return written;
+}
+
+void remove_tree(const std::string& path) {
+  if (DIR* d = opendir(path.c_str())) {
+    while (dirent* e = readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      const std::string child = path + "/" + name;
+      struct stat st;
+      if (lstat(child.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(child);
+      else unlink(child.c_str());
+    }
+    closedir(d);
+  }
+  rmdir(path.c_str());
+}
+
+std::vector<std::string> compiler_arguments(const std::string& include_dir) {
+  std::vector<std::string> args = host_compiler().command;
+  args.insert(args.end(), host_compiler().flags.begin(), host_compiler().flags.end());
+  args.push_back("-I" + include_dir);
+  return args;
+}
+
+// The directory of the device headers and of the precompiled host runtime
+// (kiln_host.hpp and its .gch; for `jit`, with jit_support.cuh too) that
+// every kernel compiles against: parsing the runtime and the C++ library
+// headers it needs is most of a small kernel's compile time. Built once per
+// compiler, flags and headers, in the cache directory (in a private
+// directory renamed into place, so processes that race agree); "" where it
+// cannot be made, and kernels then compile with the runtime as text.
+std::string runtime_directory(bool jit) {
+  static std::mutex mutex;
+  static std::map<bool, std::string> made;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto it = made.find(jit); it != made.end()) return it->second;
+  std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
+  detail::Sha256 h;
+  h.update(detail::kKilnVersion).update("\nhost runtime\n").update(host_compiler().identity + "\n");
+  for (const std::string& f : host_compiler().flags) h.update(f + "\n");
+  for (const auto& [name, text] : detail::kernel_headers()) h.update(name + "\n" + text);
+  const std::string cache = detail::ensure_cache_directory();
+  const std::string dir = cache.empty() ? "" : cache + "/runtime-" + h.update(header).hex_digest().substr(0, 24);
+  struct stat st;
+  if (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) != 0) {
+    std::string building = cache + "/.runtime-XXXXXX";
+    if (mkdtemp(building.data())) {
+      write_device_headers(building);
+      detail::write_atomically(building, building + "/kiln_host.hpp", header);
+      std::vector<std::string> args = compiler_arguments(building);
+      args.erase(std::find(args.begin(), args.end(), "-shared"));
+      args.insert(args.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
+      int status = 0;
+      run_compiler(args, &status);
+      const bool built = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
+    }
+  }
+  return made[jit] = (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) == 0) ? dir : "";
 }
 
 // Compiles to a shared library; returns its bytes.
-std::string compile(const std::string& tu, const std::string& source, const std::vector<std::string>& options) {
+std::string compile(const std::string& source, const std::vector<std::string>& kernels,
+                    const std::vector<std::string>& options) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
   const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
-  detail::write_atomically(dir, cpp, tu);
-  const std::vector<std::string> headers = write_device_headers(dir);
-  std::vector<std::string> args = host_compiler().command;
-  args.insert(args.end(), host_compiler().flags.begin(), host_compiler().flags.end());
-  args.push_back("-I" + std::string(dir));
+  const std::string runtime = runtime_directory(is_jit_source(source));
+  if (runtime.empty()) write_device_headers(dir);
+  detail::write_atomically(dir, cpp, translation_unit(runtime.empty() ? host_runtime_text() : "", source, kernels));
+  std::vector<std::string> args = compiler_arguments(runtime.empty() ? dir : runtime);
+  if (!runtime.empty()) args.insert(args.end(), {"-include", runtime + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
   args.insert(args.end(), {"-x", "c++", cpp, "-o", so});
   int status = 0;
   std::string log = run_compiler(args, &status);
   std::string library = detail::read_file(so);
-  unlink(cpp.c_str());
-  unlink(so.c_str());
-  for (const std::string& header : headers) unlink(header.c_str());
-  rmdir((std::string(dir) + "/kiln/device").c_str());
-  rmdir((std::string(dir) + "/kiln").c_str());
-  rmdir(dir);
+  remove_tree(dir);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty())
     throw CompileError(detail::describe_compile_failure(kSourceName, log, source, first_error_line(log)));
   return library;
@@ -238,7 +304,7 @@ void* open_library(const std::string& bytes) {
 
 std::shared_ptr<const HostModule> load_host_module(const std::string& source, const std::vector<std::string>& options,
                                                    const std::vector<std::string>& kernels) {
-  const std::string tu = translation_unit(source, kernels);
+  const std::string tu = translation_unit(host_runtime_text(), source, kernels);
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
   for (const std::string& f : host_compiler().flags) h.update(f + "\n");
@@ -259,7 +325,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   const std::string path = detail::cache_directory() + "/" + key + ".so";
   std::string library = detail::load_checked(path);
   if (library.empty()) {
-    library = compile(tu, source, options);
+    library = compile(source, kernels, options);
     detail::store_checked(path, library);
   }
   auto module = std::make_shared<HostModule>();

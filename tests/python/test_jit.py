@@ -557,3 +557,37 @@ def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):
 
     unchecked[1, 1](a)
     assert kiln.asnumpy(a)[0] == 3
+
+
+@cuda.jit
+def _ufunc_into(x, y, out):
+    np.arctan2(x, y, out)
+
+
+@cuda.jit
+def _ufunc_numbers(x, y, out):
+    out[0] = np.hypot(x, y)
+    out[1] = np.floor(x) + np.less(np.int64(-1), np.uint64(1))  # NumPy's floor keeps floats; -1 < 1 exactly
+    out[2] = np.logical_xor(x, 0.0) + np.degrees(y)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int16", "uint8"])
+def test_numpy_ufuncs_in_kernels_follow_numpy(current, dtype):
+    rng = np.random.default_rng(7)
+    x = (rng.standard_normal((3, 4)) * 5).astype(dtype)
+    y = (rng.standard_normal(4) * 5).astype(dtype)  # broadcast along the rows
+    out = kiln.zeros((3, 4), dtype=np.result_type(np.arctan2(x[:1, :1], y[:1])), device=current)
+    _ufunc_into[1, 1](kiln.asarray(x, device=current), kiln.asarray(y, device=current), out)
+    np.testing.assert_allclose(kiln.asnumpy(out), np.arctan2(x, y), rtol=1e-6)
+    for value in (np.float32(2.5), np.float64(-1.5), 0.0):
+        got = kiln.zeros(3, device=current)
+        _ufunc_numbers[1, 1](value, 3.0, got)
+        want = [np.hypot(value, 3.0), np.floor(value) + 1, np.logical_xor(value, 0.0) + np.degrees(3.0)]
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-6)
+
+    @cuda.jit
+    def no_output(a, o):
+        o[0] = np.sin(a)
+
+    with pytest.raises(cuda.TypingError, match=r"np.sin of arrays needs an output array"):
+        no_output[1, 1](out, out)

@@ -25,6 +25,7 @@ class Module:
         self.constants = []
         self.device_functions = {}
         self.needs_dynamic_shared = False
+        self.includes = set()  # device headers beyond jit_support.cuh that constructs need
         self.debug = debug
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
 
@@ -53,7 +54,7 @@ class Module:
         return name
 
     def source(self, kernel_lines):
-        parts = ["#include <kiln/device/jit_support.cuh>"]
+        parts = ["#include <kiln/device/jit_support.cuh>"] + [f"#include <{h}>" for h in sorted(self.includes)]
         if self.debug:  # where a raise or a failed assert leaves its code for the host (see _Launch)
             parts.append("KILN_JIT_ERROR_RECORD")
         if self.needs_dynamic_shared:

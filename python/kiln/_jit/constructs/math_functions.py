@@ -1,8 +1,7 @@
-"""``math.*`` and their NumPy spellings (``np.sqrt``): float functions, the
-float-to-int roundings and the IEEE tests."""
+"""``math.*``: float functions, the float-to-int roundings and the IEEE tests
+(NumPy's spellings, ``np.sqrt``, are ufuncs: numpy_ufuncs.py)."""
 import math
 
-import numpy as np
 
 from ...cuda import kernel_language as K
 from .. import types as T
@@ -13,7 +12,7 @@ _FLOAT = {"sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos",
           "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "erf", "erfc", "lgamma", "atan2", "pow",
           "hypot", "copysign", "fmod", "cbrt", "exp2"}
 _TWO_ARGUMENTS = {"atan2", "pow", "hypot", "copysign", "fmod"}
-_RENAMED = {"gamma": "tgamma", "absolute": "fabs"}
+_RENAMED = {"gamma": "tgamma"}
 _TO_INT = {"floor", "ceil", "trunc"}
 _TESTS = {"isnan", "isinf", "isfinite"}
 
@@ -63,8 +62,4 @@ def constructs():
         if hasattr(math, name):
             table[getattr(math, name)] = MathFunction(name)
     table[K.cbrt] = MathFunction("cbrt")
-    for name in _FLOAT | _TO_INT | _TESTS | {"absolute"}:
-        value = getattr(np, name, None)
-        if value is not None and value not in table:
-            table[value] = MathFunction(name)
     return table

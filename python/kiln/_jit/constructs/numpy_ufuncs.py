@@ -1,0 +1,98 @@
+"""NumPy's ufuncs inside kernels, as Numba's CUDA target has them:
+``np.sin(x)`` of numbers is a number; ``np.add(a, b, out)`` with an output
+array fills it element by element, broadcasting numbers and arrays (a kernel
+cannot make arrays, so array inputs need the output). Types follow NumPy's
+loop selection (``ufunc.resolve_dtypes``); the values are kiln's one
+definition of each op (include/kiln/device/ops.cuh, through jit_ufuncs.cuh)."""
+import numpy as np
+
+from .. import types as T
+from ..cxx import cast
+from .base import Construct
+
+HEADER = "kiln/device/jit_ufuncs.cuh"
+
+# NumPy's name -> ops.cuh's op_<name> where they differ.
+_OP_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "asinh", "arccosh": "acosh",
+             "arctanh": "atanh", "arctan2": "atan2", "absolute": "abs", "fabs": "abs", "invert": "bitwise_invert",
+             "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift", "conjugate": "conj",
+             "degrees": "rad2deg", "radians": "deg2rad"}
+# Ops ops.cuh defines (the op_<name> structs).
+_OPS = {"abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert",
+        "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "conj", "copysign",
+        "cos", "cosh", "deg2rad", "divide", "equal", "exp", "exp2", "expm1", "floor", "floor_divide", "fmax", "fmin",
+        "fmod", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less", "less_equal", "log",
+        "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+        "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "power", "rad2deg", "reciprocal",
+        "remainder", "rint", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc"}
+_ORDER = {"less": "<", "less_equal": "<=", "greater": ">", "greater_equal": ">=", "equal": "==", "not_equal": "!="}
+
+
+def _computed_as(dtype):
+    """The C type a loop of `dtype` computes in: float16 goes through float."""
+    return np.dtype("float32") if dtype == np.dtype("float16") else dtype
+
+
+class UFunc(Construct):
+    def __init__(self, ufunc):
+        self.ufunc = ufunc
+        self.op = _OP_NAMES.get(ufunc.__name__, ufunc.__name__)
+
+    def _loop(self, typer, node, in_types):
+        """The dtypes NumPy's loop for these inputs takes and gives."""
+        try:
+            return self.ufunc.resolve_dtypes(tuple(in_types) + (None,) * self.ufunc.nout)
+        except (TypeError, np.exceptions.DTypePromotionError) as e:
+            typer.typing(node, f"np.{self.ufunc.__name__} of {', '.join(map(str, in_types))}: {e}")
+
+    def type(self, typer, node):
+        name, nin = self.ufunc.__name__, self.ufunc.nin
+        if self.ufunc.nout != 1 or self.op not in _OPS:
+            typer.unsupported(node, f"np.{name} in a kernel")
+        if len(node.args) not in (nin, nin + 1):
+            typer.typing(node, f"np.{name} takes {nin} inputs and an optional output array, got {len(node.args)}")
+        types = [typer.expr(a) for a in node.args]
+        for t in types:
+            if not (T.is_scalar(t) or isinstance(t, T.ArrayType)):
+                typer.typing(node, f"np.{name} of a {t}")
+        in_types = [t.dtype if isinstance(t, T.ArrayType) else t for t in types[:nin]]
+        result = self._loop(typer, node, in_types)[-1]
+        if len(types) == nin:
+            if any(isinstance(t, T.ArrayType) for t in types):
+                typer.typing(node, f"np.{name} of arrays needs an output array in a kernel (kernels cannot make "
+                                   f"arrays): np.{name}(..., out)")
+            return result
+        out = types[-1]
+        if not isinstance(out, T.ArrayType):
+            typer.typing(node, f"np.{name}'s output must be an array, not {out}")
+        if not np.can_cast(result, out.dtype, "same_kind"):
+            typer.typing(node, f"np.{name} gives {result}, which cannot be stored in a {out}")
+        return out
+
+    def emit(self, emitter, node):
+        emitter.module.includes.add(HEADER)
+        nin = self.ufunc.nin
+        args = emitter.args(node)
+        in_types = [t.dtype if isinstance(t, T.ArrayType) else t for _, t in args[:nin]]
+        loop = self.ufunc.resolve_dtypes(tuple(in_types) + (None,))
+        if len(args) == nin:
+            return self._compute([c for c, _ in args], loop)
+        names = [f"x{i}" for i in range(nin)]
+        f = f"[](auto {', auto '.join(names)}) {{ return {self._compute(names, loop)}; }}"
+        return f"kiln_ufunc_loop({args[-1][0]}, {f}, {', '.join(c for c, _ in args[:nin])})"
+
+    def _compute(self, codes, loop):
+        """The C++ of the op on `codes` (numbers), by NumPy's `loop` dtypes."""
+        ins, result = loop[:-1], loop[-1]
+        if self.op in _ORDER and len(set(ins)) > 1 and all(T.is_int(t) for t in ins):
+            a, b = (cast(t, c) for t, c in zip(ins, codes))  # int64 against uint64, exactly
+            return f"(kiln_mixed_order({a}, {b}) {_ORDER[self.op]} 0)"
+        if self.op.startswith("logical_"):
+            operands = ", ".join(f"kiln_truth({cast(t, c)})" for t, c in zip(ins, codes))
+        else:
+            operands = ", ".join(cast(_computed_as(t), c) for t, c in zip(ins, codes))
+        return f"kiln_ufunc<kiln::dev::op_{self.op}, {T.c_name(result)}>({operands})"
+
+
+def constructs():
+    return {value: UFunc(value) for value in vars(np).values() if isinstance(value, np.ufunc)}
