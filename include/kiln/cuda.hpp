@@ -118,6 +118,11 @@ void set_function_attribute(uintptr_t function, int attribute, int value);
 // memory (a CUfunc_cache: 0 none, 1 shared, 2 L1, 3 equal).
 void set_function_cache_config(uintptr_t function, int config);
 
+// The PTX NVRTC makes of kernel `source` for compute_<arch>, with kiln's
+// device headers and `options` (what cuda.jit's inspect_asm and compile_ptx
+// show). Needs NVRTC only, not a GPU; CompileError with the log on failure.
+std::string ptx(const std::string& source, int arch, const std::vector<std::string>& options);
+
 // Copies `nbytes` between any two addresses CUDA knows (device, pinned or
 // ordinary host memory; the direction is inferred from them), and fills
 // `nbytes` at a device address with `value`, queued on `stream` (a CUstream)

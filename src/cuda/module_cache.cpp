@@ -167,6 +167,12 @@ CUmodule load_module(int device, const std::string& cubin) {
 
 }  // namespace
 
+std::string ptx(const std::string& source, int arch, const std::vector<std::string>& user_options) {
+  std::vector<std::string> options = kOptions;
+  options.insert(options.end(), user_options.begin(), user_options.end());
+  return compile_ptx(source, "kernel.cu", arch, options, nvrtc_headers());
+}
+
 std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {
   return cached_compile(source, program_name, arch, includes, {}, {}, nullptr);
 }

@@ -17,7 +17,7 @@ namespace {
 #define KILN_NVRTC_FUNCTIONS(X)                                                             \
   X(nvrtcVersion) X(nvrtcGetErrorString) X(nvrtcCreateProgram) X(nvrtcCompileProgram)       \
   X(nvrtcGetProgramLogSize) X(nvrtcGetProgramLog) X(nvrtcGetCUBINSize) X(nvrtcGetCUBIN)     \
-  X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
+  X(nvrtcGetPTXSize) X(nvrtcGetPTX) X(nvrtcDestroyProgram) X(nvrtcAddNameExpression) X(nvrtcGetLoweredName)
 
 struct Nvrtc {
 #define KILN_NVRTC_MEMBER(name) decltype(&::name) name = nullptr;
@@ -60,10 +60,16 @@ std::string nvrtc_library_path() {
   return info.dli_fname;
 }
 
-std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
-                          const std::vector<std::string>& options,
-                          const std::vector<std::pair<std::string, std::string>>& headers,
-                          const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
+namespace {
+
+// Compiles `source` for `target` ("sm_90" for a CUBIN, "compute_90" for
+// PTX) and returns what `take` reads from the program.
+template <class Take>
+std::string compile_program(const std::string& source, const std::string& program_name, const std::string& target,
+                            const std::vector<std::string>& options,
+                            const std::vector<std::pair<std::string, std::string>>& headers,
+                            const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names,
+                            Take take) {
   const Nvrtc& api = nvrtc();
   std::vector<const char*> header_sources, header_names;
   for (const auto& [name, text] : headers) {
@@ -77,7 +83,7 @@ std::string compile_cubin(const std::string& source, const std::string& program_
   for (const std::string& e : name_expressions)
     check(api.nvrtcAddNameExpression(program, e.c_str()), "nvrtcAddNameExpression");
   std::vector<std::string> all = options;
-  all.push_back("--gpu-architecture=sm_" + std::to_string(arch));
+  all.push_back("--gpu-architecture=" + target);
   std::vector<const char*> argv;
   for (const std::string& o : all) argv.push_back(o.c_str());
   nvrtcResult r = api.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
@@ -90,17 +96,44 @@ std::string compile_cubin(const std::string& source, const std::string& program_
     api.nvrtcDestroyProgram(&program);
     throw CompileError(detail::describe_compile_failure(program_name, log, source, first_error_line(log, program_name)));
   }
-  size_t size = 0;
-  check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
-  std::string cubin(size, '\0');
-  check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+  std::string output = take(api, program);
   for (const std::string& e : name_expressions) {
     const char* lowered = nullptr;
     check(api.nvrtcGetLoweredName(program, e.c_str(), &lowered), "nvrtcGetLoweredName");
     lowered_names->push_back(lowered);
   }
   api.nvrtcDestroyProgram(&program);
-  return cubin;
+  return output;
+}
+
+}  // namespace
+
+std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
+                          const std::vector<std::string>& options,
+                          const std::vector<std::pair<std::string, std::string>>& headers,
+                          const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
+  return compile_program(source, program_name, "sm_" + std::to_string(arch), options, headers, name_expressions,
+                         lowered_names, [](const Nvrtc& api, nvrtcProgram program) {
+                           size_t size = 0;
+                           check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+                           std::string cubin(size, '\0');
+                           check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+                           return cubin;
+                         });
+}
+
+std::string compile_ptx(const std::string& source, const std::string& program_name, int arch,
+                        const std::vector<std::string>& options,
+                        const std::vector<std::pair<std::string, std::string>>& headers) {
+  return compile_program(source, program_name, "compute_" + std::to_string(arch), options, headers, {}, nullptr,
+                         [](const Nvrtc& api, nvrtcProgram program) {
+                           size_t size = 0;
+                           check(api.nvrtcGetPTXSize(program, &size), "nvrtcGetPTXSize");
+                           std::string ptx(size, '\0');
+                           check(api.nvrtcGetPTX(program, ptx.data()), "nvrtcGetPTX");
+                           ptx.resize(std::strlen(ptx.c_str()));  // the size counted the terminating NUL
+                           return ptx;
+                         });
 }
 
 }  // namespace kiln::cuda

@@ -21,4 +21,10 @@ std::string compile_cubin(const std::string& source, const std::string& program_
                           const std::vector<std::string>& name_expressions = {},
                           std::vector<std::string>* lowered_names = nullptr);
 
+// The PTX of CUDA C++ for compute_<arch> (what cuda.jit's inspect_asm and
+// compile_ptx show); needs NVRTC only, no GPU.
+std::string compile_ptx(const std::string& source, const std::string& program_name, int arch,
+                        const std::vector<std::string>& options,
+                        const std::vector<std::pair<std::string, std::string>>& headers);
+
 }  // namespace kiln::cuda

@@ -67,6 +67,7 @@ void bind_cuda(nb::module_& m) {
     return std::make_pair(free_bytes, total);
   });
   m.def("_cuda_synchronize", [](int device) { wait_for_gpu("synchronizing the device", [&] { synchronize(device); }); });
+  m.def("_cuda_ptx", &kiln::cuda::ptx, "source"_a, "arch"_a, "options"_a);
   m.def("_profiler_start", &profiler_start);
   m.def("_profiler_stop", &profiler_stop);
   m.def("_set_synchronize_allowed", &set_synchronize_allowed);

@@ -591,3 +591,74 @@ def test_numpy_ufuncs_in_kernels_follow_numpy(current, dtype):
 
     with pytest.raises(cuda.TypingError, match=r"np.sin of arrays needs an output array"):
         no_output[1, 1](out, out)
+
+
+def test_reduce_random_states_and_ptx(current):
+    sum_reduce = cuda.Reduce(lambda a, b: a + b)
+    for n in (1, 17, 1025, 70001):
+        values = kiln.asarray(np.arange(n, dtype=np.float64) + 1, device=current)
+        assert sum_reduce(values) == n * (n + 1) / 2
+    assert sum_reduce(np.zeros(0), init=5) == 5
+
+    @cuda.reduce
+    def largest(a, b):
+        return max(a, b)
+
+    res = kiln.zeros(1, dtype=np.int32, device=current)
+    assert largest(kiln.asarray(np.array([3, 9, 2], np.int32), device=current), res=res) is None
+    assert kiln.asnumpy(res)[0] == 9 and largest(np.array([3, 9, 2], np.int32), init=100) == 100
+
+    # Numba's xoroshiro128+ streams, number for number (the first two states of seed 1 as Numba makes them)
+    states = cuda.random.create_xoroshiro128p_states(64, seed=1)
+    assert kiln.asnumpy(states)[:2].tolist() == [[10451216379200822465, 10451216379200822465],
+                                                 [8341117667364343960, 7824662623250379246]]
+    later = cuda.random.create_xoroshiro128p_states(10, seed=1, subsequence_start=3)
+    np.testing.assert_array_equal(kiln.asnumpy(states)[3:13], kiln.asnumpy(later))
+
+    @cuda.jit
+    def draw(states, out):
+        t = cuda.grid(1)
+        for i in range(16):
+            out[t * 16 + i] = cuda.random.xoroshiro128p_uniform_float32(states, t)
+
+    out = kiln.zeros(64 * 16, dtype=np.float32, device=current)
+    draw[2, 32](states, out)
+    got = kiln.asnumpy(out)
+    assert 0 <= got.min() and got.max() < 1 and abs(got.mean() - 0.5) < 0.03
+
+    ptx, result = cuda.compile_ptx(lambda x, y: x * y, (cuda.float32, cuda.float32), device=True)
+    assert ".visible .func" in ptx and "mul.f32" in ptx and result == cuda.float32
+    assert "atom.global.add.f32" in next(iter(_atomic_add_one.inspect_asm().values()))
+
+
+@cuda.jit("void(float32[::1])")
+def _atomic_add_one(a):
+    cuda.atomic.add(a, 0, 1.0)
+
+
+def test_specialize_overloads_and_launch_checks(current):
+    @cuda.jit
+    def fill(a, v):
+        a[cuda.grid(1)] = v
+
+    only = fill.specialize(cuda.float32[::1], cuda.float32)
+    assert fill.specialize(cuda.float32[::1], cuda.float32) is only and len(fill.specializations) == 1
+    a = kiln.zeros(4, dtype=np.float32, device=current)
+    only[1, 4](a, 2.5)
+    assert kiln.asnumpy(a).tolist() == [2.5] * 4 and len(only.overloads) == 1
+    with pytest.raises(RuntimeError, match="already specialized"):
+        only.specialize(cuda.float32[::1], cuda.float32)
+    with pytest.raises(TypeError, match="No matching definition for argument type"):
+        only[1, 4](kiln.zeros(4, device=current), 1.0)
+    with pytest.raises(ValueError, match="griddim must be a sequence of 1, 2 or 3 integers"):
+        fill[(1, 2, 3, 4), 1]
+    with pytest.raises(TypeError, match="blockdim must be a sequence of integers"):
+        fill[1, 2.0]
+
+    @cuda.jit
+    def keyword_names(a, xor):  # locals named like C++ keywords
+        int = a.size
+        a[0] = xor + int
+
+    keyword_names[1, 1](a, 3.0)
+    assert kiln.asnumpy(a)[0] == 7.0

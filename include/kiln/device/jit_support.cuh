@@ -248,3 +248,5 @@ __device__ __forceinline__ void kiln_jit_record(kiln_jit_error_t* record, int co
 // The heads of translated kernels and of the device functions they call.
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__
+// A device function compile_ptx shows on its own, with C linkage.
+#define KILN_JIT_EXPORTED_DEVICE_FUNCTION extern "C" __device__

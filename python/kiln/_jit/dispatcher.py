@@ -10,6 +10,7 @@ import numpy as np
 
 from .._core import _argument_kinds, ndarray
 from .._raw_kernel import generated_kernels
+from ..cuda import types as numba_types
 from . import types as T
 from .errors import PerformanceWarning, UnsupportedError
 from .translate import Function, Translation
@@ -41,7 +42,7 @@ class Module:
             dispatcher.function.error(UnsupportedError, dispatcher.function.node, "recursive device functions")
         if found is None:
             self.device_functions[key] = "translating"
-            c_name = f"kiln_device_{dispatcher.function.name}_{len(self.definitions)}"
+            c_name = f"kiln_device_{dispatcher.function.c_name}_{len(self.definitions)}"
             translation = Translation(dispatcher.function, arg_types, self, kernel=False, c_name=c_name)
             self.definitions.append("\n".join(translation.lines))
             found = self.device_functions[key] = (c_name, translation.return_type)
@@ -62,14 +63,69 @@ class Module:
         return "\n".join(parts + self.constants + self.definitions + kernel_lines) + "\n"
 
 
+def args_as_types(types):
+    """kiln's argument types as Numba type objects (what signatures take)."""
+    return [numba_types.Array(t.dtype, t.ndim) if isinstance(t, T.ArrayType) else numba_types.from_dtype(t)
+            for t in types]
+
+
+def _current_arch():
+    from ..cuda import device as cuda_device
+
+    if cuda_device.is_available() and not cuda_device.host_mode():
+        return int(cuda_device.Device().compute_capability)
+    return 90  # what kiln's Numba face reports as the compute capability without a GPU
+
+
+def ptx_of(source, options=(), cc=None):
+    """The PTX NVRTC makes of jit-made `source` for compute capability `cc`
+    (major, minor), else the current device's."""
+    from .. import _core
+
+    arch = int(cc[0]) * 10 + int(cc[1]) if cc else _current_arch()
+    return _core._cuda_ptx(source, arch, list(options))
+
+
+def compile_ptx(pyfunc, sig, debug=False, lineinfo=False, device=False, fastmath=False, cc=None, opt=None,
+                abi="c", abi_info=None, output="ptx", forceinline=False, launch_bounds=None):
+    """Numba's ``cuda.compile_ptx``: (PTX, return type) of `pyfunc` for `sig`,
+    a kernel or (device=True) a device function named by `abi_info`'s
+    "abi_name" (default its own name) with C linkage. Made by NVRTC, so it
+    works without a GPU. kiln has only the C ABI and PTX output."""
+    if output != "ptx":
+        raise NotImplementedError(f"compile_ptx(output={output!r}): kiln makes PTX only")
+    if abi not in ("c", "numba") or (abi == "numba" and not device):
+        raise NotImplementedError(f"compile_ptx(abi={abi!r}): unsupported ABI")
+    declared_return, arg_types = T.parse_signature(sig)
+    dispatcher = Dispatcher(pyfunc, device=device, debug=debug)
+    if not device:
+        if declared_return is not None:
+            raise TypeError(f"{pyfunc.__name__}: a kernel returns nothing, the signature says {declared_return}")
+        return ptx_of(dispatcher.source_for(arg_types)[0], (), cc), numba_types.void
+    module = Module(debug)
+    name = (abi_info or {}).get("abi_name", dispatcher.function.c_name)
+    c_name, result = module.device_function(dispatcher, arg_types)
+    params = [(f"{T.c_name(t)} a{i}", f"a{i}") for i, t in enumerate(arg_types)]
+    call = f"{c_name}({', '.join(p[1] for p in params)})"
+    wrapper = (f'KILN_JIT_EXPORTED_DEVICE_FUNCTION {T.c_name(result)} {name}({", ".join(p[0] for p in params)}) '
+               f'{{ {"return " if result is not None else ""}{call}; }}')
+    ptx = ptx_of(module.source([wrapper]), ("--relocatable-device-code=true",), cc)
+    return ptx, numba_types.void if result is None else numba_types.from_dtype(result)
+
+
+def compile_ptx_for_current_device(*args, **kwargs):
+    """``compile_ptx`` for the current device's compute capability."""
+    return compile_ptx(*args, cc=None, **kwargs)
+
+
 def _normalize_dims(value, what):
-    dims = tuple(value) if isinstance(value, (tuple, list)) else (value,)
+    """A launch dimension as a tuple of 1 to 3 ints, refused as Numba refuses it."""
+    dims = list(value) if isinstance(value, (tuple, list)) else [value]
     if not 1 <= len(dims) <= 3:
-        raise ValueError(f"{what}: expected 1 to 3 dimensions, got {value!r}")
-    try:
-        return tuple(int(d) for d in dims)
-    except TypeError:
-        raise TypeError(f"{what}: expected ints, got {value!r}") from None
+        raise ValueError(f"{what} must be a sequence of 1, 2 or 3 integers, got {dims!r}")
+    if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
+        raise TypeError(f"{what} must be a sequence of integers, got {dims!r}")
+    return tuple(int(d) for d in dims)
 
 
 def _arg_type(value):
@@ -100,6 +156,7 @@ class Dispatcher:
         self._function = None
         self.signatures = [T.parse_signature(s) for s in signatures]
         self._kernels = {}  # argument types -> RawKernel
+        self._sources = {}  # argument types -> the CUDA C++ of that specialisation
         self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
         self._launches = {}  # configuration -> _Launch
 
@@ -144,17 +201,63 @@ class Dispatcher:
         kernel = self._kernels.get(types)
         if kernel is None:
             if self.signatures and not any(list(types) == s[1] for s in self.signatures):
-                raise TypeError(f"{self.__name__} was declared for {self._declared()}, not called with "
-                                f"({', '.join(map(str, types))})")
-            module = Module(self.debug)
-            translation = Translation(self.function, types, module, kernel=True, c_name=self.__name__)
-            source = module.source(translation.lines)
-            kernel, = generated_kernels(source, [self.__name__], self._options)
+                raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
+                                f"{self.__name__} was declared for {self._declared()}")
+            source, module = self.source_for(types)
+            kernel, = generated_kernels(source, [self.function.c_name], self._options)
             kernel._kiln_exceptions = module.exceptions if self.debug else None
             self._kernels[types] = kernel
             kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
                               [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._kernel)
         return kernel
+
+    @property
+    def overloads(self):
+        """Numba's: the compiled specialisations, by argument types."""
+        return dict(self._kernels)
+
+    @property
+    def specializations(self):
+        """Numba's: the dispatchers ``specialize`` made, by argument types."""
+        return self.__dict__.setdefault("_specialized", {})
+
+    def specialize(self, *args):
+        """Numba's: a dispatcher compiled for the types of `args` (values or
+        Numba types) alone, made once per set of types."""
+        if self.signatures:
+            raise RuntimeError("Dispatcher already specialized")
+        types = tuple(_arg_type(a) if not isinstance(a, numba_types.Type) else T.parse_type(a) for a in args)
+        found = self.specializations.get(types)
+        if found is None:
+            found = self.specializations[types] = Dispatcher(self.py_func, device=self._kiln_device_function,
+                                                             signatures=[tuple(args_as_types(types))],
+                                                             fma=not self._options, debug=self.debug)
+        return found
+
+    def source_for(self, types):
+        """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
+        module = Module(self.debug)
+        translation = Translation(self.function, list(types), module, kernel=True, c_name=self.function.c_name)
+        source = self._sources[tuple(types)] = module.source(translation.lines)
+        return source, module
+
+    def inspect_asm(self, signature=None):
+        """Numba's ``inspect_asm``: the PTX of the specialisation for
+        `signature` (argument types, or a signature), or a dict of every
+        specialisation compiled or declared so far by argument types. NVRTC
+        makes it for the current GPU's architecture (compute_90 on a machine
+        without one), so it is there on the CPU too."""
+        if signature is not None:
+            types = tuple(T.parse_signature(signature)[1]) if not isinstance(signature, tuple) or \
+                not all(isinstance(t, (np.dtype, T.ArrayType)) for t in signature) else signature
+            source = self._sources.get(types) or self.source_for(types)[0]
+            return ptx_of(source, self._options)
+        for _, declared in self.signatures:
+            if tuple(declared) not in self._sources:
+                self.source_for(declared)
+        return {types: ptx_of(source, self._options) for types, source in self._sources.items()}
+
+    inspect_lto_ptx = inspect_asm  # kiln links no LTO-IR: the PTX is what runs
 
     def _declared(self):
         return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self.signatures)
@@ -279,11 +382,11 @@ def _on_one_device(args, name):
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,
-        debug=False, opt=True, inline=False, fma=True, lto=False, link=(), **kws):
+        debug=False, opt=True, inline=False, forceinline=False, fma=True, lto=False, link=(), **kws):
     """Numba's ``@cuda.jit``: bare, with options, or with signatures
     (``@cuda.jit("void(float32[:], int32)")``). kiln always caches compiled
     kernels on disk; `cache`, `fastmath`, `lineinfo`, `max_registers`,
-    `debug`, `opt`, `inline` and `lto` (kiln compiles a kernel and its device
+    `debug`, `opt`, `inline`, `forceinline` and `lto` (kiln compiles a kernel and its device
     functions as one unit) are accepted for Numba code; `link` (PTX/CUDA
     files to link) is refused by name.
 

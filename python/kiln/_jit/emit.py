@@ -200,7 +200,7 @@ class Emitter:
         if node.attr in ("real", "imag") and T.is_scalar(self.type_of(node.value)):
             ty, code = self.type_of(node.value), self.expr(node.value)
             if ty.kind == "c":
-                return f"{node.attr}({code})"
+                return f"({code}).{node.attr}()"  # a member: a local may be called real
             return cast(self.type_of(node), code) if node.attr == "real" else cast(self.type_of(node), "0")
         if node.attr == "size":
             return f"{self.expr(node.value)}.size()"

@@ -4,6 +4,7 @@ passes need not know removed (``x += v`` is ``x = x + v``; a conditional
 between two tuples is a tuple of conditionals)."""
 import ast
 import inspect
+import re
 import textwrap
 
 from .errors import UnsupportedError
@@ -21,22 +22,53 @@ class Function:
             text = "".join(lines)
         except (OSError, TypeError):  # made by exec, python -c or at the prompt: no source file
             text, self.first_line, self.filename = _decompiled(pyfunc), 1, f"<{self.name}, decompiled>"
-        tree = ast.parse(textwrap.dedent(text))
-        self.node = tree.body[0]
+        tree = ast.parse(_statement_text(text))
+        self.node = _as_function(tree, pyfunc)
         if not isinstance(self.node, ast.FunctionDef):
             raise UnsupportedError(f"{self.name}: only functions defined with def can be jitted")
         ast.increment_lineno(tree, self.first_line - 1)
         args = self.node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs:
             self.error(UnsupportedError, self.node, "default, keyword-only and variable arguments")
-        self.params = [a.arg for a in args.args]
         closure = inspect.getclosurevars(pyfunc)
         self.scope = {**pyfunc.__globals__, **closure.nonlocals}
         _Desugar().visit(self.node)
+        _rename_cxx_keywords(self.node)
+        self.params = [a.arg for a in args.args]
+
+    @property
+    def c_name(self):
+        return re.sub(r"\W", "_", self.name)  # "<lambda>" is "_lambda_" in C++
 
     def error(self, kind, node, what):
         line = getattr(node, "lineno", self.first_line)
         raise kind(f"{what} (in {self.name}, {self.filename}:{line})")
+
+
+def _statement_text(text):
+    """Source lines as a parsable statement: dedented, and a lambda's line
+    that continues an expression (``f(lambda a: a,``) closed off."""
+    text = textwrap.dedent(text)
+    try:
+        ast.parse(text)
+        return text
+    except SyntaxError:
+        return "(" + text.strip().rstrip(",") + ")" if "lambda" in text else text
+
+
+def _as_function(tree, pyfunc):
+    """The def of `pyfunc` in the parsed source: its first statement, or for
+    a lambda, the lambda with its parameters on those lines as a def."""
+    if pyfunc.__name__ != "<lambda>":
+        return tree.body[0]
+    params = list(pyfunc.__code__.co_varnames[:pyfunc.__code__.co_argcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and [a.arg for a in n.args.args] == params]
+    if len(found) != 1:
+        raise UnsupportedError(f"cannot tell which lambda on its line is the one jitted ({len(found)} match)")
+    lam = found[0]
+    body = [ast.copy_location(ast.Return(value=lam.body), lam.body)]
+    return ast.copy_location(ast.FunctionDef(name="_lambda_", args=lam.args, body=body, decorator_list=[],
+                                             returns=None, type_comment=None), lam)
 
 
 def _decompiled(pyfunc):
@@ -54,6 +86,32 @@ def _decompiled(pyfunc):
     except Exception as e:  # depyf's own errors, of many kinds
         raise UnsupportedError(f"kiln.cuda.jit could not rebuild the source of {name} from its bytecode "
                                f"(it has no source file): {e}") from None
+
+
+# C++'s keywords and the names its headers reserve that a Python local may
+# be called (``xor = 16``, a parameter ``int``).
+_CXX_WORDS = frozenset(
+    "alignas alignof and and_eq asm auto bitand bitor bool break case catch char char16_t char32_t class compl const "
+    "const_cast constexpr continue decltype default delete do double dynamic_cast else enum explicit export extern "
+    "false float for friend goto if inline int long mutable namespace new noexcept not not_eq nullptr operator or "
+    "or_eq private protected public register reinterpret_cast return short signed sizeof static static_assert "
+    "static_cast struct switch template this thread_local throw true try typedef typeid typename union unsigned "
+    "using virtual void volatile wchar_t while xor xor_eq threadIdx blockIdx blockDim gridDim warpSize".split())
+
+
+def _rename_cxx_keywords(function):
+    """Locals and parameters named like a C++ keyword get a name C++ accepts
+    (a local is local throughout its function, so every use is renamed)."""
+    local = {a.arg for a in function.args.args} | {n.id for n in ast.walk(function)
+                                                   if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    clashing = local & _CXX_WORDS
+    if not clashing:
+        return
+    for n in ast.walk(function):
+        if isinstance(n, ast.Name) and n.id in clashing:
+            n.id = f"kiln_local_{n.id}"
+        elif isinstance(n, ast.arg) and n.arg in clashing:
+            n.arg = f"kiln_local_{n.arg}"
 
 
 class _Desugar(ast.NodeTransformer):

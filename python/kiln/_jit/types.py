@@ -252,7 +252,7 @@ def parse_signature(sig):
         return None, [parse_type(t) for t in sig]
     if not isinstance(sig, str):
         return parse_type(sig.return_type), [parse_type(t) for t in sig.args]
-    m = re.match(r"^\s*(\w+(?:\[[^\]]*\])?)\s*\((.*)\)\s*$", sig)
+    m = re.match(r"^\s*(\w+(?:\[[^\]]*\])?)?\s*\((.*)\)\s*$", sig)  # "(float32[:], int32)": no return type
     if not m:
         raise ValueError(f"cannot read the signature {sig!r} (expected e.g. 'void(float32[:], int32)')")
     args, depth, start = [], 0, 0
@@ -263,4 +263,4 @@ def parse_signature(sig):
             if text[start:i].strip():
                 args.append(parse_type(text[start:i]))
             start = i + 1
-    return parse_type(m.group(1)), args
+    return (parse_type(m.group(1)) if m.group(1) else None), args

@@ -16,7 +16,7 @@ from .translate import Function, Translation
 def _device_source(function, arg_types):
     """(preamble, C name, return type) of `function` translated for `arg_types`."""
     module = Module()
-    c_name = f"kiln_ufunc_{function.name}"
+    c_name = f"kiln_ufunc_{function.c_name}"
     translation = Translation(function, arg_types, module, kernel=False, c_name=c_name)
     module.definitions.append("\n".join(translation.lines))
     return module.source([]), c_name, translation.return_type

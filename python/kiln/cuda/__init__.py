@@ -26,6 +26,7 @@ rest raises ``CUDAError``.
 import contextlib as _contextlib
 
 from ._backend import CUDAError, OutOfMemoryError
+from .compiler import compile_ptx, compile_ptx_for_current_device  # noqa: F401  (Numba's)
 from . import compiler, driver, event, memory, nvtx, profiler, runtime, stream  # noqa: F401  (CuPy's submodules)
 from . import types  # noqa: F401  (Numba's type objects)
 from .types import *  # noqa: F401,F403
@@ -69,6 +70,28 @@ def vectorize(*args, **options):
     from .._jit.vectorize import vectorize as make
 
     return make(*args, **options)
+
+
+def __getattr__(name):
+    """Numba's submodules ``cuda.random`` and ``cuda.kernels``, loaded on first
+    use (they build on the jit, which needs NumPy)."""
+    if name in ("random", "kernels"):
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def reduce(functor):
+    """Numba's ``@cuda.reduce``: a full reduction by `functor` (kiln/_jit/reduce.py)."""
+    return Reduce(functor)
+
+
+def Reduce(functor):  # noqa: N802  (Numba's class name)
+    """Numba's ``cuda.Reduce(functor)``: callable as ``r(arr, size=None, res=None, init=0, stream=0)``."""
+    from .._jit.reduce import Reduce as make
+
+    return make(functor)
 
 
 @_contextlib.contextmanager

@@ -1,10 +1,26 @@
-"""CuPy's ``cupy.cuda.compiler``: ``compile_with_cache`` and
-``CompileException``. Compiling goes through kiln's one user-kernel path
-(kiln.RawModule), cached on disk like every kiln kernel."""
+"""CuPy's ``cupy.cuda.compiler`` (``compile_with_cache``, ``CompileException``)
+and Numba's ``numba.cuda.compiler`` (``compile_ptx``,
+``compile_ptx_for_current_device``). Compiling goes through kiln's one
+user-kernel path (kiln.RawModule), cached on disk like every kiln kernel;
+Numba's PTX comes from the jit (kiln/_jit/dispatcher.py) through NVRTC."""
 from .._core import CompileError as CompileException
 from .._raw_kernel import RawModule
 
-__all__ = ["CompileException", "compile_with_cache"]
+__all__ = ["CompileException", "compile_ptx", "compile_ptx_for_current_device", "compile_with_cache"]
+
+
+def compile_ptx(pyfunc, sig, **options):
+    """Numba's ``compile_ptx`` (see kiln/_jit/dispatcher.py)."""
+    from .._jit.dispatcher import compile_ptx as make
+
+    return make(pyfunc, sig, **options)
+
+
+def compile_ptx_for_current_device(pyfunc, sig, **options):
+    """Numba's ``compile_ptx_for_current_device``."""
+    from .._jit.dispatcher import compile_ptx_for_current_device as make
+
+    return make(pyfunc, sig, **options)
 
 
 def compile_with_cache(source, options=(), arch=None, cache_dir=None, extra_source=None, backend="nvrtc", *,

@@ -59,6 +59,30 @@ class Number(Type):
         return Array(self, len(spec), layout)
 
 
+class Boolean(Number):
+    """``boolean``."""
+
+
+class Integer(Number):
+    """The signed and unsigned integer types."""
+
+    @property
+    def signed(self):
+        return self.dtype.kind == "i"
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+
+class Float(Number):
+    """float16, float32 and float64."""
+
+    @property
+    def bitwidth(self):
+        return self.dtype.itemsize * 8
+
+
 class Complex(Number):
     """complex64 and complex128: ``underlying_float`` is the type of each part."""
 
@@ -100,8 +124,8 @@ class Signature:
 _NUMBERS = {"boolean": "bool", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
             "uint8": "uint8", "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float16": "float16",
             "float32": "float32", "float64": "float64", "complex64": "complex64", "complex128": "complex128"}
-globals().update({name: (Complex if name.startswith("complex") else Number)(name, dtype_name)
-                  for name, dtype_name in _NUMBERS.items()})
+_CLASSES = {"b": Boolean, "i": Integer, "u": Integer, "f": Float, "c": Complex}
+globals().update({name: _CLASSES[normalize(dtype_name).kind](name, dtype_name) for name, dtype_name in _NUMBERS.items()})
 void = none = NoneType("none")
 bool_ = b1 = boolean  # noqa: F821  (made just above)
 i1, i2, i4, i8 = int8, int16, int32, int64  # noqa: F821
@@ -163,6 +187,6 @@ def from_dtype(dtype):
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Array", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
            "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]

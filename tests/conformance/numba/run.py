@@ -37,11 +37,13 @@ HARNESS = "testing/conftest.py"  # numba-cuda's pytest fixture its CUDATestCase 
 
 
 def stage(source, work):
-    """The shim package with Numba's test files inside it, at `work`/numba."""
+    """The shim's packages (numba, and cuda-python's names the tests import)
+    with Numba's test files inside numba, at `work`."""
     fetched = work / "fetched"
     fetched.mkdir()
     suite_runner.fetch_suite(source, URL, PINNED, [TESTS, DATA, HARNESS], fetched)
-    shutil.copytree(HERE / "shim" / "numba", work / "numba", ignore=shutil.ignore_patterns("__pycache__"))
+    for package in ("numba", "cuda"):
+        shutil.copytree(HERE / "shim" / package, work / package, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(fetched / TESTS, work / "numba" / "cuda" / "tests" / "cudapy")
     shutil.copytree(fetched / DATA, work / "numba" / "cuda" / "tests" / "data")
     return work / "numba" / "cuda" / "tests" / "cudapy"

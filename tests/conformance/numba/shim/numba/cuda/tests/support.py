@@ -6,6 +6,7 @@ import math
 import sys
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
 
@@ -129,3 +130,37 @@ def ignore_internal_warnings():
 linux_only = unittest.skipUnless(sys.platform.startswith("linux"), "linux only")
 windows_only = unittest.skipUnless(sys.platform.startswith("win"), "windows only")
 skip_unless_cffi = unittest.skip("cffi functions in kernels are Numba's CPU-compiler feature")
+
+
+class MemoryLeakMixin:
+    """Numba checks its NRT's allocations around a test; kiln's kernels
+    allocate nothing the test could leak, so there is nothing to check."""
+
+
+class CheckWarningsMixin:
+    """Numba's helper: the block issues each of `messages` once, as `category`."""
+
+    @contextlib.contextmanager
+    def check_warnings(self, messages, category=RuntimeWarning):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            yield
+        found = 0
+        for w in caught:
+            for m in messages:
+                if m in str(w.message):
+                    self.assertEqual(w.category, category)
+                    found += 1
+        self.assertEqual(found, len(messages))
+
+
+def run_in_subprocess(code, flags=None, env=None, timeout=30):
+    """Numba's helper: runs `code` in a new interpreter; (stdout, stderr) as bytes."""
+    import subprocess
+
+    popen = subprocess.Popen([sys.executable] + list(flags or []) + ["-c", code], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, env=env)
+    out, err = popen.communicate(timeout=timeout)
+    if popen.returncode != 0:
+        raise AssertionError(f"process failed with code {popen.returncode}: stderr follows\n{err.decode()}")
+    return out, err

@@ -1,0 +1,1 @@
+"""Numba's ready-made kernels (``numba.cuda.kernels``): ``transpose``."""

@@ -1,0 +1,1 @@
+from kiln.cuda import CUDAError  # noqa: F401

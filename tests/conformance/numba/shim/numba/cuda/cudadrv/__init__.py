@@ -1,0 +1,2 @@
+"""``numba.cuda.cudadrv``: Numba's driver package, by its names in kiln."""
+from . import devicearray, driver  # noqa: F401
