@@ -141,21 +141,20 @@ class RawKernel(_core._KernelLauncher):
     def attributes(self):
         return {name: self._attribute(name) for name in _ATTRIBUTES}
 
-    @property
-    def max_dynamic_shared_size_bytes(self):
-        return self._attribute("max_dynamic_shared_size_bytes")
-
-    @max_dynamic_shared_size_bytes.setter
-    def max_dynamic_shared_size_bytes(self, value):
+    def _set_attribute(self, name, value):
         from .cuda.device import get_device_id
 
-        _core._set_function_attribute(self._cuda(get_device_id()),
-                                      _ATTRIBUTES["max_dynamic_shared_size_bytes"], int(value))
+        _core._set_function_attribute(self._cuda(get_device_id()), _ATTRIBUTES[name], int(value))
 
 
 for _name in ("max_threads_per_block", "shared_size_bytes", "const_size_bytes", "local_size_bytes", "num_regs",
               "ptx_version", "binary_version"):
     setattr(RawKernel, _name, property(lambda self, _n=_name: self._attribute(_n)))
+# CuPy's two settable ones: the dynamic shared memory a launch may ask for,
+# and the percent of on-chip memory preferred as shared memory.
+for _name in ("max_dynamic_shared_size_bytes", "preferred_shared_memory_carveout"):
+    setattr(RawKernel, _name, property(lambda self, _n=_name: self._attribute(_n),
+                                       lambda self, value, _n=_name: self._set_attribute(_n, value)))
 
 
 def generated_kernels(code, names, options=()):

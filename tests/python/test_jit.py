@@ -662,3 +662,56 @@ def test_specialize_overloads_and_launch_checks(current):
 
     keyword_names[1, 1](a, 3.0)
     assert kiln.asnumpy(a)[0] == 7.0
+
+
+def test_debug_mode_checks_every_index(current):
+    @cuda.jit(debug=True)
+    def shifted(a, out, by):
+        i = cuda.grid(1)
+        tile = cuda.local.array(4, dtype=np.float32)
+        tile[i % 4] = a[i + by]
+        out[i] = tile[by]
+
+    a = kiln.arange(8, dtype=np.float32, device=current)
+    out = kiln.zeros(8, dtype=np.float32, device=current)
+    shifted[2, 4](a, out, 0)
+    np.testing.assert_array_equal(kiln.asnumpy(out)[::4], [0, 4])
+    # threads 2 and 3 of block 1 overflow; the first to get there is reported
+    with pytest.raises(IndexError, match=r"index [89] is out of bounds for axis 0 with size 8 \(array 'a'\) \(in "
+                                         r"shifted at .*test_jit.py:\d+, block \(1, 0, 0\), thread \([23], 0, 0\)\)"):
+        shifted[2, 4](a, out, 2)
+    with pytest.raises(IndexError, match=r"index 5 is out of bounds for axis 0 with size 4 \(array 'tile'\)"):
+        shifted[1, 1](a, out, 5)
+
+    @cuda.jit(debug=True)
+    def rows(m, out):
+        out[0] = m[cuda.threadIdx.x][1]
+
+    m = kiln.ones((2, 3), device=current)
+    with pytest.raises(IndexError, match=r"index 2 is out of bounds for axis 0 with size 2 \(array 'm'\)"):
+        rows[1, 3](m, kiln.zeros(1, device=current))
+
+
+def test_guvectorize_broadcasts_loop_dimensions(current):
+    @cuda.guvectorize(["void(float32[:, :], float32[:, :], float32[:, :])"], "(m,n),(n,p)->(m,p)")
+    def matmul(a, b, c):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                c[i, j] = 0
+                for k in range(a.shape[1]):
+                    c[i, j] += a[i, k] * b[k, j]
+
+    a = np.arange(3 * 2 * 4, dtype=np.float32).reshape(3, 2, 4)
+    b = np.arange(4 * 5, dtype=np.float32).reshape(4, 5)  # broadcast over a's loop dimension
+    np.testing.assert_allclose(matmul(a, b), a @ b)  # NumPy in, NumPy out
+    got = matmul(kiln.asarray(a, device=current), kiln.asarray(b, device=current))
+    np.testing.assert_allclose(kiln.asnumpy(got), a @ b)
+
+    @cuda.guvectorize(["void(int32, int32[:])"], "()->()")
+    def twice(x, out):
+        out[0] = x * 2
+
+    assert twice(10) == 20
+    np.testing.assert_array_equal(twice(np.arange(5, dtype=np.int32)), np.arange(5) * 2)
+    with pytest.raises(TypeError, match="gufunc accepts 1 positional arguments"):
+        twice()

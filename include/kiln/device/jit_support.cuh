@@ -229,18 +229,58 @@ __device__ __forceinline__ unsigned kiln_lanemask_lt() {
   return (1u << lane) - 1u;
 }
 
-// Debug mode's record of the first raise or failed assert of a launch: the
-// exception's code (python/kiln/_jit/dispatcher.py's table), the block and
-// the thread. A module in debug mode defines one, kiln_jit_error.
+// Debug mode's record of the first raise, failed assert or out-of-bounds
+// index of a launch: the exception's code (python/kiln/_jit/dispatcher.py's
+// table), the block and the thread, and for an index the axis, the index
+// and the extent it broke. A module in debug mode defines one, kiln_jit_error.
 struct kiln_jit_error_t {
   int raised, code;
   unsigned block[3], thread[3];
+  int axis;
+  long long index, extent;
 };
-__device__ __forceinline__ void kiln_jit_record(kiln_jit_error_t* record, int code) {
+__device__ __forceinline__ void kiln_jit_record(kiln_jit_error_t* record, int code, int axis = -1,
+                                                long long index = 0, long long extent = 0) {
   if (atomicCAS(&record->raised, 0, 1) != 0) return;  // the first one is reported
   record->code = code;
   record->block[0] = blockIdx.x, record->block[1] = blockIdx.y, record->block[2] = blockIdx.z;
   record->thread[0] = threadIdx.x, record->thread[1] = threadIdx.y, record->thread[2] = threadIdx.z;
+  record->axis = axis, record->index = index, record->extent = extent;
+}
+
+// Debug mode's bounds checks. An index outside [0, extent) is recorded and
+// the access goes elsewhere, so the kernel finishes without touching memory
+// it should not and the host raises IndexError: a C array's element 0, a
+// view's stand-in element (kiln_jit_scratch), a dropped dimension's empty view.
+__device__ __forceinline__ long long kiln_jit_check(kiln_jit_error_t* record, int code, int axis, long long i,
+                                                    long long extent) {
+  if (i >= 0 && i < extent) return i;
+  kiln_jit_record(record, code, axis, i, extent);
+  return 0;
+}
+__device__ unsigned long long kiln_jit_scratch[4];  // what out-of-bounds accesses read and write
+template <class T, int ND, class... I>
+__device__ __forceinline__ T& kiln_jit_checked_at(kiln_jit_error_t* record, int code, const kiln_view<T, ND>& a,
+                                                   I... index) {
+  const long long at[] = {(long long)index...};
+  long long offset = 0;
+  for (int d = 0; d < (int)sizeof...(I); ++d) {
+    if (at[d] < 0 || at[d] >= a.shape[d]) {
+      kiln_jit_record(record, code, d, at[d], a.shape[d]);
+      return *reinterpret_cast<T*>(kiln_jit_scratch);
+    }
+    offset += at[d] * a.strides[d];
+  }
+  return a.element(offset);
+}
+template <int D, class T, int ND>
+__device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_error_t* record, int code,
+                                                                       const kiln_view<T, ND>& a, long long i) {
+  if (i >= 0 && i < a.shape[D]) return kiln_drop<D>(a, i);
+  kiln_jit_record(record, code, D, i, a.shape[D]);
+  kiln_view<T, ND - 1> empty = kiln_drop<D>(a, 0);
+  for (int d = 0; d < ND - 1; ++d) empty.shape[d] = 0;
+  return empty;
 }
 
 #define KILN_JIT_ERROR_RECORD __device__ kiln_jit_error_t kiln_jit_error;

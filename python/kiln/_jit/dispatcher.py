@@ -21,7 +21,8 @@ class Module:
     (include/kiln/device/jit_support.cuh), constant arrays, the device
     functions it calls, then the kernel."""
 
-    def __init__(self, debug=False):
+    def __init__(self, debug=False, launch_bounds=()):
+        self.launch_bounds = launch_bounds  # the kernel's __launch_bounds__ arguments, or ()
         self.definitions = []
         self.constants = []
         self.device_functions = {}
@@ -118,6 +119,34 @@ def compile_ptx_for_current_device(*args, **kwargs):
     return compile_ptx(*args, cc=None, **kwargs)
 
 
+def _launch_bounds(value):
+    """Numba's launch_bounds: max threads per block, or a tuple of it, the min
+    blocks per multiprocessor and the max blocks per cluster."""
+    if value is None:
+        return ()
+    bounds = tuple(value) if isinstance(value, tuple) else (value,)
+    if not 1 <= len(bounds) <= 3 or not all(isinstance(b, (int, np.integer)) for b in bounds):
+        raise ValueError(f"launch_bounds must be an int or a tuple of 1 to 3 ints, got {value!r}")
+    return tuple(int(b) for b in bounds)
+
+
+_CARVEOUTS = {"MaxL1": 0, "MaxShared": 100, "default": -1}
+
+
+def _carveout(value):
+    """Numba's shared_memory_carveout: the percent of on-chip memory to give
+    shared memory (-1 the driver's default), or "MaxL1"/"MaxShared"/"default"."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        if value not in _CARVEOUTS:
+            raise ValueError(f"Invalid carveout value {value!r}: use 'MaxL1', 'MaxShared', 'default' or -1 to 100")
+        return _CARVEOUTS[value]
+    if not -1 <= int(value) <= 100:
+        raise ValueError(f"shared_memory_carveout must be between -1 and 100, got {value}")
+    return int(value)
+
+
 def _normalize_dims(value, what):
     """A launch dimension as a tuple of 1 to 3 ints, refused as Numba refuses it."""
     dims = list(value) if isinstance(value, (tuple, list)) else [value]
@@ -146,10 +175,13 @@ class Dispatcher:
     """What ``@cuda.jit`` returns: a kernel to configure and launch, or (with
     ``device=True``) a device function other kernels call."""
 
-    def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False):
+    def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False, launch_bounds=None,
+                 shared_memory_carveout=None):
         self.py_func = pyfunc
         self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
         self._options = () if fma else ("--fmad=false",)
+        self._launch_bounds = _launch_bounds(launch_bounds)
+        self._carveout = _carveout(shared_memory_carveout)
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
         self._kiln_device_function = device
@@ -207,6 +239,8 @@ class Dispatcher:
             kernel, = generated_kernels(source, [self.function.c_name], self._options)
             kernel._kiln_exceptions = module.exceptions if self.debug else None
             self._kernels[types] = kernel
+            if self._carveout is not None and device_of([]).type == "cuda":
+                kernel.preferred_shared_memory_carveout = self._carveout
             kernel._configure(self.__name__, "".join("v" if isinstance(t, T.ArrayType) else t.char for t in types),
                               [f"{t} {p}" for t, p in zip(types, self.function.params)], kernel._kernel)
         return kernel
@@ -236,7 +270,7 @@ class Dispatcher:
 
     def source_for(self, types):
         """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
-        module = Module(self.debug)
+        module = Module(self.debug, self._launch_bounds)
         translation = Translation(self.function, list(types), module, kernel=True, c_name=self.function.c_name)
         source = self._sources[tuple(types)] = module.source(translation.lines)
         return source, module
@@ -335,25 +369,30 @@ def _raise_recorded(kernel, args, name):
     record is cleared for the next launch. Waits for the kernel on a GPU."""
     import ctypes
 
+    class Record(ctypes.Structure):  # jit_support.cuh's kiln_jit_error_t
+        _fields_ = [("raised", ctypes.c_int), ("code", ctypes.c_int), ("block", ctypes.c_uint * 3),
+                    ("thread", ctypes.c_uint * 3), ("axis", ctypes.c_int), ("index", ctypes.c_longlong),
+                    ("extent", ctypes.c_longlong)]
+
     device = device_of(args)
     address, size = kernel._kiln_module.global_(device, "kiln_jit_error")
-    record = (ctypes.c_int * (size // 4))()
+    record = Record()
     if device.type == "cpu":
-        ctypes.memmove(record, address, size)
+        ctypes.memmove(ctypes.addressof(record), address, ctypes.sizeof(record))
     else:
         from ..cuda import runtime
 
-        runtime.memcpy(ctypes.addressof(record), address, size, runtime.memcpyDeviceToHost)
-    raised, code = record[0], record[1]
-    if not raised:
+        runtime.memcpy(ctypes.addressof(record), address, ctypes.sizeof(record), runtime.memcpyDeviceToHost)
+    if not record.raised:
         return
     if device.type == "cpu":
         ctypes.memset(address, 0, size)
     else:
         runtime.memset(address, 0, size)
-    cls, message, filename, line = kernel._kiln_exceptions[code - 1]
-    block, thread = tuple(record[2:5]), tuple(record[5:8])
-    where = f"in {name} at {filename}:{line}, block {block}, thread {thread}"
+    cls, message, filename, line = kernel._kiln_exceptions[record.code - 1]
+    if record.axis >= 0:  # an index out of bounds: its numbers
+        message = message.format(index=record.index, axis=record.axis, extent=record.extent)
+    where = f"in {name} at {filename}:{line}, block {tuple(record.block)}, thread {tuple(record.thread)}"
     raise cls(f"{message} ({where})" if message else where)
 
 
@@ -382,12 +421,15 @@ def _on_one_device(args, name):
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,
-        debug=False, opt=True, inline=False, forceinline=False, fma=True, lto=False, link=(), **kws):
+        debug=False, opt=True, inline=False, forceinline=False, fma=True, lto=False, link=(), launch_bounds=None,
+        shared_memory_carveout=None, **kws):
     """Numba's ``@cuda.jit``: bare, with options, or with signatures
     (``@cuda.jit("void(float32[:], int32)")``). kiln always caches compiled
     kernels on disk; `cache`, `fastmath`, `lineinfo`, `max_registers`,
     `debug`, `opt`, `inline`, `forceinline` and `lto` (kiln compiles a kernel and its device
-    functions as one unit) are accepted for Numba code; `link` (PTX/CUDA
+    functions as one unit) are accepted for Numba code; `launch_bounds`
+    becomes the kernel's __launch_bounds__ and `shared_memory_carveout` its
+    preferred carveout on a GPU (the CPU has no such split); `link` (PTX/CUDA
     files to link) is refused by name.
 
     fma=False (kiln's own option) keeps the GPU from fusing a * b + c into
@@ -398,8 +440,11 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
     if link:
         raise NotImplementedError("jit(link=...): linking external PTX or CUDA files into a kernel is not "
                                   "supported by kiln yet")
+    options = dict(device=device, fma=fma, debug=debug, launch_bounds=launch_bounds,
+                   shared_memory_carveout=shared_memory_carveout)
+    _launch_bounds(launch_bounds), _carveout(shared_memory_carveout)  # refused now, as Numba refuses them
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
-        return Dispatcher(func_or_sig, device=device, fma=fma, debug=debug)
+        return Dispatcher(func_or_sig, **options)
     signatures = []
     if func_or_sig is not None:
         # A list of signatures, or one: a string, a Signature object, or a tuple of argument types.
@@ -408,6 +453,6 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
         signatures = list(func_or_sig) if many else [func_or_sig]
 
     def decorate(pyfunc):
-        return Dispatcher(pyfunc, device=device, signatures=signatures, fma=fma, debug=debug)
+        return Dispatcher(pyfunc, signatures=signatures, **options)
 
     return decorate

@@ -54,18 +54,35 @@ class Emitter:
     def element(self, array, index_nodes):
         """The element of `array` (a node) at `index_nodes`, each index wrapped
         Python's way unless it is never negative; a shared or local array of
-        constant shape is indexed as a C array."""
+        constant shape is indexed as a C array. In debug mode every index is
+        checked against its extent."""
         code = self.expr(array)
         direct = self.direct.get(code)
+        check = self.bounds_check(array)
         parts = []
         for d, node in enumerate(index_nodes):
             index = f"(long long)({self.expr(node)})"
             if not self.typed.non_negative(node):
                 index = f"kiln_wrap({index}, {direct[1][d]}LL)" if direct else f"{code}.wrap({index}, {d})"
+            if check and direct:
+                index = f"kiln_jit_check(&kiln_jit_error, {check}, {d}, {index}, {direct[1][d]}LL)"
             parts.append(index)
         if direct:
             return direct[0] + "".join(f"[{p}]" for p in parts)
+        if check:
+            return f"kiln_jit_checked_at(&kiln_jit_error, {check}, {code}, {', '.join(parts)})"
         return f"{code}.at({', '.join(parts)})"
+
+    def bounds_check(self, array):
+        """In debug mode, the code of the IndexError indexing `array` (a node)
+        out of bounds raises (its index, axis and extent are filled in from
+        the launch's record); 0 outside debug mode."""
+        if not self.module.debug:
+            return 0
+        name = ast.unparse(array).replace("{", "{{").replace("}", "}}")
+        return self.module.exception_code(
+            IndexError, f"index {{index}} is out of bounds for axis {{axis}} with size {{extent}} (array '{name}')",
+            self.f.filename, array.lineno)
 
     def tuple_items(self, node):
         """[(code, type)] of a tuple-valued expression (see Typed.tuple_items)."""
@@ -184,7 +201,9 @@ class Emitter:
                 index = f"(long long)({self.expr(parts[d])})"
                 if not self.typed.non_negative(parts[d]):
                     index = f"kiln_wrap({index}, {self.expr(array)}.shape[{d}])"
-                code = f"kiln_drop<{d}>({code}, {index})"
+                check = self.bounds_check(array)
+                code = f"kiln_jit_checked_drop<{d}>(&kiln_jit_error, {check}, {code}, {index})" if check else \
+                    f"kiln_drop<{d}>({code}, {index})"
         return code
 
     def _Attribute(self, node):
@@ -217,7 +236,9 @@ class Emitter:
         typed = self.typed
         params = [f"{T.c_name(ty)} {name}" for name, ty in zip(self.f.params, typed.arg_types)
                   if not isinstance(ty, T.ConstantArg)]
-        head = f"KILN_JIT_KERNEL {c_name}" if typed.kernel else \
+        bounds = self.module.launch_bounds
+        launch = f"__launch_bounds__({', '.join(map(str, bounds))}) " if bounds and typed.kernel else ""
+        head = f"KILN_JIT_KERNEL {launch}{c_name}" if typed.kernel else \
             f"KILN_JIT_DEVICE_FUNCTION {T.c_name(typed.return_type)} {c_name}"
         self.lines.append(f"{head}({', '.join(params)}) {{")
         self._depth = 1

@@ -14,7 +14,8 @@ C_NAMES = {
     "uint64": "unsigned long long", "float16": "float16", "float32": "float", "float64": "double",
     "complex64": "complex<float>", "complex128": "complex<double>",
 }
-BOOL, INT32, INT64, FLOAT64, COMPLEX128 = (np.dtype(n) for n in ("bool", "int32", "int64", "float64", "complex128"))
+BOOL, INT32, INT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = (
+    np.dtype(n) for n in ("bool", "int32", "int64", "float16", "float32", "float64", "complex128"))
 
 
 class ArrayType:

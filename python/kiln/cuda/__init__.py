@@ -40,15 +40,16 @@ from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pi
                      get_default_memory_pool, get_default_pinned_memory_pool)
 from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream
 from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
-    activemask, all_sync, any_sync, atomic, ballot_sync, brev, cbrt, clz, eq_sync, ffs, lanemask_lt, match_all_sync,
+    activemask, all_sync, any_sync, atomic, fp16, ballot_sync, brev, cbrt, clz, eq_sync, ffs, lanemask_lt, match_all_sync,
     match_any_sync, popc, selp, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
     shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,
     warpsize,
 )
 from .numba_host import (  # noqa: F401
-    device_array, device_array_like, get_current_device, gpus, managed_array, mapped_array, mapped_array_like,
-    pinned_array, pinned_array_like, select_device, to_device,
+    as_cuda_array, close, current_context, defer_cleanup, device_array, device_array_like, get_current_device, gpus,
+    is_cuda_array, list_devices, managed_array, mapped_array, mapped_array_like, pinned_array, pinned_array_like,
+    select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
 
@@ -68,6 +69,13 @@ def jit(func_or_sig=None, **options):
 def vectorize(*args, **options):
     """Numba's ``vectorize`` for the CUDA target (kiln/_jit/vectorize.py)."""
     from .._jit.vectorize import vectorize as make
+
+    return make(*args, **options)
+
+
+def guvectorize(*args, **options):
+    """Numba's ``guvectorize`` for the CUDA target (kiln/_jit/guvectorize.py)."""
+    from .._jit.guvectorize import guvectorize as make
 
     return make(*args, **options)
 

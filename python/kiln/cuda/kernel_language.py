@@ -41,6 +41,10 @@ class _KernelValue:
 
 laneid, warpsize = _KernelValue("laneid"), _KernelValue("warpsize")
 shared = _Namespace("shared", ["array"])
+# Numba's half-precision functions (cuda.fp16.hadd...): float16 in, float16 (or bool) out.
+fp16 = _Namespace("fp16", ["hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma", "heq", "hne", "hge", "hgt", "hle",
+                           "hlt", "hmax", "hmin", "hsin", "hcos", "hlog", "hlog10", "hlog2", "hexp", "hexp10", "hexp2",
+                           "hsqrt", "hrsqrt", "hceil", "hfloor", "hrcp", "hrint", "htrunc"])
 local = _Namespace("local", ["array"])
 const = _Namespace("const", ["array_like"])
 atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch",

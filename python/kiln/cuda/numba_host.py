@@ -1,6 +1,8 @@
 """Numba's host API (``numba.cuda``'s functions outside kernels) on kiln
 arrays: ``cuda.to_device``, ``device_array``, ``device_array_like``,
-``pinned_array``, ``select_device``, ``get_current_device``, ``gpus``.
+``pinned_array``, ``select_device``, ``get_current_device``, ``gpus``,
+``current_context``, ``list_devices``, ``close``, ``defer_cleanup``,
+``as_cuda_array``, ``is_cuda_array``.
 (``cuda.stream()`` and ``cuda.event()`` are the callable modules stream.py
 and event.py.)
 
@@ -8,6 +10,8 @@ Device arrays are kiln arrays on the default device: the current GPU, or the
 CPU when there is none, so Numba code runs unchanged on a machine without a
 GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 """
+import contextlib
+
 from ._backend import core
 from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
 
@@ -151,3 +155,78 @@ class _Gpus:
 
 
 gpus = _Gpus()
+
+
+def list_devices():
+    """Numba's ``cuda.list_devices()``: every GPU (none on a machine without one)."""
+    return list(gpus)
+
+
+class _MemoryInfo(tuple):
+    """(free, total) bytes, also as ``.free`` and ``.total``."""
+
+    free = property(lambda self: self[0])
+    total = property(lambda self: self[1])
+
+
+class Context:
+    """Numba's context of a device: its memory, its synchronisation. kiln
+    keeps one context per GPU for the life of the process (the primary
+    context, which CuPy and PyTorch share); on a machine without a GPU the
+    context is the host's, and its memory the host's memory."""
+
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        """(free, total) bytes of the device's memory."""
+        return _MemoryInfo(self.device.mem_info)
+
+    def synchronize(self):
+        self.device.synchronize()
+
+    def reset(self):
+        """Waits for the device's work and returns the memory pool's cached
+        blocks to the driver (kiln keeps the context itself)."""
+        from .memory import get_default_memory_pool
+
+        self.device.synchronize()
+        if not host_mode():
+            get_default_memory_pool().free_all_blocks()
+
+
+def current_context(devnum=None):
+    """Numba's ``cuda.current_context()`` (of GPU `devnum` when given)."""
+    if devnum is not None:
+        select_device(devnum)
+    return Context(get_current_device())
+
+
+def close():
+    """Numba's ``cuda.close()``: waits for this thread's device and returns its
+    pool's cached memory (kiln's contexts stay: they are the driver's
+    primary contexts, shared with other libraries in the process)."""
+    current_context().reset()
+
+
+@contextlib.contextmanager
+def defer_cleanup():
+    """Numba's ``defer_cleanup()``: in Numba, frees wait until the block ends.
+    kiln's frees already return memory to its pool without waiting for the
+    GPU, so there is nothing to defer: the block simply runs."""
+    yield
+
+
+def is_cuda_array(obj):
+    """Whether `obj` exports CUDA device memory (``__cuda_array_interface__``)."""
+    return hasattr(obj, "__cuda_array_interface__")
+
+
+def as_cuda_array(obj, sync=True):
+    """A kiln array sharing `obj`'s device memory (``__cuda_array_interface__``), no copy."""
+    from .._creation import asarray
+
+    if not is_cuda_array(obj):
+        raise TypeError(f"as_cuda_array: a {type(obj).__name__} is not a CUDA array (it has no "
+                        "__cuda_array_interface__)")
+    return asarray(obj)

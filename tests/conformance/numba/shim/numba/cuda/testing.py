@@ -4,6 +4,8 @@ whose CPU backend runs every construct a GPU of any compute capability has)."""
 import pathlib
 import unittest
 
+import numpy as np
+
 import kiln.cuda as _cuda
 
 from .tests.support import TestCase
@@ -14,6 +16,8 @@ test_data_dir = pathlib.Path(__file__).parent / "tests" / "data"
 class CUDATestCase(TestCase):
     """Numba's base class for CUDA tests (its FileCheck helpers inspect Numba's
     LLVM and PTX, which kiln does not make: they raise unittest.SkipTest)."""
+
+    FLOAT16_RTOL = np.finfo(np.float16).eps  # Numba's tolerance for float16 results
 
     def assertFileCheckAsm(self, *args, **kwargs):
         raise unittest.SkipTest("inspects Numba's PTX")
