@@ -81,6 +81,8 @@ def main():
     parser.add_argument("--simulator", metavar="PYTHON", help="run on Numba's simulator in this interpreter")
     parser.add_argument("--numba", metavar="PYTHON", help="run on real Numba (a GPU) in this interpreter")
     parser.add_argument("--files", nargs="*", help="only these test files")
+    parser.add_argument("--part", help="K/N: only the K-th of N equal slices of the files (to split a run "
+                                       "across calls with a time limit)")
     parser.add_argument("--work", help="the staging directory (default: ~/.cache/kiln/conformance/numba-<device>)")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
     options = parser.parse_args()
@@ -97,6 +99,9 @@ def main():
     work.mkdir(parents=True)
     tests = stage(options.source, work)
     files = [f for f in test_files(tests, excluded) if not options.files or f in options.files]
+    if options.part:
+        k, n = (int(x) for x in options.part.split("/"))
+        files = files[(k - 1) * len(files) // n:k * len(files) // n]
     if numba_python:
         # The same files as a package of their own (their absolute imports
         # reach the installed numba-cuda, the same release).

@@ -77,9 +77,14 @@ class UFunc(Construct):
         loop = self.ufunc.resolve_dtypes(tuple(in_types) + (None,))
         if len(args) == nin:
             return self._compute([c for c, _ in args], loop)
-        names = [f"x{i}" for i in range(nin)]
-        f = f"[](auto {', auto '.join(names)}) {{ return {self._compute(names, loop)}; }}"
-        return f"kiln_ufunc_loop({args[-1][0]}, {f}, {', '.join(c for c, _ in args[:nin])})"
+        # the element function: a functor defined beside the kernel (NVRTC takes no device lambdas)
+        functor = f"kiln_ufunc_element_{len(emitter.module.definitions)}"
+        params = ", ".join(f"{T.c_name(t)} x{i}" for i, t in enumerate(in_types))
+        result = T.c_name(loop[-1])
+        emitter.module.definitions.append(
+            f"struct {functor} {{ KILN_JIT_DEVICE_FUNCTION {result} operator()({params}) const {{ "
+            f"return {self._compute([f'x{i}' for i in range(nin)], loop)}; }} }};")
+        return f"kiln_ufunc_loop({args[-1][0]}, {functor}(), {', '.join(c for c, _ in args[:nin])})"
 
     def _compute(self, codes, loop):
         """The C++ of the op on `codes` (numbers), by NumPy's `loop` dtypes."""
