@@ -19,6 +19,7 @@ the baseline, otherwise a test that passed in the baseline and fails now is
 a regression (exit status 1).
 """
 import argparse
+import json
 import os
 import pathlib
 import shutil
@@ -74,6 +75,18 @@ def run(files, cwd, env, work, deselect, python=None):
     return outcomes, reasons
 
 
+def merge(paths, label, record):
+    """One result of the parts of a split run: outcomes and reasons joined,
+    seconds added."""
+    parts = [json.loads(pathlib.Path(p).read_text()) for p in paths]
+    outcomes = {k: v for part in parts for k, v in part["outcomes"].items()}
+    reasons = {k: v for part in parts for k, v in part["reasons"].items()}
+    result = {"device": label, "numba-cuda": PINNED, "seconds": round(sum(p["seconds"] for p in parts), 1),
+              "summary": suite_runner.summarise(outcomes, lambda t: t.split(".")[0]), "outcomes": outcomes,
+              "reasons": reasons, "parts": len(parts)}
+    return suite_runner.report(HERE, label, result, record)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", default=os.environ.get("NUMBA_CUDA_SRC"))
@@ -83,11 +96,15 @@ def main():
     parser.add_argument("--files", nargs="*", help="only these test files")
     parser.add_argument("--part", help="K/N: only the K-th of N equal slices of the files (to split a run "
                                        "across calls with a time limit)")
+    parser.add_argument("--merge", nargs="+", metavar="RESULTS",
+                        help="combine the results files of a run split with --part into one (for --record)")
     parser.add_argument("--work", help="the staging directory (default: ~/.cache/kiln/conformance/numba-<device>)")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
     options = parser.parse_args()
     numba_python = options.simulator or options.numba
     label = "simulator" if options.simulator else "numba-cuda" if options.numba else options.device
+    if options.merge:
+        return merge(options.merge, label, options.record)
     excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else
                                          "cuda" if options.numba else options.device)
     deselect = [arg for test_id in excluded if "::" in test_id for arg in ("--deselect", test_id)]
