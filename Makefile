@@ -128,6 +128,7 @@ conformance-numba: build
 	test -x .venv-numba/bin/python || { $(PYTHON) -m venv .venv-numba && \
 	  .venv-numba/bin/pip install --quiet "numba-cuda[cu13]==0.30.4" filecheck cffi ml_dtypes pytest; }
 	cd tests && ../$(PY) conformance/numba/run.py --simulator $(CURDIR)/.venv-numba/bin/python
+	$(PY) -m pip install --quiet cffi ml_dtypes  # what some of Numba's test files import
 	cd tests && ../$(PY) conformance/numba/run.py --device cpu
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/numba/run.py --device cuda; fi

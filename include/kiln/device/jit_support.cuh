@@ -140,6 +140,18 @@ template <class T> __device__ __forceinline__ T kiln_round_digits(T x, long long
   const T r = ndigits >= 0 ? (T)rint(y) / scale : (T)rint(y) * scale;
   return r - r != r - r ? x : r;
 }
+// math.modf: (fractional part, integral part).
+template <class T> __device__ __forceinline__ kiln_tuple<T, T> kiln_modf(T x) {
+  T whole;
+  const T fraction = modf(x, &whole);
+  return kiln_make_tuple(fraction, whole);
+}
+// math.frexp: (mantissa, exponent); the exponent of inf and NaN is 0, as Numba gives it.
+template <class T> __device__ __forceinline__ kiln_tuple<T, int> kiln_frexp(T x) {
+  int exponent = 0;
+  const T mantissa = frexp(x, &exponent);
+  return kiln_make_tuple(mantissa, (x - x == x - x) ? exponent : 0);
+}
 template <class T> __device__ __forceinline__ bool kiln_isnan(T x) { return x != x; }
 template <class T> __device__ __forceinline__ bool kiln_isinf(T x) { return x == x && (x - x) != (x - x); }
 template <class T> __device__ __forceinline__ bool kiln_isfinite(T x) { return (x - x) == (x - x); }
@@ -188,11 +200,20 @@ __device__ __forceinline__ long long kiln_atomic_add(long long* p, long long v) 
 __device__ __forceinline__ float kiln_atomic_add(float* p, float v) { return atomicAdd(p, v); }
 __device__ __forceinline__ double kiln_atomic_add(double* p, double v) { return atomicAdd(p, v); }
 template <class T> __device__ __forceinline__ T kiln_atomic_sub(T* p, T v) { return kiln_atomic_add(p, (T)(0 - v)); }
+// max/min leave the element as it is when it or the value is NaN; nanmax/
+// nanmin treat NaN as missing: a NaN value changes nothing, a NaN element is
+// replaced (Numba's semantics for its atomics).
 template <class T> __device__ __forceinline__ T kiln_atomic_max(T* p, T v) {
-  return kiln_atomic_update(p, [v](T x) { return x < v || kiln_isnan(v) ? v : x; });
+  return kiln_atomic_update(p, [v](T x) { return x < v ? v : x; });
 }
 template <class T> __device__ __forceinline__ T kiln_atomic_min(T* p, T v) {
-  return kiln_atomic_update(p, [v](T x) { return v < x || kiln_isnan(v) ? v : x; });
+  return kiln_atomic_update(p, [v](T x) { return v < x ? v : x; });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_nanmax(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return x < v || (kiln_isnan(x) && !kiln_isnan(v)) ? v : x; });
+}
+template <class T> __device__ __forceinline__ T kiln_atomic_nanmin(T* p, T v) {
+  return kiln_atomic_update(p, [v](T x) { return v < x || (kiln_isnan(x) && !kiln_isnan(v)) ? v : x; });
 }
 template <class T> __device__ __forceinline__ T kiln_atomic_and(T* p, T v) {
   return kiln_atomic_update(p, [v](T x) { return (T)(x & v); });

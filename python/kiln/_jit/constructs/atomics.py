@@ -10,7 +10,7 @@ from .base import Construct
 
 _NAMES = {"add", "sub", "max", "min", "and_", "or_", "xor", "exch", "inc", "dec", "nanmax", "nanmin", "cas",
           "compare_and_swap"}
-_C_NAMES = {"and_": "and", "or_": "or", "nanmax": "max", "nanmin": "min", "compare_and_swap": "cas"}
+_C_NAMES = {"and_": "and", "or_": "or", "compare_and_swap": "cas"}
 
 
 class Atomic(Construct):

@@ -10,8 +10,9 @@ from .base import Construct
 
 _FLOAT = {"sqrt", "exp", "log", "log2", "log10", "log1p", "expm1", "sin", "cos", "tan", "asin", "acos", "atan",
           "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "fabs", "erf", "erfc", "lgamma", "atan2", "pow",
-          "hypot", "copysign", "fmod", "cbrt", "exp2"}
-_TWO_ARGUMENTS = {"atan2", "pow", "hypot", "copysign", "fmod"}
+          "hypot", "copysign", "fmod", "cbrt", "exp2", "nextafter", "remainder"}
+_TWO_ARGUMENTS = {"atan2", "pow", "hypot", "copysign", "fmod", "nextafter", "remainder"}
+_SCALED = {"degrees": 57.29577951308232, "radians": 0.017453292519943295}  # x times this
 _RENAMED = {"gamma": "tgamma"}
 _TO_INT = {"floor", "ceil", "trunc"}
 _TESTS = {"isnan", "isinf", "isfinite"}
@@ -24,6 +25,8 @@ class MathFunction(Construct):
         self.name = _RENAMED.get(name, name)
 
     def _result(self, arg_types):
+        if self.name == "ldexp":  # of the mantissa's type; the exponent is an integer
+            arg_types = arg_types[:1]
         if any(T.is_complex(t) for t in arg_types):  # NumPy's functions of complex numbers
             r = arg_types[0]
             for t in arg_types[1:]:
@@ -37,9 +40,13 @@ class MathFunction(Construct):
         return r
 
     def type(self, typer, node):
-        arg_types = typer.args(node, 2 if self.name in _TWO_ARGUMENTS else 1)
+        arg_types = typer.args(node, 2 if self.name in _TWO_ARGUMENTS or self.name == "ldexp" else 1)
         if self.name in _TESTS:
             return T.BOOL
+        if self.name == "modf":  # (fractional part, integral part)
+            return T.TupleType([self._result(arg_types)] * 2)
+        if self.name == "frexp":  # (mantissa, exponent)
+            return T.TupleType([self._result(arg_types), T.INT32])
         return T.INT64 if self.name in _TO_INT else self._result(arg_types)
 
     def emit(self, emitter, node):
@@ -51,6 +58,13 @@ class MathFunction(Construct):
             return f"kiln_{self.name}({code})"
         r = self._result([t for _, t in args])
         call = ", ".join(cast(r, c) for c, _ in args)
+        if self.name in _SCALED:
+            return f"({call} * {cast(r, repr(_SCALED[self.name]))})"
+        if self.name in ("modf", "frexp"):
+            return f"kiln_{self.name}({call})"
+        if self.name == "ldexp":
+            (x, _), (e, _) = args
+            return f"ldexp({cast(r, x)}, (int)({e}))"
         if self.name in _TO_INT:
             return f"(long long){fn(self.name, r)}({call})"
         return f"{fn(self.name, r)}({call})"
@@ -58,7 +72,7 @@ class MathFunction(Construct):
 
 def constructs():
     table = {}
-    for name in _FLOAT | _TO_INT | _TESTS | {"gamma"}:
+    for name in _FLOAT | _TO_INT | _TESTS | set(_SCALED) | {"gamma", "modf", "frexp", "ldexp"}:
         if hasattr(math, name):
             table[getattr(math, name)] = MathFunction(name)
     table[K.cbrt] = MathFunction("cbrt")
