@@ -74,7 +74,8 @@ jit = cuda.jit(debug=True) if debug else cuda.jit
 rng = np.random.default_rng(0)
 A = rng.random((256, 256), dtype=np.float32); B = rng.random((256, 256), dtype=np.float32)
 dA, dB, dC = cuda.to_device(A), cuda.to_device(B), cuda.device_array((256, 256), dtype=np.float32)
-values = cuda.to_device(rng.random(1 << 20)); counts = cuda.to_device(np.zeros(64, dtype=np.int64))
+host_values = rng.random(1 << 20)
+values = cuda.to_device(host_values); counts = cuda.to_device(np.zeros(64, dtype=np.int64))
 grid = cuda.to_device(rng.random((512, 512))); out = cuda.device_array((512, 512))
 cases = {
     "matmul": (jit(fast_matmul), (16, 16), (16, 16), (dA, dB, dC)),
@@ -94,7 +95,10 @@ for name, (kernel, blocks, threads, args) in cases.items():
         times.append(time.perf_counter() - start)
     seconds[name] = sorted(times)[len(times) // 2]
 np.testing.assert_allclose(dC.copy_to_host(), A @ B, rtol=1e-4)
-assert counts.copy_to_host().sum() == 2 * (1 << 20)
+counts = cuda.to_device(np.zeros(64, dtype=np.int64))
+cases["histogram"][0][64, 128](values, 64, counts)
+np.testing.assert_array_equal(counts.copy_to_host(), np.bincount(np.minimum((host_values * 64).astype(int), 63),
+                                                                   minlength=64))
 print(json.dumps(seconds))
 '''
 
