@@ -15,14 +15,17 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 from kernels import run_and_record
 
+MATMUL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "kernels", "numba_matmul.py")
 # numba-cuda's interpreter: $NUMBA_SIMULATOR_PYTHON, else the one make conformance-numba makes
 SIMULATOR_PYTHON = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".venv-numba", "bin", "python")
 
-# The kernels and their timing, run as `python - <lib>`: lib is "simulator"
-# (Numba's simulator) or "kiln"/"kiln-debug". Prints {case: seconds}.
+# The kernels and their timing, run as `python - <lib> <dir>`: lib is
+# "simulator" (Numba's simulator) or "kiln"/"kiln-debug"; dir holds the
+# matmul's module. Prints {case: seconds}.
 PROGRAM = r'''
 import json, sys, time
 import numpy as np
@@ -33,29 +36,8 @@ if lib == "simulator":
 else:
     from kiln import cuda
 debug = lib == "kiln-debug"
-TPB = 16
-
-def fast_matmul(A, B, C):
-    sA = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    sB = cuda.shared.array(shape=(TPB, TPB), dtype=np.float32)
-    x, y = cuda.grid(2)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    bpg = cuda.gridDim.x
-    tmp = np.float32(0.)
-    for i in range(bpg):
-        sA[ty, tx] = 0
-        sB[ty, tx] = 0
-        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
-            sA[ty, tx] = A[y, tx + i * TPB]
-        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
-            sB[ty, tx] = B[ty + i * TPB, x]
-        cuda.syncthreads()
-        for j in range(TPB):
-            tmp += sA[ty, j] * sB[j, tx]
-        cuda.syncthreads()
-    if y < C.shape[0] and x < C.shape[1]:
-        C[y, x] = tmp
+sys.path.insert(0, sys.argv[2])  # examples/kernels/numba_matmul.py, importing this library's cuda
+from numba_matmul import fast_matmul
 
 def histogram(values, bins, counts):
     start = cuda.grid(1)
@@ -108,7 +90,16 @@ CASES = {"matmul": "16x16 shared-memory matmul, 256x256 float32",
 
 
 def run(python, lib, env):
-    out = subprocess.run([python, "-", lib], input=PROGRAM, capture_output=True, text=True, env=env)
+    """The PROGRAM's timings under `lib`, with Numba's documented matmul
+    (examples/kernels/numba_matmul.py) made to import that library's cuda."""
+    with tempfile.TemporaryDirectory() as kernels:
+        with open(MATMUL) as f:
+            source = f.read()
+        if lib == "simulator":
+            source = source.replace("from kiln import cuda", "from numba import cuda")
+        with open(os.path.join(kernels, "numba_matmul.py"), "w") as f:
+            f.write(source)
+        out = subprocess.run([python, "-", lib, kernels], input=PROGRAM, capture_output=True, text=True, env=env)
     if out.returncode != 0:
         raise RuntimeError(f"{lib} failed:\n{out.stderr[-2000:]}")
     return json.loads(out.stdout.strip().splitlines()[-1])
