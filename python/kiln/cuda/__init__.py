@@ -10,11 +10,14 @@ stream.py              CuPy's module ``cuda.stream`` (``Stream``, ``ExternalStre
 event.py               ``cuda.Event`` (CuPy); called, Numba's ``cuda.event()``
 memory.py              CuPy's ``cuda.memory`` (the device and pinned pools)
 runtime.py             CuPy's ``cuda.runtime`` (the runtime API's calls by name)
-compiler.py            CuPy's ``cuda.compiler`` (``compile_with_cache``)
+compiler.py            CuPy's ``cuda.compiler`` (``compile_with_cache``) and Numba's
+                       ``compile_ptx``
 nvtx.py                CuPy's ``cuda.nvtx`` (marks and ranges)
 profiler.py            CuPy's ``cuda.profiler`` (``start``/``stop``; ``cuda.profile()``)
 numba_host.py          Numba's host API (``to_device``, ``device_array``, ``gpus``...)
 kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``atomic``...)
+random.py              Numba's ``cuda.random`` (xoroshiro128+), loaded on first use
+kernels/               Numba's ``cuda.kernels.transpose``, loaded on first use
 =====================  ==========================================================
 
 Where one name is a module in CuPy and a function in Numba (``stream``,
