@@ -151,10 +151,23 @@ std::string translation_unit(const std::string& prelude, const std::string& sour
   return tu;
 }
 
-std::string host_runtime_text() {
-  std::string text;
-  for (const auto& [name, text_of] : host_runtime_headers()) text += text_of;
+const std::string& host_runtime_text() {
+  static const std::string text = [] {
+    std::string joined;
+    for (const auto& [name, text_of] : host_runtime_headers()) joined += text_of;
+    return joined;
+  }();
   return text;
+}
+
+// The device headers' digest, part of every key that depends on them.
+const std::string& device_headers_digest() {
+  static const std::string digest = [] {
+    detail::Sha256 headers;
+    for (const auto& [name, text] : detail::kernel_headers()) headers.update(name + "\n" + text);
+    return headers.hex_digest();
+  }();
+  return digest;
 }
 
 // What kiln.cuda.jit's kernels start with: their support header, which the
@@ -240,7 +253,7 @@ std::string runtime_directory(bool jit) {
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost runtime\n").update(host_compiler().identity + "\n");
   for (const std::string& f : host_compiler().flags) h.update(f + "\n");
-  for (const auto& [name, text] : detail::kernel_headers()) h.update(name + "\n" + text);
+  h.update(device_headers_digest() + "\n");
   const std::string cache = detail::ensure_cache_directory();
   const std::string dir = cache.empty() ? "" : cache + "/runtime-" + h.update(header).hex_digest().substr(0, 24);
   struct stat st;
@@ -309,12 +322,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
   for (const std::string& f : host_compiler().flags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
-  static const std::string headers_digest = [] {
-    detail::Sha256 headers;
-    for (const auto& [name, text] : detail::kernel_headers()) headers.update(name + "\n" + text);
-    return headers.hex_digest();
-  }();
-  h.update(headers_digest + "\n");
+  h.update(device_headers_digest() + "\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;

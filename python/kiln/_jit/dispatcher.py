@@ -189,6 +189,7 @@ class Dispatcher:
         self.signatures = [T.parse_signature(s) for s in signatures]
         self._kernels = {}  # argument types -> RawKernel
         self._sources = {}  # argument types -> the CUDA C++ of that specialisation
+        self._specialized = {}  # argument types -> the Dispatcher specialize made for them
         self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
         self._launches = {}  # configuration -> _Launch
 
@@ -253,7 +254,7 @@ class Dispatcher:
     @property
     def specializations(self):
         """Numba's: the dispatchers ``specialize`` made, by argument types."""
-        return self.__dict__.setdefault("_specialized", {})
+        return self._specialized
 
     def specialize(self, *args):
         """Numba's: a dispatcher compiled for the types of `args` (values or
@@ -261,11 +262,12 @@ class Dispatcher:
         if self.signatures:
             raise RuntimeError("Dispatcher already specialized")
         types = tuple(_arg_type(a) if not isinstance(a, numba_types.Type) else T.parse_type(a) for a in args)
-        found = self.specializations.get(types)
+        found = self._specialized.get(types)
         if found is None:
-            found = self.specializations[types] = Dispatcher(self.py_func, device=self._kiln_device_function,
-                                                             signatures=[tuple(args_as_types(types))],
-                                                             fma=not self._options, debug=self.debug)
+            found = self._specialized[types] = Dispatcher(
+                self.py_func, device=self._kiln_device_function, signatures=[tuple(args_as_types(types))],
+                fma=not self._options, debug=self.debug, launch_bounds=self._launch_bounds or None,
+                shared_memory_carveout=self._carveout)
         return found
 
     def source_for(self, types):
@@ -442,7 +444,6 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
                                   "supported by kiln yet")
     options = dict(device=device, fma=fma, debug=debug, launch_bounds=launch_bounds,
                    shared_memory_carveout=shared_memory_carveout)
-    _launch_bounds(launch_bounds), _carveout(shared_memory_carveout)  # refused now, as Numba refuses them
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
         return Dispatcher(func_or_sig, **options)
     signatures = []

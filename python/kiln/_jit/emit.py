@@ -188,6 +188,7 @@ class Emitter:
         dimensions or with a slice): slices first, then the integer-indexed
         dimensions dropped from the last."""
         code = self.expr(array)
+        check = self.bounds_check(array) if not all(isinstance(p, ast.Slice) for p in parts) else 0
         for d, part in enumerate(parts):
             if isinstance(part, ast.Slice):
                 bounds = [f"(long long)({self.expr(b)})" if b is not None else "0LL"
@@ -201,7 +202,6 @@ class Emitter:
                 index = f"(long long)({self.expr(parts[d])})"
                 if not self.typed.non_negative(parts[d]):
                     index = f"kiln_wrap({index}, {self.expr(array)}.shape[{d}])"
-                check = self.bounds_check(array)
                 code = f"kiln_jit_checked_drop<{d}>(&kiln_jit_error, {check}, {code}, {index})" if check else \
                     f"kiln_drop<{d}>({code}, {index})"
         return code
