@@ -3,34 +3,61 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "kiln/device.hpp"
 
 namespace kiln {
 
+namespace fusion {
+class Pending;
+}
+
+// A buffer may be pending: automatic fusion (kiln/fusion.hpp) has recorded
+// the expression that fills it but not run it. Asking for its memory runs
+// the expression first. Asking for the memory of a buffer that pending
+// expressions read runs those first too, since the caller may be about to
+// write it: every consumer outside fusion sees what eager code would have.
 class Buffer {
  public:
   using Release = std::function<void(void*)>;
   Buffer(void* data, size_t nbytes, Device device, Release release, bool writeable = true)
       : data_(data), nbytes_(nbytes), device_(device), release_(std::move(release)),
         writeable_(writeable) {}
-  ~Buffer() {
-    if (release_) release_(data_);
-  }
+  // A pending buffer of `nbytes` on `device`; memory comes when it runs.
+  Buffer(size_t nbytes, Device device, std::shared_ptr<fusion::Pending> pending);
+  ~Buffer();
   Buffer(const Buffer&) = delete;
   Buffer& operator=(const Buffer&) = delete;
 
-  void* data() const { return data_; }
+  void* data() const {
+    if (pending_ || !readers_.empty()) settle();
+    return data_;
+  }
+  // The memory of a buffer that is not pending, without running the pending
+  // expressions that read it (what a fused kernel reading it needs).
+  void* data_for_reading() const {
+    if (pending_) settle();
+    return data_;
+  }
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
   bool writeable() const { return writeable_; }
+  // The recorded expression that will fill this buffer; null once it has run.
+  const std::shared_ptr<fusion::Pending>& pending() const { return pending_; }
 
  private:
-  void* data_;
+  friend class fusion::Pending;
+  // Runs this buffer's pending expression, then those reading it.
+  void settle() const;
+
+  mutable void* data_;
   size_t nbytes_;
   Device device_;
-  Release release_;
+  mutable Release release_;
   bool writeable_;
+  mutable std::shared_ptr<fusion::Pending> pending_;
+  mutable std::vector<std::weak_ptr<fusion::Pending>> readers_;
 };
 
 using BufferPtr = std::shared_ptr<Buffer>;

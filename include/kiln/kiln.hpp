@@ -12,6 +12,7 @@
 #include "kiln/linalg.hpp"
 #include "kiln/error.hpp"
 #include "kiln/fft.hpp"
+#include "kiln/fusion.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/random.hpp"
 #include "kiln/reductions.hpp"

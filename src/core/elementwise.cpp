@@ -7,6 +7,7 @@
 #include "kiln/ops.hpp"
 #include "kiln/reductions.hpp"
 #include "kiln/registry.hpp"
+#include "fusion_graph.hpp"
 #include "op_types.hpp"
 #include "strided_plan.hpp"
 
@@ -166,6 +167,19 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
   if (!kernel)
     throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " +
                     std::string(name(types.loop)) + " on " + device.str());
+
+  // With fusion on, the op is recorded here and runs later inside one
+  // generated kernel (integer power first checks its exponents' values).
+  if (!out && !(op == OpId::power && is_integer(types.loop))) {
+    Shape result_shape;
+    bool any = false;
+    for (int i = 0; i < arity; ++i) {
+      if (!args[i].is_array()) continue;
+      result_shape = any ? broadcast_shapes(result_shape, args[i].array().shape()) : args[i].array().shape();
+      any = true;
+    }
+    if (auto pending = fusion::record(op, args, arity, types, result_shape, device)) return *pending;
+  }
 
   // Inputs in the loop dtype (the condition of where in bool). Arrays already
   // in that dtype are used in place; `made` holds the ones built here.

@@ -123,4 +123,24 @@ LoopTypes resolve_loop(OpId op, DType promoted) {
   return {loop, loop_output_dtype(op, loop)};
 }
 
+const char* device_type(DType dt) {
+  switch (dt) {
+    case DType::Bool: return "bool";
+    case DType::Int8: return "int8";
+    case DType::UInt8: return "uint8";
+    case DType::Int16: return "int16";
+    case DType::UInt16: return "uint16";
+    case DType::Int32: return "int32";
+    case DType::UInt32: return "uint32";
+    case DType::Int64: return "int64";
+    case DType::UInt64: return "uint64";
+    case DType::Float16: return "half";
+    case DType::Float32: return "float";
+    case DType::Float64: return "double";
+    case DType::Complex64: return "complex64";
+    case DType::Complex128: return "complex128";
+  }
+  return "";
+}
+
 }  // namespace kiln::detail

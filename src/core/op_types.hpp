@@ -14,5 +14,7 @@ struct LoopTypes {
 // TypeError naming the op and dtype when the op has no loop for it.
 LoopTypes resolve_loop(OpId op, DType promoted);
 bool is_comparison(OpId op);
+// How device code (kiln/device/types.cuh) spells an element of `dt`.
+const char* device_type(DType dt);
 
 }  // namespace kiln::detail

@@ -8,6 +8,7 @@
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
+#include "kiln/fusion.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -118,6 +119,7 @@ void profiler_stop(int device) {
 }
 
 void synchronize(int device) {
+  fusion::flush();  // what was recorded is part of the work waited for
   ContextScope scope(device);
   check(driver().cuCtxSynchronize(), "cuCtxSynchronize");
 }
@@ -138,6 +140,7 @@ int current_device() { return tls_current_device; }
 
 void set_current_device(int device) {
   check_device(device);
+  fusion::flush();  // recorded work runs where it was recorded
   check(driver().cuCtxSetCurrent(primary_context(device)), "cuCtxSetCurrent");
   tls_current_device = device;
 }

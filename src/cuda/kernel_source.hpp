@@ -6,6 +6,7 @@
 
 #include "kiln/dtype.hpp"
 #include "kiln/ops.hpp"
+#include "../core/op_types.hpp"
 
 namespace kiln::cuda {
 
@@ -36,7 +37,7 @@ struct KernelSpec {
   Layout layout = Layout::Strided;
 };
 
-const char* device_type(DType dt);
+using detail::device_type;
 // Elements per vector access for a kernel over these operand dtypes (1: none).
 int vector_width(const KernelSpec& spec);
 // The includes and the params struct, once per program.

@@ -4,6 +4,7 @@
 #include "context.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
+#include "kiln/fusion.hpp"
 
 namespace kiln::cuda {
 
@@ -66,6 +67,7 @@ uintptr_t Stream::handle() const { return reinterpret_cast<uintptr_t>(state_->st
 int Stream::device() const { return state_->device; }
 
 void Stream::synchronize() const {
+  fusion::flush();  // what was recorded is part of the work waited for
   ContextScope scope(state_->device);
   check(driver().cuStreamSynchronize(state_->stream), "cuStreamSynchronize");
 }
@@ -100,7 +102,10 @@ uintptr_t current_stream_handle(int device) {
   return it != tls_current_streams.end() ? it->second.handle() : 0;
 }
 
-void set_current_stream(const Stream& stream) { tls_current_streams.insert_or_assign(stream.device(), stream); }
+void set_current_stream(const Stream& stream) {
+  fusion::flush();  // recorded work runs on the stream it was recorded on
+  tls_current_streams.insert_or_assign(stream.device(), stream);
+}
 
 Event Event::create(int device, bool timing, bool blocking) {
   ContextScope scope(device);
@@ -116,6 +121,7 @@ void Event::record(const Stream& stream) {
   if (stream.device() != state_->device)
     throw ValueError("stream: the event belongs to cuda:" + std::to_string(state_->device) +
                      " but the stream to cuda:" + std::to_string(stream.device()));
+  fusion::flush();  // an event marks the work recorded before it
   ContextScope scope(state_->device);
   check(driver().cuEventRecord(state_->event, reinterpret_cast<CUstream>(stream.handle())), "cuEventRecord");
   state_->recorded = true;

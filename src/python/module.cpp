@@ -15,6 +15,7 @@ void bind_array(nb::module_& m);
 void bind_functions(nb::module_& m);
 void bind_io(nb::module_& m);
 void bind_kernels(nb::module_& m);
+void bind_fusion(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
@@ -123,6 +124,7 @@ NB_MODULE(_core, m) {
   bind_functions(m);
   bind_io(m);
   bind_kernels(m);
+  bind_fusion(m);
   bind_dlpack(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);

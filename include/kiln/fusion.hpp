@@ -1,0 +1,61 @@
+#pragma once
+// Automatic fusion of elementwise ops. With fusion on, an elementwise op
+// (kiln/ops.hpp) checks its arguments, promotes and broadcasts as it always
+// does, then records itself instead of running: its result is an Array over
+// a pending Buffer. Pending results used as inputs of further elementwise
+// ops join one expression graph; the graph runs as ONE generated kernel
+// (kiln/device/fused.cuh, compiled by the device's backend like any
+// RawModule) when anything needs its memory: a non-elementwise op, a copy to
+// the host, a write into one of its inputs, a sync, flush().
+//
+// Generated kernels are keyed by the graph's structure, dtypes and layout
+// class, never by values or sizes, so a loop over one expression compiles
+// once. The first time a graph is seen its ops run one by one while a
+// worker thread compiles it (or it waits, with wait_for_compile).
+#include <cstdint>
+#include <string>
+
+#include "kiln/array.hpp"
+
+namespace kiln::fusion {
+
+struct Settings {
+  bool enabled = true;  // KILN_FUSION=0 in the environment starts with false
+  // On the CPU, results smaller than this run op by op: a fused kernel saves
+  // memory passes, which only pay on arrays larger than the caches.
+  int64_t cpu_min_size = int64_t{1} << 16;
+  // A graph seen for the first time: false runs it op by op now while a
+  // worker compiles its kernel for later runs; true compiles and waits.
+  bool wait_for_compile = false;
+  // Longest chain of ops and most distinct input arrays one kernel takes;
+  // a larger graph runs what it has first.
+  int max_ops = 64;
+  int max_inputs = 12;
+  // GPU: let NVRTC contract a*b + c into one fused multiply-add (faster,
+  // and rounded once where op-by-op code rounds twice). The CPU's host
+  // compiler never contracts.
+  bool contract_fma = true;
+};
+Settings settings();
+void set_settings(const Settings& s);
+
+// Runs every pending expression of this thread's process.
+void flush();
+
+struct Stats {
+  uint64_t ops_recorded = 0;
+  uint64_t fused_launches = 0;      // graphs run as one generated kernel
+  uint64_t unfused_runs = 0;        // graphs run op by op (first sight, single op, CPU size)
+  uint64_t kernels_compiled = 0;    // distinct generated kernels built
+};
+Stats stats();
+
+// Whether `a` views a buffer whose expression has not run yet.
+bool is_pending(const Array& a);
+// The CUDA C++ source the expression pending behind `a` runs as (empty when
+// `a` is not pending or its graph is a single op, which runs as kiln's own
+// kernel), and a one-line description of its graph.
+std::string pending_source(const Array& a);
+std::string pending_graph(const Array& a);
+
+}  // namespace kiln::fusion

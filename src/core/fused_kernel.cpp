@@ -1,0 +1,366 @@
+// Generated kernels of fused graphs. A graph is flattened into steps over
+// its distinct input arrays (broadcast to the result's shape, dimensions
+// coalesced) and scalars; the steps, dtypes and layout class make the key
+// (integers only: a hit builds no strings). The source is written once per
+// key and compiled by the device's backend through kiln::RawKernel, on a
+// worker thread unless the settings say to wait.
+#include "fused_kernel.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+#include <unordered_map>
+
+#include "kiln/error.hpp"
+#include "kiln/raw_kernel.hpp"
+
+namespace kiln::fusion {
+namespace {
+
+constexpr int kMaxScalars = 16;
+constexpr int kSlotBytes = 16;  // one scalar of any dtype (complex128 is 16)
+
+// A value the steps use: an input array, a scalar, or an earlier step.
+enum class RefKind : int { Leaf = 0, Scalar = 1, Step = 2 };
+struct Ref {
+  RefKind kind;
+  int index;
+};
+
+struct Flat {
+  struct Leaf {
+    Array array;
+    Strides strides;  // broadcast to the result's shape, then coalesced
+  };
+  std::vector<Leaf> leaves;
+  std::vector<const Node*> scalars;
+  struct Step {
+    const Node* node;
+    Ref in[3];
+  };
+  std::vector<Step> steps;
+  DType out_dtype = DType::Float64;
+  Shape shape;          // coalesced
+  Strides out_strides;  // coalesced
+  bool contiguous = false;
+  bool too_big = false;
+  std::vector<int64_t> key;
+};
+
+bool same_leaf(const Flat::Leaf& l, const Array& a, const Strides& strides) {
+  return l.array.buffer() == a.buffer() && l.array.offset() == a.offset() && l.array.dtype() == a.dtype() &&
+         l.strides == strides;
+}
+
+Ref visit(const Node* n, const Shape& shape, Flat& f, std::unordered_map<const Node*, Ref>& seen) {
+  auto it = seen.find(n);
+  if (it != seen.end()) return it->second;
+  Ref r{};
+  switch (n->kind) {
+    case Node::Kind::Leaf: {
+      Strides s = broadcast_strides(n->leaf.shape(), n->leaf.strides(), shape);
+      int k = 0;
+      while (k < static_cast<int>(f.leaves.size()) && !same_leaf(f.leaves[k], n->leaf, s)) ++k;
+      if (k == static_cast<int>(f.leaves.size())) f.leaves.push_back({n->leaf, std::move(s)});
+      r = {RefKind::Leaf, k};
+      break;
+    }
+    case Node::Kind::Scalar:
+      f.scalars.push_back(n);
+      r = {RefKind::Scalar, static_cast<int>(f.scalars.size()) - 1};
+      break;
+    case Node::Kind::Op: {
+      Flat::Step step{n, {}};
+      for (size_t j = 0; j < n->inputs.size(); ++j) step.in[j] = visit(n->inputs[j].get(), shape, f, seen);
+      f.steps.push_back(step);
+      r = {RefKind::Step, static_cast<int>(f.steps.size()) - 1};
+      break;
+    }
+  }
+  seen.emplace(n, r);
+  return r;
+}
+
+Flat flatten(const Node& root, Device device, bool contract_fma) {
+  Flat f;
+  std::unordered_map<const Node*, Ref> seen;
+  visit(&root, root.shape, f, seen);
+  f.out_dtype = root.dtype;
+  f.too_big = f.leaves.size() > static_cast<size_t>(kMaxFusedInputs) || f.scalars.size() > kMaxScalars;
+  if (f.too_big) return f;
+
+  f.shape = root.shape;
+  f.out_strides = contiguous_strides(root.shape, itemsize(root.dtype));
+  std::vector<Strides*> all;
+  for (auto& l : f.leaves) all.push_back(&l.strides);
+  all.push_back(&f.out_strides);
+  coalesce_dims(f.shape, all.data(), static_cast<int>(all.size()));
+  if (f.shape.empty()) {
+    // A one-element result: a one-dimensional loop of one.
+    f.shape.push_back(1);
+    for (Strides* s : all) s->push_back(0);
+  }
+  f.contiguous = f.shape.size() == 1 && f.out_strides[0] == static_cast<int64_t>(itemsize(root.dtype));
+  for (auto& l : f.leaves)
+    if (l.strides[0] != 0 && l.strides[0] != l.array.itemsize()) f.contiguous = false;
+
+  auto& k = f.key;
+  k.reserve(8 + 2 * f.leaves.size() + f.scalars.size() + 6 * f.steps.size());
+  k.push_back(static_cast<int64_t>(device.kind));
+  k.push_back(device.index);
+  k.push_back(contract_fma);
+  k.push_back(f.contiguous ? 0 : static_cast<int64_t>(f.shape.size()));
+  k.push_back(static_cast<int64_t>(f.leaves.size()));
+  for (auto& l : f.leaves) k.push_back(static_cast<int64_t>(l.array.dtype()) * 2 + (f.contiguous && l.strides[0] == 0));
+  k.push_back(static_cast<int64_t>(f.scalars.size()));
+  for (const Node* s : f.scalars) k.push_back(static_cast<int64_t>(s->dtype));
+  for (auto& s : f.steps) {
+    k.push_back(static_cast<int64_t>(s.node->op) << 16 | static_cast<int64_t>(s.node->loop) << 8 |
+                static_cast<int64_t>(s.node->dtype));
+    for (size_t j = 0; j < s.node->inputs.size(); ++j)
+      k.push_back(static_cast<int64_t>(s.in[j].kind) << 32 | s.in[j].index);
+  }
+  return f;
+}
+
+std::string ref_name(const Ref& r) {
+  switch (r.kind) {
+    case RefKind::Leaf: return "l" + std::to_string(r.index);
+    case RefKind::Scalar: return "s" + std::to_string(r.index);
+    case RefKind::Step: return "v" + std::to_string(r.index);
+  }
+  return "";
+}
+
+std::string source_of(const Flat& f) {
+  using detail::device_type;
+  const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
+  const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
+  const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
+  const std::string out_t = device_type(f.out_dtype);
+  std::ostringstream s;
+  s << "#include <kiln/device/fused.cuh>\n"
+       "using namespace kiln::dev;\n"
+       "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<"
+    << nops << ", " << nd << ", " << slots << "> p) {\n"
+    << "  const long long n = p.size;\n";
+  for (int k = 0; k < nl; ++k) {
+    const char* t = device_type(f.leaves[k].array.dtype());
+    s << "  const " << t << "* __restrict__ in" << k << " = (const " << t << "*)p.data[" << k << "];\n";
+  }
+  s << "  " << out_t << "* __restrict__ out = (" << out_t << "*)p.data[" << nl << "];\n";
+  for (size_t j = 0; j < f.scalars.size(); ++j) {
+    const char* t = device_type(f.scalars[j]->dtype);
+    s << "  const " << t << " s" << j << " = p.scalar<" << t << ">(" << j << ");\n";
+  }
+  s << "  KILN_FUSED_LOOP(i, n) {\n";
+  if (!f.contiguous) s << "    long long off[" << nops << "];\n    p.offsets(i, off);\n";
+  for (int k = 0; k < nl; ++k) {
+    const char* t = device_type(f.leaves[k].array.dtype());
+    s << "    const " << t << " l" << k << " = ";
+    if (!f.contiguous) s << "*(const " << t << "*)((const char*)in" << k << " + off[" << k << "]);\n";
+    else if (f.leaves[k].strides[0] == 0) s << "in" << k << "[0];\n";
+    else s << "in" << k << "[i];\n";
+  }
+  for (size_t j = 0; j < f.steps.size(); ++j) {
+    const Node& n = *f.steps[j].node;
+    s << "    const auto v" << j << " = op_" << op_name(n.op) << "::call(";
+    for (size_t a = 0; a < n.inputs.size(); ++a) {
+      const DType want = (n.op == OpId::where && a == 0) ? DType::Bool : n.loop;
+      s << (a ? ", " : "") << "convert<" << device_type(want) << ">(" << ref_name(f.steps[j].in[a]) << ")";
+    }
+    s << ");\n";
+  }
+  const std::string value = "convert<" + out_t + ">(v" + std::to_string(f.steps.size() - 1) + ")";
+  if (f.contiguous) s << "    out[i] = " << value << ";\n";
+  else s << "    *(" << out_t << "*)((char*)out + off[" << nl << "]) = " << value << ";\n";
+  s << "  }\n}\n";
+  return s.str();
+}
+
+// ---- compiled kernels, by key -------------------------------------------------
+
+struct KeyHash {
+  size_t operator()(const std::vector<int64_t>& k) const {
+    uint64_t h = 1469598103934665603ull;
+    for (int64_t w : k) h = (h ^ static_cast<uint64_t>(w)) * 1099511628211ull;
+    return static_cast<size_t>(h);
+  }
+};
+
+struct Entry {
+  enum State : int { Compiling, Ready, Failed };
+  std::atomic<int> state{Compiling};
+  std::optional<RawKernel> kernel;
+  Device device;
+  std::string error;  // Failed: why (the graph then always runs op by op)
+};
+
+std::atomic<uint64_t> compiled_count{0};
+
+void compile(Entry& e) {
+  try {
+    e.kernel->handle(e.device);
+    ++compiled_count;
+    e.state = Entry::Ready;
+  } catch (const std::exception& ex) {
+    e.error = ex.what();
+    e.state = Entry::Failed;
+  }
+}
+
+// Compiles queued kernels one at a time off the caller's thread.
+class Worker {
+ public:
+  ~Worker() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+      queue_.clear();
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  void push(std::shared_ptr<Entry> e) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(e));
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    wake_.notify_one();
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      std::shared_ptr<Entry> e;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (stop_) return;
+        e = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      compile(*e);
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::shared_ptr<Entry>> queue_;
+  bool stop_ = false;
+  std::thread thread_;
+};
+
+Worker& worker() {
+  static Worker w;
+  return w;
+}
+
+std::mutex cache_mutex;
+std::unordered_map<std::vector<int64_t>, std::shared_ptr<Entry>, KeyHash>& cache() {
+  static std::unordered_map<std::vector<int64_t>, std::shared_ptr<Entry>, KeyHash> c;
+  return c;
+}
+
+std::vector<std::string> compile_options(bool contract_fma) {
+  if (contract_fma) return {};
+  return {"--fmad=false"};
+}
+
+void describe_into(const Node& n, std::ostringstream& s) {
+  switch (n.kind) {
+    case Node::Kind::Leaf:
+      s << name(n.dtype) << shape_str(n.shape);
+      return;
+    case Node::Kind::Scalar:
+      s << "scalar:" << name(n.dtype);
+      return;
+    case Node::Kind::Op:
+      s << op_name(n.op) << "(";
+      for (size_t j = 0; j < n.inputs.size(); ++j) {
+        if (j) s << ", ";
+        describe_into(*n.inputs[j], s);
+      }
+      s << ")";
+      return;
+  }
+}
+
+}  // namespace
+
+bool run_fused(const Node& root, const Array& out) {
+  const Settings settings_now = settings();
+  const Device device = out.device();
+  Flat f = flatten(root, device, settings_now.contract_fma);
+  if (f.too_big) return false;
+
+  std::shared_ptr<Entry> entry;
+  bool created = false;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    auto& slot = cache()[f.key];
+    if (!slot) {
+      slot = std::make_shared<Entry>();
+      slot->device = device;
+      slot->kernel.emplace(source_of(f), "kiln_fused", compile_options(settings_now.contract_fma));
+      created = true;
+    }
+    entry = slot;
+  }
+  if (entry->state == Entry::Compiling) {
+    if (settings_now.wait_for_compile) compile(*entry);  // the module serialises a racing worker
+    else if (created) worker().push(entry);
+  }
+  if (entry->state != Entry::Ready) return false;
+
+  // The parameter block, laid out as kiln_fused_args<NOPS, ND, NSLOTS>.
+  const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
+  const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
+  const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
+  std::vector<int64_t> block(static_cast<size_t>(nops + 1 + nd + nops * nd + slots * kSlotBytes / 8), 0);
+  int64_t* w = block.data();
+  for (int k = 0; k < nl; ++k) {
+    const Array& a = f.leaves[k].array;
+    char* p = static_cast<char*>(a.buffer()->data_for_reading()) + a.offset();
+    std::memcpy(w + k, &p, sizeof p);
+  }
+  char* o = out.data();
+  std::memcpy(w + nl, &o, sizeof o);
+  w += nops;
+  *w++ = out.size();
+  for (int d = 0; d < nd; ++d) *w++ = f.shape[d];
+  for (int k = 0; k < nops; ++k)
+    for (int d = 0; d < nd; ++d) *w++ = k < nl ? f.leaves[k].strides[d] : f.out_strides[d];
+  unsigned char* scalars = reinterpret_cast<unsigned char*>(w);
+  for (size_t j = 0; j < f.scalars.size(); ++j) f.scalars[j]->scalar.store(f.scalars[j]->dtype, scalars + j * kSlotBytes);
+
+  const int64_t n = out.size();
+  Dim3 grid, threads;
+  if (device.kind == DeviceKind::CPU) {
+    grid = Dim3(static_cast<unsigned>(std::min<int64_t>((n + 16383) / 16384, 256)));
+  } else {
+    grid = Dim3(static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, int64_t{1} << 20)));
+    threads = Dim3(256);
+  }
+  void* args[] = {block.data()};
+  entry->kernel->launch(device, grid, threads, args);
+  return true;
+}
+
+std::string fused_source(const Node& root) {
+  Flat f = flatten(root, Device::cpu(), true);
+  return f.too_big ? std::string() : source_of(f);
+}
+
+std::string describe(const Node& root) {
+  std::ostringstream s;
+  describe_into(root, s);
+  return s.str();
+}
+
+uint64_t kernels_compiled() { return compiled_count; }
+
+}  // namespace kiln::fusion

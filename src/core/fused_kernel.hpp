@@ -1,0 +1,26 @@
+#pragma once
+// One generated kernel per fused graph structure (kiln/fusion.hpp): the
+// graph flattened, keyed without strings, its CUDA C source written once,
+// compiled by the device's backend on a worker thread, launched.
+#include <cstdint>
+#include <string>
+
+#include "fusion_graph.hpp"
+
+namespace kiln::fusion {
+
+// Distinct arrays one fused kernel reads (its parameter block's size).
+inline constexpr int kMaxFusedInputs = 16;
+
+// Computes `root` into `out` (C-contiguous, root's shape, dtype and device)
+// with the graph's generated kernel. False when that kernel is not ready (a
+// worker is compiling it, or it could not be built): the caller runs the
+// graph op by op.
+bool run_fused(const Node& root, const Array& out);
+// The generated source for `root` (compiling nothing).
+std::string fused_source(const Node& root);
+// The graph as one line: "multiply(sin(float32[1000]), 2.0:float32)".
+std::string describe(const Node& root);
+uint64_t kernels_compiled();
+
+}  // namespace kiln::fusion

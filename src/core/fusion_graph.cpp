@@ -1,0 +1,281 @@
+// Recording elementwise ops into graphs, and running a graph when its
+// buffer's memory is asked for (kiln/fusion.hpp).
+#include "fusion_graph.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <unordered_map>
+
+#include "fused_kernel.hpp"
+#include "kiln/error.hpp"
+
+namespace kiln::fusion {
+namespace {
+
+Settings initial_settings() {
+  Settings s;
+  // KILN_FUSION: 0/off, 1/on, or wait (compile a new graph's kernel before
+  // running it: what tests of the fused kernels themselves want).
+  if (const char* env = std::getenv("KILN_FUSION")) {
+    if (std::strcmp(env, "0") == 0 || std::strcmp(env, "off") == 0) s.enabled = false;
+    if (std::strcmp(env, "wait") == 0) s.wait_for_compile = true;
+  }
+  if (const char* env = std::getenv("KILN_FUSION_CPU_MIN_SIZE")) s.cpu_min_size = std::atoll(env);
+  return s;
+}
+
+std::mutex settings_mutex;
+Settings& current_settings() {
+  static Settings s = initial_settings();
+  return s;
+}
+
+thread_local int suspended = 0;
+
+// Guards every buffer's list of the pending expressions that read it.
+std::mutex readers_mutex;
+
+// Every pending expression, so that flush() and syncs can run them.
+std::mutex registry_mutex;
+std::vector<std::weak_ptr<Pending>>& registry() {
+  static auto* r = new std::vector<std::weak_ptr<Pending>>();  // outlives static destruction
+  return *r;
+}
+
+std::atomic<uint64_t> ops_recorded{0}, fused_launches{0}, unfused_runs{0};
+
+void remember(const std::shared_ptr<Pending>& p) {
+  std::lock_guard<std::mutex> lock(registry_mutex);
+  auto& r = registry();
+  if (r.size() >= 64) r.erase(std::remove_if(r.begin(), r.end(), [](auto& w) { return w.expired(); }), r.end());
+  r.push_back(p);
+}
+
+// A whole pending buffer seen through `a` (same shape, C order, from its
+// start): its graph can be inlined; any other view of it is read as a leaf.
+const Pending* whole_pending(const Array& a) {
+  const BufferPtr& b = a.buffer();
+  if (!b || !b->pending()) return nullptr;
+  const Pending* p = b->pending().get();
+  const Node& root = *p->root();
+  if (a.offset() != 0 || a.dtype() != root.dtype || a.shape() != root.shape || !a.is_c_contiguous()) return nullptr;
+  return p;
+}
+
+void add_buffers(std::vector<const Buffer*>& into, const std::vector<const Buffer*>& from) {
+  for (const Buffer* b : from)
+    if (std::find(into.begin(), into.end(), b) == into.end()) into.push_back(b);
+}
+
+NodePtr leaf_node(const Array& a) {
+  auto n = std::make_shared<Node>();
+  n->kind = Node::Kind::Leaf;
+  n->dtype = a.dtype();
+  n->shape = a.shape();
+  n->leaf = a;
+  n->leaf_buffers.push_back(a.buffer().get());
+  return n;
+}
+
+// The value the graph computes, run op by op with kiln's own kernels.
+Array run_op_by_op(const NodePtr& node, std::unordered_map<const Node*, Array>& done) {
+  auto it = done.find(node.get());
+  if (it != done.end()) return it->second;
+  std::vector<Operand> args;
+  for (const NodePtr& in : node->inputs) {
+    switch (in->kind) {
+      case Node::Kind::Leaf: args.emplace_back(in->leaf); break;
+      case Node::Kind::Scalar: args.emplace_back(in->scalar); break;
+      case Node::Kind::Op: args.emplace_back(run_op_by_op(in, done)); break;
+    }
+  }
+  Array result = kiln::apply(node->op, args);
+  done.emplace(node.get(), result);
+  return result;
+}
+
+}  // namespace
+
+Settings settings() {
+  std::lock_guard<std::mutex> lock(settings_mutex);
+  return current_settings();
+}
+
+void set_settings(const Settings& s) {
+  if (s.cpu_min_size < 0) throw ValueError("fusion settings: cpu_min_size must be >= 0");
+  if (s.max_ops < 1) throw ValueError("fusion settings: max_ops must be >= 1");
+  if (s.max_inputs < 1 || s.max_inputs > kMaxFusedInputs)
+    throw ValueError("fusion settings: max_inputs must be in [1, " + std::to_string(kMaxFusedInputs) + "]");
+  flush();  // what was recorded runs under the settings it was recorded with
+  std::lock_guard<std::mutex> lock(settings_mutex);
+  current_settings() = s;
+}
+
+Suspend::Suspend() { ++suspended; }
+Suspend::~Suspend() { --suspended; }
+
+std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
+                            const Shape& shape, Device device) {
+  if (suspended) return std::nullopt;
+  const Settings s = settings();
+  const int64_t size = shape_size(shape);
+  if (!s.enabled || size == 0) return std::nullopt;
+  if (device.kind == DeviceKind::CPU && size < s.cpu_min_size) return std::nullopt;
+
+  auto node = std::make_shared<Node>();
+  node->kind = Node::Kind::Op;
+  node->op = op;
+  node->loop = types.loop;
+  node->dtype = types.output;
+  node->shape = shape;
+  node->ops = 1;
+  for (int i = 0; i < count; ++i) {
+    const DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
+    NodePtr in;
+    if (!args[i].is_array()) {
+      auto sn = std::make_shared<Node>();
+      sn->kind = Node::Kind::Scalar;
+      sn->dtype = want;
+      sn->scalar = args[i].scalar();
+      in = std::move(sn);
+    } else if (const Pending* p = whole_pending(args[i].array())) {
+      in = p->root();
+      // A graph grown past the limits runs what it has; its value is read.
+      if (in->ops + node->ops > s.max_ops ||
+          static_cast<int>(in->leaf_buffers.size() + node->leaf_buffers.size()) > s.max_inputs)
+        in = leaf_node(args[i].array());
+    } else {
+      in = leaf_node(args[i].array());
+    }
+    node->ops += in->kind == Node::Kind::Op ? in->ops : 0;
+    add_buffers(node->leaf_buffers, in->leaf_buffers);
+    node->inputs.push_back(std::move(in));
+  }
+  if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) {
+    // Too many arrays for one kernel even with its inputs as leaves: run now.
+    return std::nullopt;
+  }
+
+  auto pending = std::make_shared<Pending>(node, device);
+  const size_t nbytes = static_cast<size_t>(size) * itemsize(types.output);
+  auto buffer = std::make_shared<Buffer>(nbytes, device, pending);
+  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
+  remember(pending);
+  ++ops_recorded;
+  return Array(std::move(buffer), types.output, shape, contiguous_strides(shape, itemsize(types.output)));
+}
+
+void Pending::add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader) {
+  std::lock_guard<std::mutex> lock(readers_mutex);
+  auto& readers = b.readers_;
+  if (readers.size() >= 16)
+    readers.erase(std::remove_if(readers.begin(), readers.end(), [](auto& w) { return w.expired(); }),
+                  readers.end());
+  readers.push_back(reader);
+}
+
+bool Pending::run() {
+  if (started_ || !target_) return false;
+  started_ = true;
+  struct Unstart {  // a run that throws leaves the expression pending
+    bool& started;
+    bool done = false;
+    ~Unstart() { if (!done) started = false; }
+  } unstart{started_};
+  Suspend suspend;
+  const Buffer* target = target_;
+  const Node& root = *root_;
+  BufferPtr memory;
+  if (root.ops > 1) {
+    memory = allocate(target->nbytes(), device_);
+    Array out(memory, root.dtype, root.shape, contiguous_strides(root.shape, itemsize(root.dtype)));
+    if (run_fused(root, out)) {
+      ++fused_launches;
+    } else {
+      memory.reset();
+    }
+  }
+  if (!memory) {
+    std::unordered_map<const Node*, Array> done;
+    memory = run_op_by_op(root_, done).buffer();
+    ++unfused_runs;
+  }
+  target->data_ = memory->data();
+  target->release_ = [memory](void*) {};  // the memory lives as long as the buffer
+  unstart.done = true;
+  return true;
+}
+
+void flush() {
+  std::vector<std::weak_ptr<Pending>> all;
+  {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    all.swap(registry());
+  }
+  for (auto& w : all)
+    if (auto p = w.lock()) p->settle_target();
+}
+
+Stats stats() {
+  Stats s;
+  s.ops_recorded = ops_recorded;
+  s.fused_launches = fused_launches;
+  s.unfused_runs = unfused_runs;
+  s.kernels_compiled = kernels_compiled();
+  return s;
+}
+
+bool is_pending(const Array& a) { return a.buffer() && a.buffer()->pending(); }
+
+std::string pending_source(const Array& a) {
+  if (!is_pending(a)) return {};
+  const Node& root = *a.buffer()->pending()->root();
+  return root.ops > 1 ? fused_source(root) : std::string();
+}
+
+std::string pending_graph(const Array& a) {
+  if (!is_pending(a)) return {};
+  return describe(*a.buffer()->pending()->root());
+}
+
+}  // namespace kiln::fusion
+
+namespace kiln {
+
+Buffer::Buffer(size_t nbytes, Device device, std::shared_ptr<fusion::Pending> pending)
+    : data_(nullptr), nbytes_(nbytes), device_(device), writeable_(true), pending_(std::move(pending)) {
+  pending_->target_ = this;
+}
+
+Buffer::~Buffer() {
+  if (pending_) pending_->target_ = nullptr;
+  if (release_) release_(data_);
+}
+
+void Buffer::settle() const {
+  if (pending_) {
+    // Keep the expression alive while it runs; a failure leaves it pending.
+    std::shared_ptr<fusion::Pending> p = pending_;
+    // False while it runs further up this thread's stack (an input's
+    // readers led back to it): it finishes there.
+    if (!p->run()) return;
+    pending_.reset();
+  }
+  if (!readers_.empty() && !fusion::suspended) {
+    // Whoever asked may write this memory: what reads it runs first. (Not
+    // while an expression runs: it only reads its inputs and writes memory
+    // of its own, and a reader could need the very buffer being computed.)
+    std::vector<std::weak_ptr<fusion::Pending>> readers;
+    {
+      std::lock_guard<std::mutex> lock(fusion::readers_mutex);
+      readers.swap(readers_);
+    }
+    for (auto& w : readers)
+      if (auto r = w.lock()) r->settle_target();
+  }
+}
+
+}  // namespace kiln

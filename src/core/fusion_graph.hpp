@@ -1,0 +1,73 @@
+#pragma once
+// The expression graphs automatic fusion records (kiln/fusion.hpp): nodes
+// are immutable and shared, so a graph that inlines a pending result keeps
+// the value it had when it was used, whatever happens to that result's
+// buffer later.
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "kiln/array.hpp"
+#include "kiln/fusion.hpp"
+#include "kiln/ops.hpp"
+#include "op_types.hpp"
+
+namespace kiln::fusion {
+
+struct Node {
+  enum class Kind : uint8_t { Leaf, Scalar, Op };
+  Kind kind = Kind::Leaf;
+  OpId op{};
+  DType dtype = DType::Float64;  // the value's dtype
+  DType loop = DType::Float64;   // Op: the dtype its inputs are converted to
+  Shape shape;                   // the value's shape
+  std::vector<std::shared_ptr<const Node>> inputs;  // Op
+  Array leaf;                    // Leaf: an array read in place
+  Scalar scalar;                 // Scalar: the argument as the op was given it
+  int ops = 0;                   // Op nodes under and at this one, repeats counted
+  std::vector<const Buffer*> leaf_buffers;  // distinct buffers the graph reads
+};
+using NodePtr = std::shared_ptr<const Node>;
+
+// What a pending Buffer will hold: `root`'s value, C-contiguous.
+class Pending {
+ public:
+  Pending(NodePtr root, Device device) : root_(std::move(root)), device_(device) {}
+  const NodePtr& root() const { return root_; }
+  Device device() const { return device_; }
+  // Computes the value into the buffer this is pending for; false when it
+  // has already started.
+  bool run();
+  // Runs this expression now if its buffer still waits for it.
+  void settle_target() const {
+    if (target_) target_->data_for_reading();
+  }
+  // Notes that `reader` reads `b`: writing `b` must run `reader` first.
+  static void add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader);
+
+ private:
+  friend class kiln::Buffer;
+  NodePtr root_;
+  Device device_;
+  const Buffer* target_ = nullptr;  // set by the pending Buffer, cleared when it dies
+  bool started_ = false;
+};
+
+// The pending result of `op` over `args` (checked, promoted and resolved to
+// `types` by the caller, broadcast to `shape`), or nothing when the op must
+// run now: fusion off or suspended, an `out=`, an empty or (on the CPU)
+// small result.
+std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
+                            const Shape& shape, Device device);
+
+// While one lives, this thread's elementwise ops run at once (what running
+// a graph op by op needs).
+class Suspend {
+ public:
+  Suspend();
+  ~Suspend();
+  Suspend(const Suspend&) = delete;
+  Suspend& operator=(const Suspend&) = delete;
+};
+
+}  // namespace kiln::fusion
