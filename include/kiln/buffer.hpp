@@ -43,6 +43,11 @@ class Buffer {
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
   bool writeable() const { return writeable_; }
+  // Memory others can write without kiln knowing (a NumPy array's, memory
+  // imported through DLPack or exported by pointer): fusion does not defer
+  // reading it, since a write it cannot see could come before the read.
+  bool shared() const { return shared_; }
+  void mark_shared() const { shared_ = true; }
   // The recorded expression that will fill this buffer; null once it has run.
   const std::shared_ptr<fusion::Pending>& pending() const { return pending_; }
 
@@ -56,6 +61,7 @@ class Buffer {
   Device device_;
   mutable Release release_;
   bool writeable_;
+  mutable bool shared_ = false;
   mutable std::shared_ptr<fusion::Pending> pending_;
   mutable std::vector<std::weak_ptr<fusion::Pending>> readers_;
 };

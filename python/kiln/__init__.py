@@ -59,7 +59,7 @@ from ._nan_reductions import (  # noqa: F401
 )
 from ._products import dot, einsum, inner, kron, matmul, outer, tensordot, trace, vdot, vecdot  # noqa: F401
 from ._products import numpy_cross as cross  # noqa: F401  (NumPy's; linalg.cross is the array API's)
-from . import cusolver, exceptions, fft, lib, linalg, scipy  # noqa: F401
+from . import cusolver, exceptions, fft, fusion, lib, linalg, scipy  # noqa: F401
 from ._shape_functions import (  # noqa: F401
     append, column_stack, delete, dsplit, hsplit, insert, rollaxis, row_stack, trim_zeros, vsplit,
 )

@@ -11,8 +11,10 @@ from ._dtypes import float64, normalize
 _NUMPY_KINDS = "biufc"
 
 
-def _host_from_numpy(arr):
-    """A kiln view of a NumPy array (copied first only when kiln cannot view it)."""
+def _host_from_numpy(arr, shared=True):
+    """A kiln view of a NumPy array (copied first only when kiln cannot view
+    it). ``shared``: the caller holds ``arr`` and may write it (automatic
+    fusion then reads it at once)."""
     import numpy as np
 
     if arr.dtype.kind not in _NUMPY_KINDS or arr.dtype.name not in _SUPPORTED:
@@ -20,9 +22,10 @@ def _host_from_numpy(arr):
     itemsize = arr.dtype.itemsize
     if (not arr.dtype.isnative or not arr.flags.aligned
             or builtins.any(s % itemsize for s in arr.strides)):
-        arr = np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C")
+        arr, shared = np.array(arr, dtype=arr.dtype.newbyteorder("="), order="C"), False
     ptr, readonly = arr.__array_interface__["data"]
-    return _core._wrap_memory(ptr, _SUPPORTED[arr.dtype.name], arr.shape, arr.strides, arr, not readonly, "cpu")
+    return _core._wrap_memory(ptr, _SUPPORTED[arr.dtype.name], arr.shape, arr.strides, arr, not readonly, "cpu",
+                              shared)
 
 
 def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, blocking=False):
@@ -133,7 +136,7 @@ def _asarray(obj, dtype, device, copy):
         arr = arr.astype(dt.name)
     elif copy and arr is obj:
         arr = arr.copy()
-    out = _host_from_numpy(arr)
+    out = _host_from_numpy(arr, shared=arr is obj)
     target = to_device(device)
     return out if target == out.device else out._to(target)
 

@@ -1,17 +1,19 @@
-"""CuPy's ``fuse`` decorator: ``@kiln.fuse()`` marks a function of arrays
-and scalars as one fused operation.
+"""CuPy's ``fuse`` decorator: ``@kiln.fuse()`` runs a function of arrays and
+scalars as fused kernels.
 
-Today kiln runs the decorated function's operations one by one (each is one
-of kiln's kernels), so a fused function gives the same results as CuPy's
-and a program written with ``@cupy.fuse`` runs unchanged on every device;
-it is not yet faster than the plain function. Compiling the whole function
-into one kernel is the fusion issue's work; this is the entry point it will
-fill."""
+The function's elementwise operations are recorded by automatic fusion
+(``kiln.fusion``) whatever the array sizes and devices, and each result's
+chain runs as one generated kernel, compiled on the first call (as CuPy
+compiles a fused function) and cached on disk; a reduction at the end runs
+on the fused kernel's output. Called with NumPy arrays, the function runs on
+NumPy, as CuPy's does."""
 import functools
+
+from . import fusion
 
 
 class Fusion:
-    """A function decorated by ``fuse``: calling it calls the function."""
+    """A function decorated by ``fuse``."""
 
     def __init__(self, func, name=None):
         functools.update_wrapper(self, func)
@@ -19,7 +21,8 @@ class Fusion:
         self.name = name or getattr(func, "__name__", "fused")
 
     def __call__(self, *args, **kwargs):
-        return self.func(*args, **kwargs)
+        with fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=True):
+            return self.func(*args, **kwargs)
 
     def __repr__(self):
         return f"<kiln.fuse of {self.name}>"

@@ -125,6 +125,9 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   if (!s.enabled || size == 0) return std::nullopt;
   if (device.kind == DeviceKind::CPU && size < s.cpu_min_size) return std::nullopt;
 
+  for (int i = 0; i < count; ++i)
+    if (args[i].is_array() && args[i].array().buffer() && args[i].array().buffer()->shared()) return std::nullopt;
+
   auto node = std::make_shared<Node>();
   node->kind = Node::Kind::Op;
   node->op = op;

@@ -55,8 +55,8 @@ class Pending {
 
 // The pending result of `op` over `args` (checked, promoted and resolved to
 // `types` by the caller, broadcast to `shape`), or nothing when the op must
-// run now: fusion off or suspended, an `out=`, an empty or (on the CPU)
-// small result.
+// run now: fusion off or suspended, an empty or (on the CPU) small result,
+// an input in memory others may write (Buffer::shared).
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device);
 

@@ -47,6 +47,25 @@ const std::vector<std::string> kFlags = {"-std=c++17", "-O2",    "-fPIC",       
 // spelling; other compilers keep their default.
 const std::string kTlsDescriptors = "-mtls-dialect=gnu2";
 
+// The instruction set kiln's own vectorised loops pick when libkiln loads
+// (vector_clones.hpp: x86-64-v4, v3 or the baseline), so that kernels call
+// the same libmvec variants and round as those loops do: a fused kernel's
+// sin matches kiln.sin's bit for bit. No contraction of a*b + c into an FMA,
+// which op-by-op loops cannot do either.
+std::vector<std::string> isa_flags() {
+  std::vector<std::string> flags;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("x86-64-v4")) flags.push_back("-march=x86-64-v4");
+  else if (__builtin_cpu_supports("x86-64-v3")) flags.push_back("-march=x86-64-v3");
+  flags.push_back("-ffp-contract=off");
+#endif
+#if defined(KILN_HAVE_LIBMVEC)
+  flags.push_back("-DKILN_HAVE_LIBMVEC");  // kiln/device/fused.cuh declares the vector variants
+#endif
+  return flags;
+}
+
 struct Compiler {
   std::vector<std::string> command;  // e.g. {"ccache", "g++"} from $CXX
   std::string identity;              // its path and file identity: part of the cache key
@@ -82,6 +101,7 @@ const Compiler& host_compiler() {
 #if defined(__x86_64__)
       if (path.find("clang") == std::string::npos) c.flags.push_back(kTlsDescriptors);
 #endif
+      for (const std::string& f : isa_flags()) c.flags.push_back(f);
       for (const std::string& word : command) c.identity += word + " ";
       c.identity += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec);
       return c;
@@ -288,6 +308,9 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
   args.insert(args.end(), {"-x", "c++", cpp, "-o", so});
+#if defined(KILN_HAVE_LIBMVEC)
+  args.push_back("-lmvec");
+#endif
   int status = 0;
   std::string log = run_compiler(args, &status);
   std::string library = detail::read_file(so);

@@ -115,7 +115,9 @@ void bind_array(nb::module_& m) {
                      assign_into(a.imag(), value);
                    })
       .def_prop_ro("_data_ptr", [](const Array& a) {
-        return a.buffer() ? reinterpret_cast<uintptr_t>(a.buffer()->data()) + a.offset() : uintptr_t{0};
+        if (!a.buffer()) return uintptr_t{0};
+        a.buffer()->mark_shared();  // whoever holds the pointer may write through it
+        return reinterpret_cast<uintptr_t>(a.buffer()->data()) + a.offset();
       })
       .def_prop_ro("_c_contiguous", &Array::is_c_contiguous)
       .def_prop_ro("_f_contiguous", &Array::is_f_contiguous)

@@ -205,9 +205,10 @@ void bind_creation(nb::module_& m) {
     return eye(n_rows, n_cols, k, to_optional_dtype(dtype).value_or(kDefaultFloat), to_device(device));
   }, "n_rows"_a, "n_cols"_a.none(), "k"_a, "dtype"_a.none(), "device"_a.none());
   // Memory owned by a Python object (a NumPy array, a PyCUDA-style
-  // allocation), viewed without a copy.
+  // allocation), viewed without a copy. `shared`: the caller can reach the
+  // memory through the owner (not a private copy kiln made).
   m.def("_wrap_memory", [](uintptr_t ptr, nb::handle dtype, nb::handle shape, nb::handle strides, nb::object owner,
-                           bool writeable, nb::handle device) {
+                           bool writeable, nb::handle device, bool shared) {
     DType dt = to_dtype(dtype);
     Shape sh = to_shape(shape);
     Strides st = strides.is_none() ? contiguous_strides(sh, itemsize(dt)) : to_shape(strides, "strides");
@@ -217,8 +218,10 @@ void bind_creation(nb::module_& m) {
       nb::gil_scoped_acquire gil;
       Py_DECREF(keep);
     };
-    return view_memory(reinterpret_cast<void*>(ptr), dt, sh, st, to_device(device), release, writeable);
-  }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a, "device"_a);
+    Array a = view_memory(reinterpret_cast<void*>(ptr), dt, sh, st, to_device(device), release, writeable);
+    if (shared) a.buffer()->mark_shared();
+    return a;
+  }, "ptr"_a, "dtype"_a, "shape"_a, "strides"_a.none(), "owner"_a, "writeable"_a, "device"_a, "shared"_a = true);
   // Any device's caching allocator (CuPy's MemoryPool numbers).
   m.def("_pool_stats", [](nb::handle device) {
     PoolStats s = pool_stats(to_device(device));

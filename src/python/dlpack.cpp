@@ -98,6 +98,7 @@ template <class Managed>
 void fill(Managed* m, Export* e) {
   const Array& a = e->array;
   DLTensor& t = m->dl_tensor;
+  if (a.buffer()) a.buffer()->mark_shared();  // the consumer may write through it
   t.data = a.data();
   t.device = a.device().kind == DeviceKind::CPU ? DLDevice{kDLCPU, 0} : DLDevice{kDLCUDA, a.device().index};
   t.ndim = static_cast<int32_t>(a.ndim());
@@ -182,7 +183,9 @@ Array import_tensor(Managed* m, bool writeable) {
     nb::gil_scoped_acquire gil;  // producers' deleters (NumPy's, PyTorch's) touch Python objects
     m->deleter(m);
   };
-  return view_memory(origin, dt, shape, strides, device, release, writeable);
+  Array a = view_memory(origin, dt, shape, strides, device, release, writeable);
+  a.buffer()->mark_shared();  // the producer still holds it
+  return a;
 }
 
 Array import_capsule(nb::handle capsule) {
