@@ -1,0 +1,211 @@
+"""Times automatic fusion: eager elementwise expressions in kiln with fusion
+off and on, ``kiln.fuse``, beside CuPy (eager, ``cupy.fuse``), PyTorch (eager,
+``torch.compile``) on the GPU, and beside NumPy on the CPU.
+
+Writes bench/results/fusion-<device>.json and the table between the
+``fusion-<device>`` markers in docs/benchmarks.md.
+
+    python bench/fusion.py --device cuda|cpu
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import kiln
+from kernels import fresh_process_seconds, run_and_record
+from run import _fmt, median_seconds
+
+CHAIN_OPS = 10
+
+
+def expression(xp, a):
+    return xp.sin(a) * 2 + xp.sqrt(xp.abs(a))
+
+
+def sum_of_squares(xp, a, b, c):
+    return ((a * b + c) ** 2).sum()
+
+
+def chain(xp, a):
+    """Ten elementwise ops."""
+    t = a * 1.5 + 2.0
+    t = xp.maximum(t, 0.5) - a
+    t = t * t / 3.0
+    t = xp.sqrt(t + 1.0)
+    return xp.exp(-t) + a
+
+
+def kiln_modes():
+    """kiln with fusion off, automatic fusion, and kiln.fuse."""
+    fused = kiln.fuse(expression)
+    return {
+        "kiln eager": (lambda f, *a: f(kiln, *a), {"enabled": False}),
+        "kiln auto-fused": (lambda f, *a: f(kiln, *a), {"enabled": True}),
+        "kiln.fuse": (lambda f, *a: (fused if f is expression else kiln.fuse(f))(kiln, *a), {"enabled": True}),
+    }
+
+
+def timed(fn, sync, per_call=False, calls=100):
+    """Median seconds of fn() with the device waited for: one call a sample,
+    or (per_call) `calls` queued calls then one wait, divided."""
+    if not per_call:
+        return median_seconds(lambda: (fn(), sync()))
+    samples = []
+    fn()
+    sync()
+    for _ in range(12):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        samples.append((time.perf_counter() - start) / calls)
+    return statistics.median(samples[2:])
+
+
+# A fresh process, empty cache: the seconds from recording a new expression to
+# its result, its kernel compiled first (kiln.fuse's first call). Eager ops
+# are warmed up before the timing, so only the fused kernel is built in it.
+FIRST_FUSED = r"""
+import sys, time
+import numpy as np
+import kiln
+device = sys.argv[1]
+a = kiln.asarray(np.linspace(-1, 1, 4096, dtype=np.float32), device=device)
+sync = kiln.cuda.synchronize if device == "cuda" else (lambda: None)
+with kiln.fusion.disabled():
+    kiln.asnumpy(kiln.sin(a) * 2 + kiln.sqrt(kiln.abs(a)))
+sync()
+with kiln.fusion.configured(wait_for_compile=True, cpu_min_size=0):
+    start = time.perf_counter()
+    r = kiln.sin(a) * 2 + kiln.sqrt(kiln.abs(a))
+    kiln.fusion.flush()
+    sync()
+    elapsed = time.perf_counter() - start
+assert kiln.fusion.stats()["kernels_compiled"] == 1
+print(elapsed)
+"""
+
+
+def first_fused(device):
+    return fresh_process_seconds(lambda cache: [sys.executable, "-c", FIRST_FUSED, device], False, "kiln")
+
+
+def gpu_rows():
+    n = 64 << 20
+    rng = np.random.default_rng(0)
+    hosts = [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
+    small = rng.standard_normal(1000).astype(np.float32)
+    rows = []
+
+    def row(case, target, timings, nbytes=0):
+        rows.append({"case": case, "target": target, "bytes": nbytes,
+                     "seconds": {k: v for k, v in timings.items() if v is not None}})
+        print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in rows[-1]["seconds"].items()), flush=True)
+
+    libs, versions = {}, {}
+    try:
+        import cupy
+
+        libs["cupy"] = cupy
+        versions["cupy"] = cupy.__version__
+    except ImportError:
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            libs["torch"] = torch
+            versions["torch"] = torch.__version__
+    except ImportError:
+        pass
+
+    expr_t, sum_t, chain_t, op_t = {}, {}, {}, {}
+    ka = [kiln.asarray(h, device="cuda") for h in hosts]
+    ks = kiln.asarray(small, device="cuda")
+    for name, (call, settings) in kiln_modes().items():
+        with kiln.fusion.configured(**settings):
+            expr_t[name] = timed(lambda: call(expression, ka[0]), kiln.cuda.synchronize)
+            if name != "kiln.fuse":
+                sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), lambda: None)
+                chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize,
+                                      per_call=True)
+                op_t[name] = timed(lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, per_call=True)
+    if "cupy" in libs:
+        cp = libs["cupy"]
+        ca = [cp.asarray(h) for h in hosts]
+        cs = cp.asarray(small)
+        sync = cp.cuda.Device().synchronize
+        fused = cp.fuse(lambda a: cp.sin(a) * 2 + cp.sqrt(cp.abs(a)))
+        expr_t["cupy eager"] = timed(lambda: expression(cp, ca[0]), sync)
+        expr_t["cupy.fuse"] = timed(lambda: fused(ca[0]), sync)
+        sum_t["cupy eager"] = timed(lambda: float(sum_of_squares(cp, *ca)), lambda: None)
+        chain_t["cupy eager"] = timed(lambda: chain(cp, cs), sync, per_call=True)
+        op_t["cupy eager"] = timed(lambda: cs + 1.0, sync, per_call=True)
+        del ca
+    if "torch" in libs:
+        torch = libs["torch"]
+        ta = [torch.from_numpy(h).cuda() for h in hosts]
+        ts = torch.from_numpy(small).cuda()
+        sync = torch.cuda.synchronize
+        expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), sync)
+        sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), lambda: None)
+        chain_t["torch eager"] = timed(lambda: chain(torch, ts), sync, per_call=True)
+        op_t["torch eager"] = timed(lambda: ts + 1.0, sync, per_call=True)
+        try:
+            compiled = torch.compile(lambda a: expression(torch, a))
+            compiled_sum = torch.compile(lambda a, b, c: sum_of_squares(torch, a, b, c))
+            compiled_chain = torch.compile(lambda a: chain(torch, a))
+            expr_t["torch.compile"] = timed(lambda: compiled(ta[0]), sync)
+            sum_t["torch.compile"] = timed(lambda: float(compiled_sum(*ta)), lambda: None)
+            chain_t["torch.compile"] = timed(lambda: compiled_chain(ts), sync, per_call=True)
+        except Exception as e:  # no Triton, or another inductor failure: the row says n/a
+            print(f"  torch.compile: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
+    row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
+    row(f"{CHAIN_OPS}-op chain on 1000 float32, per chain", "<= 30 us", chain_t)
+    row("a + 1.0 on 1000 float32, per call", "<= 5 us", op_t)
+    row("a new fused expression: record to result, empty cache (fresh process)", "<= 50 ms",
+        {"kiln auto-fused": first_fused("cuda")})
+    return rows, kiln.cuda.Device(0).name, versions
+
+
+def cpu_rows():
+    n = 16 << 20
+    rng = np.random.default_rng(0)
+    hosts = [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
+    small = rng.standard_normal(1000).astype(np.float32)
+    rows = []
+
+    def row(case, target, timings, nbytes=0):
+        rows.append({"case": case, "target": target, "bytes": nbytes, "seconds": timings})
+        print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in timings.items()), flush=True)
+
+    # kiln.array copies: memory NumPy can write is read at once, not fused.
+    ka = [kiln.array(h, device="cpu") for h in hosts]
+    ks = kiln.array(small, device="cpu")
+    expr_t, sum_t, chain_t = {}, {}, {}
+    nothing = lambda: None  # noqa: E731
+    for name, (call, settings) in kiln_modes().items():
+        with kiln.fusion.configured(**settings):
+            expr_t[name] = timed(lambda: (call(expression, ka[0]), kiln.fusion.flush()), nothing)
+            if name != "kiln.fuse":
+                sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), nothing)
+                chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), nothing, per_call=True)
+    expr_t["numpy"] = timed(lambda: expression(np, hosts[0]), nothing)
+    sum_t["numpy"] = timed(lambda: float(sum_of_squares(np, *hosts)), nothing)
+    chain_t["numpy"] = timed(lambda: chain(np, small), nothing, per_call=True)
+    row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms", expr_t, 2 * n * 4)
+    row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "reported", sum_t, 3 * n * 4)
+    row(f"{CHAIN_OPS}-op chain on 1000 float32 (below cpu_min_size: not fused)", "reported", chain_t)
+    row("a new fused expression: record to result, empty cache (fresh process)", "<= 1.5 s",
+        {"kiln auto-fused": first_fused("cpu")})
+    return rows, "cpu", {"numpy": np.__version__}
+
+
+if __name__ == "__main__":
+    run_and_record(__doc__.splitlines()[0], "fusion", gpu_rows, cpu_rows)
