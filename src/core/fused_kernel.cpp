@@ -12,7 +12,6 @@
 #include <deque>
 #include <mutex>
 #include <optional>
-#include <sstream>
 #include <thread>
 #include <unordered_map>
 
@@ -137,50 +136,53 @@ std::string ref_name(const Ref& r) {
   return "";
 }
 
+// Built with std::string, not a stream: a wheel's statically linked C++
+// library may share the process with another whose locale its number
+// formatting trips over.
 std::string source_of(const Flat& f) {
   using detail::device_type;
+  using std::to_string;
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
   const std::string out_t = device_type(f.out_dtype);
-  std::ostringstream s;
-  s << "#include <kiln/device/fused.cuh>\n"
-       "using namespace kiln::dev;\n"
-       "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<"
-    << nops << ", " << nd << ", " << slots << "> p) {\n"
-    << "  const long long n = p.size;\n";
+  std::string s = "#include <kiln/device/fused.cuh>\n"
+                  "using namespace kiln::dev;\n"
+                  "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" +
+                  to_string(nops) + ", " + to_string(nd) + ", " + to_string(slots) + "> p) {\n" +
+                  "  const long long n = p.size;\n";
   for (int k = 0; k < nl; ++k) {
-    const char* t = device_type(f.leaves[k].array.dtype());
-    s << "  const " << t << "* __restrict__ in" << k << " = (const " << t << "*)p.data[" << k << "];\n";
+    const std::string t = device_type(f.leaves[k].array.dtype()), K = to_string(k);
+    s += "  const " + t + "* __restrict__ in" + K + " = (const " + t + "*)p.data[" + K + "];\n";
   }
-  s << "  " << out_t << "* __restrict__ out = (" << out_t << "*)p.data[" << nl << "];\n";
+  s += "  " + out_t + "* __restrict__ out = (" + out_t + "*)p.data[" + to_string(nl) + "];\n";
   for (size_t j = 0; j < f.scalars.size(); ++j) {
-    const char* t = device_type(f.scalars[j]->dtype);
-    s << "  const " << t << " s" << j << " = p.scalar<" << t << ">(" << j << ");\n";
+    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
+    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
   }
-  s << "  KILN_FUSED_LOOP(i, n) {\n";
-  if (!f.contiguous) s << "    long long off[" << nops << "];\n    p.offsets(i, off);\n";
+  s += "  KILN_FUSED_LOOP(i, n) {\n";
+  if (!f.contiguous) s += "    long long off[" + to_string(nops) + "];\n    p.offsets(i, off);\n";
   for (int k = 0; k < nl; ++k) {
-    const char* t = device_type(f.leaves[k].array.dtype());
-    s << "    const " << t << " l" << k << " = ";
-    if (!f.contiguous) s << "*(const " << t << "*)((const char*)in" << k << " + off[" << k << "]);\n";
-    else if (f.leaves[k].strides[0] == 0) s << "in" << k << "[0];\n";
-    else s << "in" << k << "[i];\n";
+    const std::string t = device_type(f.leaves[k].array.dtype()), K = to_string(k);
+    s += "    const " + t + " l" + K + " = ";
+    if (!f.contiguous) s += "*(const " + t + "*)((const char*)in" + K + " + off[" + K + "]);\n";
+    else if (f.leaves[k].strides[0] == 0) s += "in" + K + "[0];\n";
+    else s += "in" + K + "[i];\n";
   }
   for (size_t j = 0; j < f.steps.size(); ++j) {
     const Node& n = *f.steps[j].node;
-    s << "    const auto v" << j << " = op_" << op_name(n.op) << "::call(";
+    s += "    const auto v" + to_string(j) + " = op_" + op_name(n.op) + "::call(";
     for (size_t a = 0; a < n.inputs.size(); ++a) {
       const DType want = (n.op == OpId::where && a == 0) ? DType::Bool : n.loop;
-      s << (a ? ", " : "") << "convert<" << device_type(want) << ">(" << ref_name(f.steps[j].in[a]) << ")";
+      s += std::string(a ? ", " : "") + "convert<" + device_type(want) + ">(" + ref_name(f.steps[j].in[a]) + ")";
     }
-    s << ");\n";
+    s += ");\n";
   }
-  const std::string value = "convert<" + out_t + ">(v" + std::to_string(f.steps.size() - 1) + ")";
-  if (f.contiguous) s << "    out[i] = " << value << ";\n";
-  else s << "    *(" << out_t << "*)((char*)out + off[" << nl << "]) = " << value << ";\n";
-  s << "  }\n}\n";
-  return s.str();
+  const std::string value = "convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ")";
+  if (f.contiguous) s += "    out[i] = " + value + ";\n";
+  else s += "    *(" + out_t + "*)((char*)out + off[" + to_string(nl) + "]) = " + value + ";\n";
+  s += "  }\n}\n";
+  return s;
 }
 
 // ---- compiled kernels, by key -------------------------------------------------
@@ -270,21 +272,21 @@ std::vector<std::string> compile_options(bool contract_fma) {
   return {"--fmad=false"};
 }
 
-void describe_into(const Node& n, std::ostringstream& s) {
+void describe_into(const Node& n, std::string& s) {
   switch (n.kind) {
     case Node::Kind::Leaf:
-      s << name(n.dtype) << shape_str(n.shape);
+      s += std::string(name(n.dtype)) + shape_str(n.shape);
       return;
     case Node::Kind::Scalar:
-      s << "scalar:" << name(n.dtype);
+      s += "scalar:" + std::string(name(n.dtype));
       return;
     case Node::Kind::Op:
-      s << op_name(n.op) << "(";
+      s += std::string(op_name(n.op)) + "(";
       for (size_t j = 0; j < n.inputs.size(); ++j) {
-        if (j) s << ", ";
+        if (j) s += ", ";
         describe_into(*n.inputs[j], s);
       }
-      s << ")";
+      s += ")";
       return;
   }
 }
@@ -356,9 +358,9 @@ std::string fused_source(const Node& root) {
 }
 
 std::string describe(const Node& root) {
-  std::ostringstream s;
+  std::string s;
   describe_into(root, s);
-  return s.str();
+  return s;
 }
 
 uint64_t kernels_compiled() { return compiled_count; }
