@@ -47,6 +47,7 @@ struct Flat {
   Shape shape;          // coalesced
   Strides out_strides;  // coalesced
   bool contiguous = false;
+  bool contract_fma = true;
   bool too_big = false;
   std::vector<int64_t> key;
 };
@@ -87,6 +88,7 @@ Ref visit(const Node* n, const Shape& shape, Flat& f, std::unordered_map<const N
 
 Flat flatten(const Node& root, Device device, bool contract_fma) {
   Flat f;
+  f.contract_fma = contract_fma;
   std::unordered_map<const Node*, Ref> seen;
   visit(&root, root.shape, f, seen);
   f.out_dtype = root.dtype;
@@ -171,12 +173,13 @@ std::string source_of(const Flat& f) {
   }
   for (size_t j = 0; j < f.steps.size(); ++j) {
     const Node& n = *f.steps[j].node;
-    s += "    const auto v" + to_string(j) + " = op_" + op_name(n.op) + "::call(";
+    s += "    const auto v" + to_string(j) + " = " + (f.contract_fma ? "(" : "kiln_rounded(") + "op_" +
+         op_name(n.op) + "::call(";
     for (size_t a = 0; a < n.inputs.size(); ++a) {
       const DType want = (n.op == OpId::where && a == 0) ? DType::Bool : n.loop;
       s += std::string(a ? ", " : "") + "convert<" + device_type(want) + ">(" + ref_name(f.steps[j].in[a]) + ")";
     }
-    s += ");\n";
+    s += "));\n";
   }
   const std::string value = "convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ")";
   if (f.contiguous) s += "    out[i] = " + value + ";\n";
@@ -267,11 +270,6 @@ std::unordered_map<std::vector<int64_t>, std::shared_ptr<Entry>, KeyHash>& cache
   return c;
 }
 
-std::vector<std::string> compile_options(bool contract_fma) {
-  if (contract_fma) return {};
-  return {"--fmad=false"};
-}
-
 void describe_into(const Node& n, std::string& s) {
   switch (n.kind) {
     case Node::Kind::Leaf:
@@ -307,7 +305,7 @@ bool run_fused(const Node& root, const Array& out) {
     if (!slot) {
       slot = std::make_shared<Entry>();
       slot->device = device;
-      slot->kernel.emplace(source_of(f), "kiln_fused", compile_options(settings_now.contract_fma));
+      slot->kernel.emplace(source_of(f), "kiln_fused");
       created = true;
     }
     entry = slot;
@@ -353,7 +351,7 @@ bool run_fused(const Node& root, const Array& out) {
 }
 
 std::string fused_source(const Node& root) {
-  Flat f = flatten(root, Device::cpu(), true);
+  Flat f = flatten(root, Device::cpu(), settings().contract_fma);
   return f.too_big ? std::string() : source_of(f);
 }
 

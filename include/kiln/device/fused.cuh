@@ -52,6 +52,28 @@ template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   }
 };
 
+// An op's result as op-by-op code would store it: the GPU compiler may not
+// contract a multiply in one op with an add in the next into one FMA (each
+// op's own kernel contracts within the op, so the fused kernel does too).
+// Used unless fusion's contract_fma setting allows contraction across ops.
+// The CPU's host compiler never contracts (-ffp-contract=off).
+template <class T> __device__ __forceinline__ T kiln_rounded(T v) { return v; }
+#ifdef __CUDA_ARCH__
+__device__ __forceinline__ float kiln_rounded(float v) {
+  asm("" : "+f"(v));
+  return v;
+}
+__device__ __forceinline__ double kiln_rounded(double v) {
+  asm("" : "+d"(v));
+  return v;
+}
+template <class R> __device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex<R> z) {
+  z.re = kiln_rounded(z.re);
+  z.im = kiln_rounded(z.im);
+  return z;
+}
+#endif
+
 // Each thread's share of the flat loop: kernel_params.cuh's KILN_LOOP on
 // the GPU; on the CPU, where a block is one thread, its contiguous run as
 // an OpenMP simd loop, which the host compiler vectorises (its -O2 would not
