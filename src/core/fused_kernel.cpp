@@ -152,7 +152,7 @@ std::string source_of(const Flat& f) {
                   "using namespace kiln::dev;\n"
                   "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" +
                   to_string(nops) + ", " + to_string(nd) + ", " + to_string(slots) + "> p) {\n" +
-                  "  const long long n = p.size;\n";
+                  "  const long long n = p.size, zero = p.zero;\n";
   for (int k = 0; k < nl; ++k) {
     const std::string t = device_type(f.leaves[k].array.dtype()), K = to_string(k);
     s += "  const " + t + "* __restrict__ in" + K + " = (const " + t + "*)p.data[" + K + "];\n";
@@ -179,7 +179,7 @@ std::string source_of(const Flat& f) {
       const DType want = (n.op == OpId::where && a == 0) ? DType::Bool : n.loop;
       s += std::string(a ? ", " : "") + "convert<" + device_type(want) + ">(" + ref_name(f.steps[j].in[a]) + ")";
     }
-    s += "));\n";
+    s += std::string(")") + (f.contract_fma ? ")" : ", zero)") + ";\n";
   }
   const std::string value = "convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ")";
   if (f.contiguous) s += "    out[i] = " + value + ";\n";
@@ -316,11 +316,12 @@ bool run_fused(const Node& root, const Array& out) {
   }
   if (entry->state != Entry::Ready) return false;
 
-  // The parameter block, laid out as kiln_fused_args<NOPS, ND, NSLOTS>.
+  // The parameter block, laid out as kiln_fused_args<NOPS, ND, NSLOTS>:
+  // data, size, zero, shape, strides, scalars.
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
-  std::vector<int64_t> block(static_cast<size_t>(nops + 1 + nd + nops * nd + slots * kSlotBytes / 8), 0);
+  std::vector<int64_t> block(static_cast<size_t>(nops + 2 + nd + nops * nd + slots * kSlotBytes / 8), 0);
   int64_t* w = block.data();
   for (int k = 0; k < nl; ++k) {
     const Array& a = f.leaves[k].array;
@@ -331,6 +332,7 @@ bool run_fused(const Node& root, const Array& out) {
   std::memcpy(w + nl, &o, sizeof o);
   w += nops;
   *w++ = out.size();
+  *w++ = 0;  // zero
   for (int d = 0; d < nd; ++d) *w++ = f.shape[d];
   for (int k = 0; k < nops; ++k)
     for (int d = 0; d < nd; ++d) *w++ = k < nl ? f.leaves[k].strides[d] : f.out_strides[d];

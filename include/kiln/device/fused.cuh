@@ -35,6 +35,7 @@ __attribute__((simd("notinbranch"))) double hypot(double, double) noexcept;
 template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   char* data[NOPS];
   long long size;
+  long long zero;  // 0, unknown to the compiler (kiln_rounded)
   long long shape[ND];
   long long strides[NOPS][ND];  // bytes
   unsigned char scalars[NSLOTS * 16];
@@ -52,24 +53,25 @@ template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   }
 };
 
-// An op's result as op-by-op code would store it: the GPU compiler may not
-// contract a multiply in one op with an add in the next into one FMA (each
-// op's own kernel contracts within the op, so the fused kernel does too).
-// Used unless fusion's contract_fma setting allows contraction across ops.
-// The CPU's host compiler never contracts (-ffp-contract=off).
-template <class T> __device__ __forceinline__ T kiln_rounded(T v) { return v; }
+// An op's result as op-by-op code stores it. On the GPU, ptxas contracts a
+// multiply feeding an add into one FMA (rounded once) even across ops, and
+// an asm barrier does not stop it; the value's bits passed through an
+// integer XOR with a zero it cannot know (kiln_fused_args::zero) do. Used
+// unless fusion's contract_fma setting allows contraction across ops; each
+// op's own code still contracts as kiln's op-by-op kernels do. The CPU's
+// host compiler never contracts (-ffp-contract=off).
+template <class T> __device__ __forceinline__ T kiln_rounded(T v, long long) { return v; }
 #ifdef __CUDA_ARCH__
-__device__ __forceinline__ float kiln_rounded(float v) {
-  asm("" : "+f"(v));
-  return v;
+__device__ __forceinline__ float kiln_rounded(float v, long long zero) {
+  return __int_as_float(__float_as_int(v) ^ static_cast<int>(zero));
 }
-__device__ __forceinline__ double kiln_rounded(double v) {
-  asm("" : "+d"(v));
-  return v;
+__device__ __forceinline__ double kiln_rounded(double v, long long zero) {
+  return __longlong_as_double(__double_as_longlong(v) ^ zero);
 }
-template <class R> __device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex<R> z) {
-  z.re = kiln_rounded(z.re);
-  z.im = kiln_rounded(z.im);
+template <class R>
+__device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex<R> z, long long zero) {
+  z.re = kiln_rounded(z.re, zero);
+  z.im = kiln_rounded(z.im, zero);
   return z;
 }
 #endif
