@@ -138,9 +138,17 @@ std::string ref_name(const Ref& r) {
   return "";
 }
 
+constexpr int kUnroll = 4;  // elements a GPU thread loads at once over dense operands
+
 // Built with std::string, not a stream: a wheel's statically linked C++
 // library may share the process with another whose locale its number
 // formatting trips over.
+//
+// The steps become one helper, kiln_fused_value(leaf values, scalars); the
+// kernel's loops only load and store: over dense operands the GPU's threads
+// load kUnroll elements of every input before computing any (as
+// ElementwiseKernel's loop does), the CPU's run an OpenMP simd loop; other
+// layouts find each operand's offset per element.
 std::string source_of(const Flat& f) {
   using detail::device_type;
   using std::to_string;
@@ -148,32 +156,18 @@ std::string source_of(const Flat& f) {
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
   const std::string out_t = device_type(f.out_dtype);
-  std::string s = "#include <kiln/device/fused.cuh>\n"
-                  "using namespace kiln::dev;\n"
-                  "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" +
-                  to_string(nops) + ", " + to_string(nd) + ", " + to_string(slots) + "> p) {\n" +
-                  "  const long long n = p.size, zero = p.zero;\n";
-  for (int k = 0; k < nl; ++k) {
-    const std::string t = device_type(f.leaves[k].array.dtype()), K = to_string(k);
-    s += "  const " + t + "* __restrict__ in" + K + " = (const " + t + "*)p.data[" + K + "];\n";
-  }
-  s += "  " + out_t + "* __restrict__ out = (" + out_t + "*)p.data[" + to_string(nl) + "];\n";
-  for (size_t j = 0; j < f.scalars.size(); ++j) {
-    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
-    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
-  }
-  s += "  KILN_FUSED_LOOP(i, n) {\n";
-  if (!f.contiguous) s += "    long long off[" + to_string(nops) + "];\n    p.offsets(i, off);\n";
-  for (int k = 0; k < nl; ++k) {
-    const std::string t = device_type(f.leaves[k].array.dtype()), K = to_string(k);
-    s += "    const " + t + " l" + K + " = ";
-    if (!f.contiguous) s += "*(const " + t + "*)((const char*)in" + K + " + off[" + K + "]);\n";
-    else if (f.leaves[k].strides[0] == 0) s += "in" + K + "[0];\n";
-    else s += "in" + K + "[i];\n";
-  }
+  auto leaf_t = [&](int k) { return std::string(device_type(f.leaves[k].array.dtype())); };
+  auto dense = [&](int k) { return f.leaves[k].strides[0] != 0; };
+
+  std::string s = "#include <kiln/device/fused.cuh>\nusing namespace kiln::dev;\n";
+  s += "KILN_GENERATED_HELPER " + out_t + " kiln_fused_value(";
+  for (int k = 0; k < nl; ++k) s += "const " + leaf_t(k) + " l" + to_string(k) + ", ";
+  for (size_t j = 0; j < f.scalars.size(); ++j)
+    s += "const " + std::string(device_type(f.scalars[j]->dtype)) + " s" + to_string(j) + ", ";
+  s += "const long long zero) {\n";
   for (size_t j = 0; j < f.steps.size(); ++j) {
     const Node& n = *f.steps[j].node;
-    s += "    const auto v" + to_string(j) + " = " + (f.contract_fma ? "(" : "kiln_rounded(") + "op_" +
+    s += "  const auto v" + to_string(j) + " = " + (f.contract_fma ? "(" : "kiln_rounded(") + "op_" +
          op_name(n.op) + "::call(";
     for (size_t a = 0; a < n.inputs.size(); ++a) {
       const DType want = (n.op == OpId::where && a == 0) ? DType::Bool : n.loop;
@@ -181,10 +175,57 @@ std::string source_of(const Flat& f) {
     }
     s += std::string(")") + (f.contract_fma ? ")" : ", zero)") + ";\n";
   }
-  const std::string value = "convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ")";
-  if (f.contiguous) s += "    out[i] = " + value + ";\n";
-  else s += "    *(" + out_t + "*)((char*)out + off[" + to_string(nl) + "]) = " + value + ";\n";
-  s += "  }\n}\n";
+  s += "  return convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ");\n}\n";
+
+  s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" + to_string(nops) + ", " + to_string(nd) + ", " +
+       to_string(slots) + "> p) {\n  const long long n = p.size, zero = p.zero;\n";
+  for (int k = 0; k < nl; ++k)
+    s += "  const " + leaf_t(k) + "* __restrict__ in" + to_string(k) + " = (const " + leaf_t(k) + "*)p.data[" +
+         to_string(k) + "];\n";
+  s += "  " + out_t + "* __restrict__ out = (" + out_t + "*)p.data[" + to_string(nl) + "];\n";
+  for (size_t j = 0; j < f.scalars.size(); ++j) {
+    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
+    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
+  }
+  // The call with each leaf's value spelled by `value(k)`.
+  auto call = [&](auto value) {
+    std::string c = "kiln_fused_value(";
+    for (int k = 0; k < nl; ++k) c += value(k) + ", ";
+    for (size_t j = 0; j < f.scalars.size(); ++j) c += "s" + to_string(j) + ", ";
+    return c + "zero)";
+  };
+  if (f.contiguous) {
+    for (int k = 0; k < nl; ++k)  // a broadcast input's one value
+      if (!dense(k)) s += "  const " + leaf_t(k) + " b" + to_string(k) + " = in" + to_string(k) + "[0];\n";
+    auto at = [&](const std::string& index) {
+      return [&, index](int k) { return dense(k) ? "in" + to_string(k) + "[" + index + "]" : "b" + to_string(k); };
+    };
+    const std::string u = to_string(kUnroll);
+    s += "#ifdef __CUDA_ARCH__\n"
+         "  const long long stride = (long long)blockDim.x * gridDim.x;\n"
+         "  long long i0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  for (; i0 + " + to_string(kUnroll - 1) + " * stride < n; i0 += " + u + " * stride) {\n";
+    for (int k = 0; k < nl; ++k) {
+      if (!dense(k)) continue;
+      const std::string K = to_string(k);
+      s += "    " + leaf_t(k) + " u" + K + "[" + u + "];\n";
+      for (int e = 0; e < kUnroll; ++e)
+        s += "    u" + K + "[" + to_string(e) + "] = in" + K + "[i0 + " + to_string(e) + " * stride];\n";
+    }
+    for (int e = 0; e < kUnroll; ++e) {
+      const std::string E = to_string(e);
+      s += "    out[i0 + " + E + " * stride] = " +
+           call([&](int k) { return dense(k) ? "u" + to_string(k) + "[" + E + "]" : "b" + to_string(k); }) + ";\n";
+    }
+    s += "  }\n  for (long long i = i0; i < n; i += stride) out[i] = " + call(at("i")) + ";\n"
+         "#else\n  KILN_FUSED_LOOP(i, n) out[i] = " + call(at("i")) + ";\n#endif\n";
+  } else {
+    s += "  KILN_FUSED_LOOP(i, n) {\n    long long off[" + to_string(nops) + "];\n    p.offsets(i, off);\n";
+    s += "    *(" + out_t + "*)((char*)out + off[" + to_string(nl) + "]) = " + call([&](int k) {
+      return "*(const " + leaf_t(k) + "*)((const char*)in" + to_string(k) + " + off[" + to_string(k) + "])";
+    }) + ";\n  }\n";
+  }
+  s += "}\n";
   return s;
 }
 
@@ -344,7 +385,8 @@ bool run_fused(const Node& root, const Array& out) {
   if (device.kind == DeviceKind::CPU) {
     grid = Dim3(static_cast<unsigned>(std::min<int64_t>((n + 16383) / 16384, 256)));
   } else {
-    grid = Dim3(static_cast<unsigned>(std::min<int64_t>((n + 255) / 256, int64_t{1} << 20)));
+    const int64_t per_block = 256 * (f.contiguous ? kUnroll : 1);
+    grid = Dim3(static_cast<unsigned>(std::min<int64_t>((n + per_block - 1) / per_block, int64_t{1} << 20)));
     threads = Dim3(256);
   }
   void* args[] = {block.data()};
