@@ -170,7 +170,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
 
   // With fusion on, the op is recorded here and runs later inside one
   // generated kernel (integer power first checks its exponents' values).
-  if (!out && !(op == OpId::power && is_integer(types.loop))) {
+  if (!(op == OpId::power && is_integer(types.loop))) {
     Shape result_shape;
     bool any = false;
     for (int i = 0; i < arity; ++i) {
@@ -178,7 +178,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
       result_shape = any ? broadcast_shapes(result_shape, args[i].array().shape()) : args[i].array().shape();
       any = true;
     }
-    if (auto pending = fusion::record(op, args, arity, types, result_shape, device)) return *pending;
+    if (auto pending = fusion::record(op, args, arity, types, result_shape, device, out)) return *pending;
   }
 
   // Inputs in the loop dtype (the condition of where in bool). Arrays already

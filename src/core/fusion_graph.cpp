@@ -118,7 +118,7 @@ Suspend::Suspend() { ++suspended; }
 Suspend::~Suspend() { --suspended; }
 
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
-                            const Shape& shape, Device device) {
+                            const Shape& shape, Device device, const Array* out) {
   if (suspended) return std::nullopt;
   const Settings s = settings();
   const int64_t size = shape_size(shape);
@@ -127,6 +127,16 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
 
   for (int i = 0; i < count; ++i)
     if (args[i].is_array() && args[i].array().buffer() && args[i].array().buffer()->shared()) return std::nullopt;
+  if (out) {
+    // Anything else reading the buffer must see its value before this op;
+    // an input viewing part of it would read the value being computed.
+    if (!whole_pending(*out) || out->dtype() != types.output || out->shape() != shape ||
+        Pending::has_readers(*out->buffer()))
+      return std::nullopt;
+    for (int i = 0; i < count; ++i)
+      if (args[i].is_array() && args[i].array().shares_buffer_with(*out) && !whole_pending(args[i].array()))
+        return std::nullopt;
+  }
 
   auto node = std::make_shared<Node>();
   node->kind = Node::Kind::Op;
@@ -163,12 +173,30 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   }
 
   auto pending = std::make_shared<Pending>(node, device);
-  const size_t nbytes = static_cast<size_t>(size) * itemsize(types.output);
-  auto buffer = std::make_shared<Buffer>(nbytes, device, pending);
   for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
   remember(pending);
   ++ops_recorded;
+  if (out) {
+    Pending::replace(*out->buffer(), pending);
+    return *out;
+  }
+  const size_t nbytes = static_cast<size_t>(size) * itemsize(types.output);
+  auto buffer = std::make_shared<Buffer>(nbytes, device, pending);
   return Array(std::move(buffer), types.output, shape, contiguous_strides(shape, itemsize(types.output)));
+}
+
+bool Pending::has_readers(const Buffer& b) {
+  std::lock_guard<std::mutex> lock(readers_mutex);
+  for (auto& w : b.readers_)
+    if (auto r = w.lock())
+      if (r->target_ && !r->started_) return true;
+  return false;
+}
+
+void Pending::replace(const Buffer& b, const std::shared_ptr<Pending>& next) {
+  if (b.pending_) b.pending_->target_ = nullptr;
+  b.pending_ = next;
+  next->target_ = &b;
 }
 
 void Pending::add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader) {

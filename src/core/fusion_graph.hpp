@@ -44,6 +44,10 @@ class Pending {
   }
   // Notes that `reader` reads `b`: writing `b` must run `reader` first.
   static void add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader);
+  // Whether a pending expression that has not run reads `b`.
+  static bool has_readers(const Buffer& b);
+  // Makes `next` the expression pending `b` will hold, in place of its own.
+  static void replace(const Buffer& b, const std::shared_ptr<Pending>& next);
 
  private:
   friend class kiln::Buffer;
@@ -57,8 +61,11 @@ class Pending {
 // `types` by the caller, broadcast to `shape`), or nothing when the op must
 // run now: fusion off or suspended, an empty or (on the CPU) small result,
 // an input in memory others may write (Buffer::shared).
+// With `out`, the op is recorded only in place of a whole pending result
+// that nothing else reads yet (`x *= 2` after `x = a + b`): that buffer's
+// expression grows, and `*out` is returned.
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
-                            const Shape& shape, Device device);
+                            const Shape& shape, Device device, const Array* out = nullptr);
 
 // While one lives, this thread's elementwise ops run at once (what running
 // a graph op by op needs).

@@ -145,6 +145,29 @@ def test_in_place_and_aliasing(device, fused):
     np.testing.assert_array_equal(kiln.asnumpy(out), expected * 3 + 1)
 
 
+def test_in_place_ops_on_a_recorded_result_extend_its_graph(device, fused):
+    base = np.arange(10.0)
+    a = kiln.array(base, device=device)
+    x = a * 2
+    same = x
+    x += 1
+    x *= x               # both sides: the value before this op
+    assert x is same and kiln.fusion.is_pending(x)
+    assert kiln.fusion.inspect(x)["graph"].startswith("multiply(add(multiply(float64(10,)")
+    head = x[:3] + 0     # reads part of x's buffer: x's next write must wait for it
+    x -= 5
+    expected = (base * 2 + 1) ** 2
+    np.testing.assert_array_equal(kiln.asnumpy(head), expected[:3])
+    np.testing.assert_array_equal(kiln.asnumpy(x), expected - 5)
+    y = a + 0
+    y += y[::-1]         # reads part of its own buffer: runs op by op
+    np.testing.assert_array_equal(kiln.asnumpy(y), base + base[::-1])
+    z = a * 1
+    kiln.multiply(z, 2.0, out=z)
+    kiln.add(z, a, out=z)
+    np.testing.assert_array_equal(kiln.asnumpy(z), base * 3)
+
+
 def test_memory_numpy_can_write_is_read_at_once(fused):
     # kiln.asarray shares a NumPy array's memory on the CPU: a write through
     # NumPy must not reach an expression recorded before it.
