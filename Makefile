@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python demo bench gpu-check conformance-pycuda conformance-cupy conformance-numba conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check conformance-pycuda conformance-cupy conformance-numba conformance clean
 
 all: build
 
@@ -59,10 +59,18 @@ test-cpp: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure
 
 # Run from tests/ so that `import kiln` finds the installed package, not python/kiln.
+# The suite runs with automatic fusion on (the default: large CPU results
+# fused) and again with it off (KILN_FUSION=0): the same results either way.
 test-python: build
 	cd tests && ../$(PY) -m pytest -q python
+	cd tests && KILN_FUSION=0 ../$(PY) -m pytest -q -p no:cacheprovider python
 
 test: test-cpp test-python
+
+# The suite with every elementwise result recorded and run as a fused kernel
+# compiled before its first run (a few minutes on a cold kernel cache).
+test-fusion-modes: build
+	cd tests && KILN_FUSION=wait KILN_FUSION_CPU_MIN_SIZE=0 ../$(PY) -m pytest -q -p no:cacheprovider python
 
 # The main job: the N-Ways RDF pipeline on a generated liquid (every way kiln
 # offers, on the GPU if there is one), then a tour of the faces. matplotlib
@@ -92,6 +100,8 @@ SANITIZER := $(shell command -v compute-sanitizer || echo /usr/local/cuda/bin/co
 gpu-check:
 	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
 	cd tests && python3 -m pytest -q -p no:cacheprovider python
+	cd tests && KILN_FUSION=wait python3 -m pytest -q -p no:cacheprovider python/test_elementwise.py \
+	  python/test_ufuncs.py python/test_fusion.py python/test_numpy_functions.py
 	cd tests && $(SANITIZER) --tool memcheck --error-exitcode 9 python3 -m pytest -q -p no:cacheprovider \
 	  python/test_elementwise.py python/test_reductions.py python/test_cuda_runtime.py python/test_raw_kernel.py \
 	  python/test_elementwise_kernel.py python/test_reduction_kernel.py python/test_pycuda_face.py python/test_jit.py \
