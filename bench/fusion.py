@@ -62,7 +62,18 @@ def warm_up(call, arrays, small):
 
 def timed(fn, sync, per_call=False, calls=100):
     """Median seconds of fn() with the device waited for: one call a sample,
-    or (per_call) `calls` queued calls then one wait, divided."""
+    or (per_call) `calls` queued calls then one wait, divided. Prints how the
+    recorded graphs ran meanwhile."""
+    before = kiln.fusion.stats()
+    seconds = _timed(fn, sync, per_call, calls)
+    after = kiln.fusion.stats()
+    print("    graphs run fused / op by op: "
+          f"{after['fused_launches'] - before['fused_launches']} / {after['unfused_runs'] - before['unfused_runs']}",
+          flush=True)
+    return seconds
+
+
+def _timed(fn, sync, per_call, calls):
     if not per_call:
         return median_seconds(lambda: (fn(), sync()))
     samples = []

@@ -73,6 +73,11 @@ KILN_ELEMENTWISE_OPS(KILN_DECLARE_OP)
 #undef KILN_DECLARE_OP_2
 #undef KILN_DECLARE_OP_3
 
+// NumPy's `a ** b` operator: power, except NumPy's fast paths for a Python
+// number b: a numeric array to 2 runs as square, a float or complex array to
+// 0.5 or -1 as sqrt or reciprocal (same dtypes; faster, and NumPy's results).
+Array power_operator(const Array& a, const Operand& b, const Array* out = nullptr);
+
 // NumPy's round(x, decimals): half to even.
 Array round(const Operand& x, int decimals = 0, const Array* out = nullptr);
 

@@ -261,6 +261,19 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
 KILN_ELEMENTWISE_OPS(KILN_DEFINE_OP)
 #undef KILN_DEFINE_OP
 
+Array power_operator(const Array& a, const Operand& b, const Array* out) {
+  if (!b.is_array() && b.scalar().weak && a.dtype() != DType::Bool &&
+      (b.scalar().kind == ScalarKind::Int || b.scalar().kind == ScalarKind::Float)) {
+    const Scalar& e = b.scalar();
+    const double value = e.kind == ScalarKind::Int ? static_cast<double>(e.i) : e.f;
+    // An int array to the float 2.0 is float64: not a square of the ints.
+    if (value == 2.0 && (e.kind == ScalarKind::Int || is_inexact(a.dtype()))) return square(a, out);
+    if (is_inexact(a.dtype()) && value == 0.5) return sqrt(a, out);
+    if (is_inexact(a.dtype()) && value == -1.0) return reciprocal(a, out);
+  }
+  return power(a, b, out);
+}
+
 Array round(const Operand& x, int decimals, const Array* out) {
   DType dt = x.is_array() ? x.array().dtype() : x.scalar().own_dtype();
   if (dt == DType::Bool) {

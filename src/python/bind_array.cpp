@@ -49,7 +49,7 @@ nb::object in_place(nb::handle self, nb::handle b) {
 template <OpId Op>
 void bind_operator(nb::class_<Array>& cls, const char* forward_name, const char* reflected_name,
                    const char* in_place_name) {
-  cls.def(forward_name, &forward<Op>, nb::is_operator());
+  if (forward_name) cls.def(forward_name, &forward<Op>, nb::is_operator());
   if (reflected_name) cls.def(reflected_name, &reflected<Op>, nb::is_operator());
   if (in_place_name) cls.def(in_place_name, &in_place<Op>, nb::is_operator());
 }
@@ -217,7 +217,20 @@ void bind_array(nb::module_& m) {
   bind_operator<OpId::divide>(cls, "__truediv__", "__rtruediv__", "__itruediv__");
   bind_operator<OpId::floor_divide>(cls, "__floordiv__", "__rfloordiv__", "__ifloordiv__");
   bind_operator<OpId::remainder>(cls, "__mod__", "__rmod__", "__imod__");
-  bind_operator<OpId::power>(cls, "__pow__", "__rpow__", "__ipow__");
+  // a ** b takes NumPy's fast paths (kiln::power_operator); b ** a does not.
+  bind_operator<OpId::power>(cls, nullptr, "__rpow__", nullptr);
+  cls.def("__pow__", [](const Array& a, nb::handle b) -> nb::object {
+    Operand o(0);
+    if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
+    return nb::cast(power_operator(a, o));
+  }, nb::is_operator());
+  cls.def("__ipow__", [](nb::handle self, nb::handle b) -> nb::object {
+    const Array& a = nb::cast<const Array&>(self);
+    Operand o(0);
+    if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
+    power_operator(a, o, &a);
+    return nb::borrow(self);
+  }, nb::is_operator());
   bind_operator<OpId::bitwise_and>(cls, "__and__", "__rand__", "__iand__");
   bind_operator<OpId::bitwise_or>(cls, "__or__", "__ror__", "__ior__");
   bind_operator<OpId::bitwise_xor>(cls, "__xor__", "__rxor__", "__ixor__");

@@ -299,3 +299,20 @@ def test_mixed_devices_and_bad_operands(device):
         kiln.add(k, kiln.ones(4, device=device))
     with pytest.raises(TypeError):
         k + "a"
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float16", "float32", "float64", "complex64"])
+def test_power_operator_takes_numpy_fast_paths(device, dtype):
+    """``a ** 2`` is square, ``a ** 0.5`` sqrt and ``a ** -1`` reciprocal for
+    the dtypes NumPy's operator takes them, with NumPy's result dtypes."""
+    x = np.array([1, 2, 3, 7], dtype=dtype)
+    k = kiln.asarray(x, device=device)
+    for e in (2, 2.0, 0.5, -1.0, 3):
+        with np.errstate(all="ignore"):
+            want = x ** e
+        got = kiln.asnumpy(k ** e)
+        assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
+        np.testing.assert_allclose(got, want, rtol=1e-3 if dtype == "float16" else 1e-6)
+    y = k.copy()
+    y **= 2
+    np.testing.assert_array_equal(kiln.asnumpy(y), x ** 2)
