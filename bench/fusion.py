@@ -54,10 +54,9 @@ def warm_up(call, arrays, small):
     """Each timed graph once with its kernel compiled first: the rows time
     the steady state (the first sight's cost has a row of its own)."""
     with kiln.fusion.configured(wait_for_compile=True, cpu_min_size=0):
-        call(expression, arrays[0])
-        sum_of_squares(kiln, *arrays)
-        chain(kiln, small)
-        kiln.fusion.flush()
+        kept = call(expression, arrays[0]), sum_of_squares(kiln, *arrays), chain(kiln, small)
+        kiln.fusion.flush()  # a result nothing holds never runs: `kept` holds them
+    del kept
 
 
 def timed(fn, sync, per_call=False, calls=100):
@@ -68,8 +67,8 @@ def timed(fn, sync, per_call=False, calls=100):
     seconds = _timed(fn, sync, per_call, calls)
     after = kiln.fusion.stats()
     print("    graphs run fused / op by op: "
-          f"{after['fused_launches'] - before['fused_launches']} / {after['unfused_runs'] - before['unfused_runs']}",
-          flush=True)
+          f"{after['fused_launches'] - before['fused_launches']} / {after['unfused_runs'] - before['unfused_runs']}"
+          f"; kernels that failed to build: {after['kernels_failed']} {kiln.fusion.last_failure()}", flush=True)
     return seconds
 
 

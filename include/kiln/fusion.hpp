@@ -48,8 +48,11 @@ struct Stats {
   uint64_t fused_launches = 0;      // graphs run as one generated kernel
   uint64_t unfused_runs = 0;        // graphs run op by op (first sight, single op, CPU size)
   uint64_t kernels_compiled = 0;    // distinct generated kernels built
+  uint64_t kernels_failed = 0;      // generated kernels that did not build (their graphs run op by op)
 };
 Stats stats();
+// Why the last generated kernel that failed to build failed ("" if none has).
+std::string last_failure();
 
 // Whether `a` views a buffer whose expression has not run yet.
 bool is_pending(const Array& a);

@@ -73,8 +73,15 @@ def flush():
 
 def stats():
     """Counters since the process started: ops recorded, graphs run as one
-    kernel, graphs run op by op, kernels compiled."""
+    kernel, graphs run op by op, kernels compiled, kernels that failed to
+    build (their graphs run op by op; ``last_failure()`` says why)."""
     return _core._fusion_stats()
+
+
+def last_failure():
+    """The compiler's message for the last generated kernel that did not
+    build ("" when none has failed)."""
+    return _core._fusion_last_failure()
 
 
 def is_pending(a):

@@ -244,10 +244,11 @@ struct Entry {
   std::atomic<int> state{Compiling};
   std::optional<RawKernel> kernel;
   Device device;
-  std::string error;  // Failed: why (the graph then always runs op by op)
 };
 
-std::atomic<uint64_t> compiled_count{0};
+std::atomic<uint64_t> compiled_count{0}, failed_count{0};
+std::mutex failure_mutex;
+std::string last_failure_text;
 
 void compile(Entry& e) {
   try {
@@ -255,7 +256,11 @@ void compile(Entry& e) {
     ++compiled_count;
     e.state = Entry::Ready;
   } catch (const std::exception& ex) {
-    e.error = ex.what();
+    // A generated kernel that does not build is kiln's bug; the graph still
+    // runs (op by op) and stats()/last_failure() tell.
+    ++failed_count;
+    std::lock_guard<std::mutex> lock(failure_mutex);
+    last_failure_text = ex.what();
     e.state = Entry::Failed;
   }
 }
@@ -406,5 +411,11 @@ std::string describe(const Node& root) {
 }
 
 uint64_t kernels_compiled() { return compiled_count; }
+uint64_t kernels_failed() { return failed_count; }
+
+std::string last_failure() {
+  std::lock_guard<std::mutex> lock(failure_mutex);
+  return last_failure_text;
+}
 
 }  // namespace kiln::fusion

@@ -22,5 +22,6 @@ std::string fused_source(const Node& root);
 // The graph as one line: "multiply(sin(float32[1000]), 2.0:float32)".
 std::string describe(const Node& root);
 uint64_t kernels_compiled();
+uint64_t kernels_failed();
 
 }  // namespace kiln::fusion

@@ -256,6 +256,7 @@ Stats stats() {
   s.fused_launches = fused_launches;
   s.unfused_runs = unfused_runs;
   s.kernels_compiled = kernels_compiled();
+  s.kernels_failed = kernels_failed();
   return s;
 }
 

@@ -29,8 +29,10 @@ void bind_fusion(nb::module_& m) {
     d["fused_launches"] = s.fused_launches;
     d["unfused_runs"] = s.unfused_runs;
     d["kernels_compiled"] = s.kernels_compiled;
+    d["kernels_failed"] = s.kernels_failed;
     return d;
   });
+  m.def("_fusion_last_failure", &fusion::last_failure);
   m.def("_fusion_is_pending", &fusion::is_pending, "a"_a);
   m.def("_fusion_source", &fusion::pending_source, "a"_a);
   m.def("_fusion_graph", &fusion::pending_graph, "a"_a);

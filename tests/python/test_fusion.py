@@ -211,6 +211,7 @@ def test_a_loop_compiles_one_kernel(device, fused):
     after = kiln.fusion.stats()
     assert after["kernels_compiled"] == before["kernels_compiled"]
     assert after["fused_launches"] == before["fused_launches"] + 10
+    assert after["kernels_failed"] == 0, kiln.fusion.last_failure()
 
 
 def test_first_sight_runs_op_by_op_without_waiting(device):
