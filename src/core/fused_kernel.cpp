@@ -86,7 +86,8 @@ Ref visit(const Node* n, const Shape& shape, Flat& f, std::unordered_map<const N
   return r;
 }
 
-Flat flatten(const Node& root, Device device, bool contract_fma) {
+// `out_strides`: the output's layout (a fresh result is C-contiguous).
+Flat flatten(const Node& root, Device device, bool contract_fma, const Strides& out_strides) {
   Flat f;
   f.contract_fma = contract_fma;
   std::unordered_map<const Node*, Ref> seen;
@@ -96,7 +97,7 @@ Flat flatten(const Node& root, Device device, bool contract_fma) {
   if (f.too_big) return f;
 
   f.shape = root.shape;
-  f.out_strides = contiguous_strides(root.shape, itemsize(root.dtype));
+  f.out_strides = out_strides;
   std::vector<Strides*> all;
   for (auto& l : f.leaves) all.push_back(&l.strides);
   all.push_back(&f.out_strides);
@@ -340,7 +341,7 @@ void describe_into(const Node& n, std::string& s) {
 bool run_fused(const Node& root, const Array& out) {
   const Settings settings_now = settings();
   const Device device = out.device();
-  Flat f = flatten(root, device, settings_now.contract_fma);
+  Flat f = flatten(root, device, settings_now.contract_fma, out.strides());
   if (f.too_big) return false;
 
   std::shared_ptr<Entry> entry;
@@ -400,7 +401,8 @@ bool run_fused(const Node& root, const Array& out) {
 }
 
 std::string fused_source(const Node& root) {
-  Flat f = flatten(root, Device::cpu(), settings().contract_fma);
+  Flat f = flatten(root, Device::cpu(), settings().contract_fma,
+                   contiguous_strides(root.shape, itemsize(root.dtype)));
   return f.too_big ? std::string() : source_of(f);
 }
 

@@ -12,8 +12,9 @@ namespace kiln::fusion {
 // Distinct arrays one fused kernel reads (its parameter block's size).
 inline constexpr int kMaxFusedInputs = 16;
 
-// Computes `root` into `out` (C-contiguous, root's shape, dtype and device)
-// with the graph's generated kernel. False when that kernel is not ready (a
+// Computes `root` into `out` (root's shape, dtype and device, any layout;
+// no input may read another view of its memory) with the graph's generated
+// kernel. False when that kernel is not ready (a
 // worker is compiling it, or it could not be built): the caller runs the
 // graph op by op.
 bool run_fused(const Node& root, const Array& out);

@@ -70,6 +70,21 @@ void add_buffers(std::vector<const Buffer*>& into, const std::vector<const Buffe
     if (std::find(into.begin(), into.end(), b) == into.end()) into.push_back(b);
 }
 
+// Whether a leaf of the graph views `out`'s memory other than exactly as
+// `out` does (element i of the result would read another element of out,
+// perhaps already written).
+bool reads_other_view(const Node& n, const Array& out) {
+  if (n.kind == Node::Kind::Leaf) {
+    const Array& a = n.leaf;
+    return a.shares_buffer_with(out) &&
+           !(a.offset() == out.offset() && a.shape() == out.shape() && a.strides() == out.strides() &&
+             a.dtype() == out.dtype());
+  }
+  for (const NodePtr& in : n.inputs)
+    if (reads_other_view(*in, out)) return true;
+  return false;
+}
+
 NodePtr leaf_node(const Array& a) {
   auto n = std::make_shared<Node>();
   n->kind = Node::Kind::Leaf;
@@ -127,15 +142,17 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
 
   for (int i = 0; i < count; ++i)
     if (args[i].is_array() && args[i].array().buffer() && args[i].array().buffer()->shared()) return std::nullopt;
+  const bool into_pending = out && out->buffer() && out->buffer()->pending();
   if (out) {
-    // Anything else reading the buffer must see its value before this op;
-    // an input viewing part of it would read the value being computed.
-    if (!whole_pending(*out) || out->dtype() != types.output || out->shape() != shape ||
-        Pending::has_readers(*out->buffer()))
-      return std::nullopt;
-    for (int i = 0; i < count; ++i)
-      if (args[i].is_array() && args[i].array().shares_buffer_with(*out) && !whole_pending(args[i].array()))
-        return std::nullopt;
+    if (out->dtype() != types.output || out->shape() != shape || !out->writeable()) return std::nullopt;
+    if (into_pending) {
+      // Anything else reading the buffer must see its value before this op;
+      // an input viewing part of it would read the value being computed.
+      if (!whole_pending(*out) || Pending::has_readers(*out->buffer())) return std::nullopt;
+      for (int i = 0; i < count; ++i)
+        if (args[i].is_array() && args[i].array().shares_buffer_with(*out) && !whole_pending(args[i].array()))
+          return std::nullopt;
+    }
   }
 
   auto node = std::make_shared<Node>();
@@ -170,6 +187,18 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) {
     // Too many arrays for one kernel even with its inputs as leaves: run now.
     return std::nullopt;
+  }
+
+  if (out && !into_pending) {
+    // Into memory that exists (`a += b * c`): the graph runs now, in one
+    // kernel writing `out`, when every input reading out's memory reads the
+    // very element it writes; else op by op as eager code.
+    if (node->ops < 2 || reads_other_view(*node, *out)) return std::nullopt;
+    out->data();  // what else reads out's memory reads it before this write
+    ops_recorded += 1;
+    if (!run_fused(*node, *out)) return std::nullopt;  // not compiled yet: eager this time
+    ++fused_launches;
+    return *out;
   }
 
   auto pending = std::make_shared<Pending>(node, device);

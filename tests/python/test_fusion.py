@@ -168,6 +168,30 @@ def test_in_place_ops_on_a_recorded_result_extend_its_graph(device, fused):
     np.testing.assert_array_equal(kiln.asnumpy(z), base * 3)
 
 
+def test_update_of_existing_memory_runs_as_one_kernel(device, fused):
+    base = np.linspace(0, 1, 50)
+    v = kiln.array(base[::-1].copy(), device=device)
+    x, plain = kiln.array(base, device=device), kiln.array(base, device=device)
+    with kiln.fusion.disabled():
+        plain += 0.5 * v * kiln.sin(v)
+    before = kiln.fusion.stats()
+    x += 0.5 * v * kiln.sin(v)       # x's own memory, written in place by one kernel
+    assert kiln.fusion.stats()["fused_launches"] == before["fused_launches"] + 1
+    same_bits(kiln.asnumpy(x), kiln.asnumpy(plain))
+    kept = x * 1                      # recorded: reads x as it is now
+    kiln.multiply(x, kiln.cos(v) + 1, out=x)
+    np.testing.assert_array_equal(kiln.asnumpy(kept), kiln.asnumpy(plain))
+    np.testing.assert_allclose(kiln.asnumpy(x), kiln.asnumpy(plain) * (np.cos(base[::-1]) + 1), rtol=1e-15)
+    y = kiln.array(base, device=device)
+    y[5:] += y[:-5] * 2 + 1           # reads another view of its memory: op by op, as eager code
+    expected = base.copy()
+    expected[5:] += base[:-5] * 2 + 1
+    np.testing.assert_allclose(kiln.asnumpy(y), expected, rtol=1e-15)
+    z = kiln.zeros((4, 50), device=device)[:, ::2]   # strided output
+    z += v[::2] * 3 + 1
+    np.testing.assert_allclose(kiln.asnumpy(z), np.broadcast_to(base[::-1][::2] * 3 + 1, (4, 25)), rtol=1e-15)
+
+
 def test_memory_numpy_can_write_is_read_at_once(fused):
     # kiln.asarray shares a NumPy array's memory on the CPU: a write through
     # NumPy must not reach an expression recorded before it.
