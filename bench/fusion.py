@@ -7,11 +7,9 @@ Writes bench/results/fusion-<device>.json and the table between the
 
     python bench/fusion.py --device cuda|cpu
 """
-import os
+import functools
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
 import numpy as np
@@ -48,6 +46,13 @@ def kiln_modes():
         "kiln auto-fused": (lambda f, *a: f(kiln, *a), {"enabled": True}),
         "kiln.fuse": (lambda f, *a: (fused if f is expression else kiln.fuse(f))(kiln, *a), {"enabled": True}),
     }
+
+
+def add_row(rows, case, target, timings, nbytes=0):
+    """Appends a result row (libraries without a time left out) and prints it."""
+    rows.append({"case": case, "target": target, "bytes": nbytes,
+                 "seconds": {k: v for k, v in timings.items() if v is not None}})
+    print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in rows[-1]["seconds"].items()), flush=True)
 
 
 def warm_up(call, arrays, small):
@@ -122,10 +127,7 @@ def gpu_rows():
     small = rng.standard_normal(1000).astype(np.float32)
     rows = []
 
-    def row(case, target, timings, nbytes=0):
-        rows.append({"case": case, "target": target, "bytes": nbytes,
-                     "seconds": {k: v for k, v in timings.items() if v is not None}})
-        print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in rows[-1]["seconds"].items()), flush=True)
+    row = functools.partial(add_row, rows)
 
     libs, versions = {}, {}
     try:
@@ -202,9 +204,7 @@ def cpu_rows():
     small = rng.standard_normal(1000).astype(np.float32)
     rows = []
 
-    def row(case, target, timings, nbytes=0):
-        rows.append({"case": case, "target": target, "bytes": nbytes, "seconds": timings})
-        print(f"{case:60s} " + "  ".join(f"{k} {_fmt(v)}" for k, v in timings.items()), flush=True)
+    row = functools.partial(add_row, rows)
 
     # kiln.array copies: memory NumPy can write is read at once, not fused.
     ka = [kiln.array(h, device="cpu") for h in hosts]

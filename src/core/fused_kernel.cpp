@@ -179,7 +179,7 @@ std::string source_of(const Flat& f) {
   s += "  return convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ");\n}\n";
 
   s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" + to_string(nops) + ", " + to_string(nd) + ", " +
-       to_string(slots) + "> p) {\n  const long long n = p.size, zero = p.zero;\n";
+       to_string(slots) + "> p) {\n  const long long n = p.index.size(), zero = p.zero;\n";
   for (int k = 0; k < nl; ++k)
     s += "  const " + leaf_t(k) + "* __restrict__ in" + to_string(k) + " = (const " + leaf_t(k) + "*)p.data[" +
          to_string(k) + "];\n";
@@ -221,7 +221,7 @@ std::string source_of(const Flat& f) {
     s += "  }\n  for (long long i = i0; i < n; i += stride) out[i] = " + call(at("i")) + ";\n"
          "#else\n  KILN_FUSED_LOOP(i, n) out[i] = " + call(at("i")) + ";\n#endif\n";
   } else {
-    s += "  KILN_FUSED_LOOP(i, n) {\n    long long off[" + to_string(nops) + "];\n    p.offsets(i, off);\n";
+    s += "  KILN_FUSED_LOOP(i, n) {\n    long long off[" + to_string(nops) + "];\n    p.index.offsets(i, off);\n";
     s += "    *(" + out_t + "*)((char*)out + off[" + to_string(nl) + "]) = " + call([&](int k) {
       return "*(const " + leaf_t(k) + "*)((const char*)in" + to_string(k) + " + off[" + to_string(k) + "])";
     }) + ";\n  }\n";
@@ -364,7 +364,7 @@ bool run_fused(const Node& root, const Array& out) {
   if (entry->state != Entry::Ready) return false;
 
   // The parameter block, laid out as kiln_fused_args<NOPS, ND, NSLOTS>:
-  // data, size, zero, shape, strides, scalars.
+  // data, zero, size, shape, strides, scalars.
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
@@ -378,8 +378,8 @@ bool run_fused(const Node& root, const Array& out) {
   char* o = out.data();
   std::memcpy(w + nl, &o, sizeof o);
   w += nops;
-  *w++ = out.size();
   *w++ = 0;  // zero
+  *w++ = out.size();
   for (int d = 0; d < nd; ++d) *w++ = f.shape[d];
   for (int k = 0; k < nops; ++k)
     for (int d = 0; d < nd; ++d) *w++ = k < nl ? f.leaves[k].strides[d] : f.out_strides[d];

@@ -1,8 +1,8 @@
 #pragma once
 // What automatic fusion's generated kernels (src/core/fused_kernel.cpp)
 // index with: the parameter block of NOPS operands (the inputs, then the
-// output) walked over an ND-dimensional C-order loop, and the scalar
-// operands in 16-byte slots. Compiles under NVRTC and the host compiler.
+// output) walked over an ND-dimensional C-order loop (kernel_params.cuh's
+// kiln_indexer), and the scalar operands in 16-byte slots. Compiles under NVRTC and the host compiler.
 // On the CPU, the math functions kiln's own loops vectorise through glibc's
 // libmvec (src/cpu/math_kernels.cpp), declared the same way, so a fused
 // loop calls the same vector variants and gets the same bits.
@@ -34,20 +34,9 @@ __attribute__((simd("notinbranch"))) double hypot(double, double) noexcept;
 
 template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   char* data[NOPS];
-  long long size;
   long long zero;  // 0, unknown to the compiler (kiln_rounded)
-  long long shape[ND];
-  long long strides[NOPS][ND];  // bytes
+  kiln_indexer<ND, NOPS> index;  // the loop's size, shape and byte strides
   unsigned char scalars[NSLOTS * 16];
-  // Byte offsets of every operand at flat index i.
-  __device__ __forceinline__ void offsets(long long i, long long* off) const {
-    for (int k = 0; k < NOPS; ++k) off[k] = 0;
-    for (int d = ND - 1; d >= 0; --d) {
-      const long long c = d == 0 ? i : i % shape[d];
-      i = d == 0 ? 0 : i / shape[d];
-      for (int k = 0; k < NOPS; ++k) off[k] += c * strides[k][d];
-    }
-  }
   template <class T> __device__ __forceinline__ T scalar(int slot) const {
     return *reinterpret_cast<const T*>(scalars + 16 * slot);
   }
