@@ -48,6 +48,12 @@ def kiln_modes():
     }
 
 
+def host_inputs(n):
+    """Three standard normal float32 arrays of n, and one of 1000."""
+    rng = np.random.default_rng(0)
+    return [rng.standard_normal(n).astype(np.float32) for _ in range(3)], rng.standard_normal(1000).astype(np.float32)
+
+
 def add_row(rows, case, target, timings, nbytes=0):
     """Appends a result row (libraries without a time left out) and prints it."""
     rows.append({"case": case, "target": target, "bytes": nbytes,
@@ -122,11 +128,8 @@ def first_fused(device):
 
 def gpu_rows():
     n = 64 << 20
-    rng = np.random.default_rng(0)
-    hosts = [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
-    small = rng.standard_normal(1000).astype(np.float32)
+    hosts, small = host_inputs(n)
     rows = []
-
     row = functools.partial(add_row, rows)
 
     libs, versions = {}, {}
@@ -199,11 +202,8 @@ def gpu_rows():
 
 def cpu_rows():
     n = 16 << 20
-    rng = np.random.default_rng(0)
-    hosts = [rng.standard_normal(n).astype(np.float32) for _ in range(3)]
-    small = rng.standard_normal(1000).astype(np.float32)
+    hosts, small = host_inputs(n)
     rows = []
-
     row = functools.partial(add_row, rows)
 
     # kiln.array copies: memory NumPy can write is read at once, not fused.
