@@ -148,8 +148,13 @@ void bind_array(nb::module_& m) {
       .def("flatten", &Array::flatten)
       .def("copy", &Array::copy)
       .def("_astype", [](const Array& a, nb::handle dtype, bool copy) { return a.astype(to_dtype(dtype), copy); })
-      // Waits for the GPU, so the GIL is let go (see bind_cuda.cpp's wait_for_gpu).
-      .def("_to", &Array::to, nb::call_guard<nb::gil_scoped_release>())
+      // Waits for the GPU, so the GIL is let go (see bind_cuda.cpp's wait_for_gpu),
+      // after a pending value has run: fusion's graphs are touched under the GIL only.
+      .def("_to", [](const Array& a, Device device) {
+        if (a.buffer() && a.size()) a.buffer()->data();
+        nb::gil_scoped_release released;
+        return a.to(device);
+      })
       .def("_view", [](nb::handle self, nb::handle dtype) { return view_of(self, array_of(self).view(to_dtype(dtype))); })
       .def("item", [](const Array& a) { return scalar_to_python(a.item()); })
       .def("__getitem__", [](nb::handle self, nb::handle key) -> nb::object {
