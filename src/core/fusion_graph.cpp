@@ -177,6 +177,8 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
       if (in->ops + node->ops > s.max_ops ||
           static_cast<int>(in->leaf_buffers.size() + node->leaf_buffers.size()) > s.max_inputs)
         in = leaf_node(args[i].array());
+      else
+        p->consumed_ = true;
     } else {
       in = leaf_node(args[i].array());
     }
@@ -312,6 +314,14 @@ Buffer::Buffer(size_t nbytes, Device device, std::shared_ptr<fusion::Pending> pe
 }
 
 Buffer::~Buffer() {
+  if (pending_ && !pending_->consumed_ && !pending_->started_) {
+    // A result dropped unused still costs what eager code spends on it, so
+    // that `f(x); sync()` times f (a failure has no one left to report to).
+    try {
+      settle();
+    } catch (...) {
+    }
+  }
   if (pending_) pending_->target_ = nullptr;
   if (release_) release_(data_);
 }

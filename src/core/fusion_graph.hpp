@@ -55,6 +55,11 @@ class Pending {
   Device device_;
   const Buffer* target_ = nullptr;  // set by the pending Buffer, cleared when it dies
   bool started_ = false;
+  // Inlined into another graph: its value is computed there, so a buffer
+  // that dies before running need not run.
+  mutable bool consumed_ = false;
+  friend std::optional<Array> record(OpId, const Operand*, int, const detail::LoopTypes&, const Shape&, Device,
+                                     const Array*);
 };
 
 // The pending result of `op` over `args` (checked, promoted and resolved to

@@ -238,6 +238,20 @@ def test_a_loop_compiles_one_kernel(device, fused):
     assert after["kernels_failed"] == 0, kiln.fusion.last_failure()
 
 
+def test_a_result_dropped_unused_still_runs(device, fused):
+    # Eager code spends the work; so does kiln, so that `f(x); sync()` times f.
+    a = kiln.array(np.linspace(0, 1, 300), device=device)
+    before = kiln.fusion.stats()
+    kiln.sin(a) * 2 + 1          # never looked at
+    t = kiln.cos(a) + 1          # inlined into u below: runs inside u's kernel only
+    u = t * 3
+    del t
+    after = kiln.fusion.stats()
+    assert after["fused_launches"] == before["fused_launches"] + 1
+    np.testing.assert_allclose(kiln.asnumpy(u), (np.cos(np.linspace(0, 1, 300)) + 1) * 3, rtol=1e-15)
+    assert kiln.fusion.stats()["fused_launches"] == before["fused_launches"] + 2
+
+
 def test_first_sight_runs_op_by_op_without_waiting(device):
     with kiln.fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=False):
         a = kiln.array(np.arange(64.0), device=device)
