@@ -8,6 +8,11 @@
 // RawModule) when anything needs its memory: a non-elementwise op, a copy to
 // the host, a write into one of its inputs, a sync, flush().
 //
+// A pending result that dies unused (never read, never inlined into another
+// graph) runs as it dies, so work costs what eager code spends on it.
+// Graphs are recorded and run by one thread at a time (Python's GIL; C++
+// callers sharing arrays across threads serialise as they would for writes).
+//
 // Generated kernels are keyed by the graph's structure, dtypes and layout
 // class, never by values or sizes, so a loop over one expression compiles
 // once. The first time a graph is seen its ops run one by one while a
