@@ -15,6 +15,8 @@
 #include <thread>
 #include <unordered_map>
 
+#include <pthread.h>
+
 #include "kiln/error.hpp"
 #include "kiln/raw_kernel.hpp"
 
@@ -266,9 +268,13 @@ void compile(Entry& e) {
   }
 }
 
-// Compiles queued kernels one at a time off the caller's thread.
+// Compiles queued kernels one at a time off the caller's thread. A fork
+// waits until no compile is in flight (a compile holds the compilers'
+// locks, which a child could then never take) and the child forgets the
+// parent's thread: it starts its own when it next queues work.
 class Worker {
  public:
+  Worker() { pthread_atfork(&before_fork, &after_fork_in_parent, &after_fork_in_child); }
   ~Worker() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -284,8 +290,21 @@ class Worker {
     if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
     wake_.notify_one();
   }
+  static Worker& instance();
 
  private:
+  static void before_fork() {
+    Worker& w = instance();
+    std::unique_lock<std::mutex> lock(w.mutex_);
+    w.idle_.wait(lock, [&] { return !w.busy_; });
+    lock.release();  // held across the fork, released on both sides
+  }
+  static void after_fork_in_parent() { instance().mutex_.unlock(); }
+  static void after_fork_in_child() {
+    Worker& w = instance();
+    new (&w.thread_) std::thread();  // the parent's thread is not in this process: forget, never join
+    w.mutex_.unlock();
+  }
   void loop() {
     for (;;) {
       std::shared_ptr<Entry> e;
@@ -295,18 +314,24 @@ class Worker {
         if (stop_) return;
         e = std::move(queue_.front());
         queue_.pop_front();
+        busy_ = true;
       }
       compile(*e);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        busy_ = false;
+      }
+      idle_.notify_all();
     }
   }
   std::mutex mutex_;
-  std::condition_variable wake_;
+  std::condition_variable wake_, idle_;
   std::deque<std::shared_ptr<Entry>> queue_;
-  bool stop_ = false;
+  bool stop_ = false, busy_ = false;
   std::thread thread_;
 };
 
-Worker& worker() {
+Worker& Worker::instance() {
   static Worker w;
   return w;
 }
@@ -359,7 +384,7 @@ bool run_fused(const Node& root, const Array& out) {
   }
   if (entry->state == Entry::Compiling) {
     if (settings_now.wait_for_compile) compile(*entry);  // the module serialises a racing worker
-    else if (created) worker().push(entry);
+    else if (created) Worker::instance().push(entry);
   }
   if (entry->state != Entry::Ready) return false;
 

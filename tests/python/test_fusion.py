@@ -323,3 +323,41 @@ def test_fuse_decorator_compiles_the_function(device):
     # NumPy arrays run on NumPy, as with cupy.fuse.
     np.testing.assert_allclose(squared_diff(np.arange(3.0), 1.0), [1.0, 0.0, 1.0])
     assert "squared_diff" in repr(squared_diff)
+
+
+
+FORKED_CHILD = r"""
+import os, sys, time
+import numpy as np
+import kiln
+kiln.fusion.configure(cpu_min_size=0, wait_for_compile=False)
+a = kiln.array(np.linspace(0, 1, 100))
+kiln.asnumpy(kiln.tanh(a) * 3 - 1)  # the parent's worker thread starts
+pid = os.fork()
+if pid == 0:
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        before = kiln.fusion.stats()["fused_launches"]
+        got = kiln.asnumpy(kiln.arcsinh(a) * 2 + kiln.cosh(a))
+        if kiln.fusion.stats()["fused_launches"] > before:
+            x = np.linspace(0, 1, 100)
+            sys.exit(0 if np.allclose(got, np.arcsinh(x) * 2 + np.cosh(x)) else 4)  # static destructors run
+        time.sleep(0.05)
+    sys.exit(3)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_compiles_with_a_worker_of_its_own(tmp_path):
+    # The worker thread exists only in the process that started it: a fork
+    # waits for its compile in flight, and the child starts a worker of its
+    # own and exits cleanly. (A fresh process: a child forked after OpenMP
+    # has run its thread pool cannot use it, kiln's loops included.)
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", FORKED_CHILD], timeout=120, capture_output=True, text=True,
+                          env={**__import__("os").environ, "KILN_CACHE_DIR": str(tmp_path)})
+    assert done.returncode == 0, done.stderr[-2000:]
