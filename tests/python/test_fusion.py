@@ -330,7 +330,7 @@ FORKED_CHILD = r"""
 import os, sys, time
 import numpy as np
 import kiln
-kiln.fusion.configure(cpu_min_size=0, wait_for_compile=False)
+kiln.fusion.configure(enabled=True, cpu_min_size=0, wait_for_compile=False)
 a = kiln.array(np.linspace(0, 1, 100))
 kiln.asnumpy(kiln.tanh(a) * 3 - 1)  # the parent's worker thread starts
 pid = os.fork()
