@@ -168,24 +168,24 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " +
                     std::string(name(types.loop)) + " on " + device.str());
 
+  // The arrays' broadcast shape (scalars broadcast to anything).
+  Shape shape;
+  bool any_array = false;
+  for (int i = 0; i < arity; ++i) {
+    if (!args[i].is_array()) continue;
+    shape = any_array ? broadcast_shapes(shape, args[i].array().shape()) : args[i].array().shape();
+    any_array = true;
+  }
+
   // With fusion on, the op is recorded here and runs later inside one
   // generated kernel (integer power first checks its exponents' values).
-  if (!(op == OpId::power && is_integer(types.loop))) {
-    Shape result_shape;
-    bool any = false;
-    for (int i = 0; i < arity; ++i) {
-      if (!args[i].is_array()) continue;
-      result_shape = any ? broadcast_shapes(result_shape, args[i].array().shape()) : args[i].array().shape();
-      any = true;
-    }
-    if (auto pending = fusion::record(op, args, arity, types, result_shape, device, out)) return *pending;
-  }
+  if (!(op == OpId::power && is_integer(types.loop)))
+    if (auto pending = fusion::record(op, args, arity, types, shape, device, out)) return *pending;
 
   // Inputs in the loop dtype (the condition of where in bool). Arrays already
   // in that dtype are used in place; `made` holds the ones built here.
   Array made[3];
   const Array* inputs[3];
-  Shape shape;
   for (int i = 0; i < arity; ++i) {
     DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
     if (args[i].is_array()) {
@@ -196,7 +196,6 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
         made[i] = a.astype(want);
         inputs[i] = &made[i];
       }
-      shape = i == 0 ? inputs[i]->shape() : broadcast_shapes(shape, inputs[i]->shape());
     } else {
       made[i] = scalar_array(args[i].scalar(), want, device);
       inputs[i] = &made[i];

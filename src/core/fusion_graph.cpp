@@ -47,11 +47,18 @@ std::vector<std::weak_ptr<Pending>>& registry() {
 
 std::atomic<uint64_t> ops_recorded{0}, fused_launches{0}, unfused_runs{0};
 
+// Appends `p` to a list of weak references, first dropping the dead ones
+// once the list reaches `prune_at`, so that lists of results that went
+// away unread stay short.
+void push_pruned(std::vector<std::weak_ptr<Pending>>& list, const std::shared_ptr<Pending>& p, size_t prune_at) {
+  if (list.size() >= prune_at)
+    list.erase(std::remove_if(list.begin(), list.end(), [](auto& w) { return w.expired(); }), list.end());
+  list.push_back(p);
+}
+
 void remember(const std::shared_ptr<Pending>& p) {
   std::lock_guard<std::mutex> lock(registry_mutex);
-  auto& r = registry();
-  if (r.size() >= 64) r.erase(std::remove_if(r.begin(), r.end(), [](auto& w) { return w.expired(); }), r.end());
-  r.push_back(p);
+  push_pruned(registry(), p, 64);
 }
 
 // A whole pending buffer seen through `a` (same shape, C order, from its
@@ -197,8 +204,8 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
     // very element it writes; else op by op as eager code.
     if (node->ops < 2 || reads_other_view(*node, *out)) return std::nullopt;
     out->data();  // what else reads out's memory reads it before this write
-    ops_recorded += 1;
     if (!run_fused(*node, *out)) return std::nullopt;  // not compiled yet: eager this time
+    ++ops_recorded;
     ++fused_launches;
     return *out;
   }
@@ -232,11 +239,7 @@ void Pending::replace(const Buffer& b, const std::shared_ptr<Pending>& next) {
 
 void Pending::add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader) {
   std::lock_guard<std::mutex> lock(readers_mutex);
-  auto& readers = b.readers_;
-  if (readers.size() >= 16)
-    readers.erase(std::remove_if(readers.begin(), readers.end(), [](auto& w) { return w.expired(); }),
-                  readers.end());
-  readers.push_back(reader);
+  push_pruned(b.readers_, reader, 16);
 }
 
 bool Pending::run() {
