@@ -48,6 +48,12 @@ void set_settings(const Settings& s);
 // Runs every pending expression of this thread's process.
 void flush();
 
+// Waits until the worker has built every generated kernel queued so far, so
+// that they reach the disk cache: kiln's Python module calls it at exit, or
+// a short program's next run would find its expressions' kernels missing
+// and compile them again.
+void finish_compiles();
+
 struct Stats {
   uint64_t ops_recorded = 0;
   uint64_t fused_launches = 0;      // graphs run as one generated kernel

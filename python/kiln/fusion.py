@@ -18,9 +18,14 @@ memory passes fusion saves.
 compiles a new graph's kernel before running it; ``KILN_FUSION_CPU_MIN_SIZE``
 sets the CPU's threshold.
 """
+import atexit
 import contextlib
 
 from . import _core
+
+# A program's first run finishes building the kernels its expressions queued
+# before it exits, so that its next run finds them in the disk cache.
+atexit.register(_core._fusion_finish_compiles)
 
 _FIELDS = ("enabled", "cpu_min_size", "wait_for_compile", "max_ops", "max_inputs", "contract_fma")
 

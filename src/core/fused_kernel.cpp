@@ -290,6 +290,12 @@ class Worker {
     if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
     wake_.notify_one();
   }
+  void finish() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (queue_.empty() && !busy_) return;
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });  // a forked child's queue
+    idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+  }
   static Worker& instance();
 
  private:
@@ -362,6 +368,8 @@ void describe_into(const Node& n, std::string& s) {
 }
 
 }  // namespace
+
+void finish_compiles() { Worker::instance().finish(); }
 
 bool run_fused(const Node& root, const Array& out) {
   const Settings settings_now = settings();

@@ -361,3 +361,31 @@ def test_a_forked_child_compiles_with_a_worker_of_its_own(tmp_path):
     done = subprocess.run([sys.executable, "-c", FORKED_CHILD], timeout=120, capture_output=True, text=True,
                           env={**__import__("os").environ, "KILN_CACHE_DIR": str(tmp_path)})
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+QUICK_EXIT = r"""
+import numpy as np
+import kiln
+kiln.fusion.configure(enabled=True, cpu_min_size=0, wait_for_compile=False)
+a = kiln.array(np.linspace(0, 1, 100))
+print(kiln.asnumpy(kiln.sinh(a) * 2 - a).sum())  # op by op now; the kernel is queued
+"""
+
+
+def test_a_short_program_leaves_its_kernels_in_the_disk_cache(tmp_path):
+    # A program that exits right after queueing a new expression's kernel
+    # waits for it to be built, so its next run finds it on disk and builds
+    # nothing (the cache's files stay as they were).
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "KILN_CACHE_DIR": str(tmp_path / "cache")}
+    first = subprocess.run([sys.executable, "-c", QUICK_EXIT], timeout=120, capture_output=True, text=True, env=env)
+    assert first.returncode == 0, first.stderr[-2000:]
+    files = sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "cache").iterdir())
+    assert any(not name.startswith(("nvrtc-identity", "host-identity")) for name, _ in files), files
+    second = subprocess.run([sys.executable, "-c", QUICK_EXIT], timeout=120, capture_output=True, text=True, env=env)
+    assert second.returncode == 0, second.stderr[-2000:]
+    assert second.stdout == first.stdout
+    assert sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "cache").iterdir()) == files
