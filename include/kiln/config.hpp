@@ -3,6 +3,7 @@
 // profilers such as Nsight Systems.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kiln {
 
@@ -25,6 +26,16 @@ CudaLibraries cuda_libraries();
 // before the system's, and the file in use ("" when none was found).
 void add_blas_library_candidate(const std::string& path);
 std::string blas_library_path();
+
+// The host C++ compiler kiln runs for CUDA C on the CPU (the first of $CXX,
+// c++, g++, clang++ on PATH): its command words and an identity (path,
+// size, time) for cache keys. kiln.cpp_extension builds users' extensions
+// with it. CompileError when there is none.
+struct HostCompiler {
+  std::vector<std::string> command;
+  std::string identity;
+};
+HostCompiler host_compiler();
 
 // Opens and closes a named range on this thread's NVTX stack (a no-op when no
 // profiler is attached, or kiln was built without the NVTX headers).

@@ -23,6 +23,7 @@
 #include "../core/device_headers.hpp"
 #include "../core/disk_cache.hpp"
 #include "../core/sha256.hpp"
+#include "kiln/config.hpp"
 #include "kiln/error.hpp"
 
 extern char** environ;
@@ -83,7 +84,7 @@ std::string find_in_path(const std::string& name) {
   return {};
 }
 
-const Compiler& host_compiler() {
+const Compiler& found_compiler() {
   static const Compiler found = [] {
     std::vector<std::vector<std::string>> choices;
     if (const char* cxx = std::getenv("CXX")) {
@@ -251,8 +252,8 @@ void remove_tree(const std::string& path) {
 }
 
 std::vector<std::string> compiler_arguments(const std::string& include_dir) {
-  std::vector<std::string> args = host_compiler().command;
-  args.insert(args.end(), host_compiler().flags.begin(), host_compiler().flags.end());
+  std::vector<std::string> args = found_compiler().command;
+  args.insert(args.end(), found_compiler().flags.begin(), found_compiler().flags.end());
   args.push_back("-I" + include_dir);
   return args;
 }
@@ -271,8 +272,8 @@ std::string runtime_directory(bool jit) {
   if (auto it = made.find(jit); it != made.end()) return it->second;
   std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost runtime\n").update(host_compiler().identity + "\n");
-  for (const std::string& f : host_compiler().flags) h.update(f + "\n");
+  h.update(detail::kKilnVersion).update("\nhost runtime\n").update(found_compiler().identity + "\n");
+  for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   h.update(device_headers_digest() + "\n");
   const std::string cache = detail::ensure_cache_directory();
   const std::string dir = cache.empty() ? "" : cache + "/runtime-" + h.update(header).hex_digest().substr(0, 24);
@@ -342,8 +343,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
                                                    const std::vector<std::string>& kernels) {
   const std::string tu = translation_unit(host_runtime_text(), source, kernels);
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost\n").update(host_compiler().identity + "\n");
-  for (const std::string& f : host_compiler().flags) h.update(f + "\n");
+  h.update(detail::kKilnVersion).update("\nhost\n").update(found_compiler().identity + "\n");
+  for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
   h.update(device_headers_digest() + "\n");
   const std::string key = h.update(tu).hex_digest();
@@ -422,3 +423,12 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
 }
 
 }  // namespace kiln::cpu
+
+namespace kiln {
+
+HostCompiler host_compiler() {
+  const cpu::Compiler& c = cpu::found_compiler();
+  return {c.command, c.identity};
+}
+
+}  // namespace kiln

@@ -16,6 +16,7 @@ void bind_functions(nb::module_& m);
 void bind_io(nb::module_& m);
 void bind_kernels(nb::module_& m);
 void bind_fusion(nb::module_& m);
+void bind_c_api(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
@@ -105,6 +106,15 @@ NB_MODULE(_core, m) {
 
   m.def("_cpu_threads", &cpu_thread_count);
   m.def("_kernel_cache_directory", &kernel_cache_directory);
+  m.def("_host_compiler", [] {
+    HostCompiler c = host_compiler();
+    return nb::make_tuple(c.command, c.identity);
+  });
+#ifdef KILN_WITH_CUDA
+  m.attr("_with_cuda") = true;
+#else
+  m.attr("_with_cuda") = false;
+#endif
   m.def("_cuda_libraries", [] {
     CudaLibraries found = cuda_libraries();
     nb::dict d;
@@ -125,6 +135,7 @@ NB_MODULE(_core, m) {
   bind_io(m);
   bind_kernels(m);
   bind_fusion(m);
+  bind_c_api(m);
   bind_dlpack(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);
