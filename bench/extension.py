@@ -25,8 +25,9 @@ TORCH_SOURCE = "#include <torch/extension.h>\nint64_t count(const at::Tensor& a)
 
 # One build in a fresh process; prints the seconds load_inline took.
 LOAD = r"""
-import sys, time
+import os, sys, time
 lib, source = sys.argv[1], sys.argv[2]
+os.environ["TORCH_EXTENSIONS_DIR"] = sys.argv[3]  # PyTorch's build cache, empty like kiln's
 if lib == "kiln":
     from kiln.cpp_extension import load_inline
 else:
@@ -38,7 +39,7 @@ print(time.perf_counter() - start)
 
 
 def load_seconds(lib, source, warm):
-    return fresh_process_seconds(lambda cache: [sys.executable, "-c", LOAD, lib, source], warm, lib)
+    return fresh_process_seconds(lambda cache: [sys.executable, "-c", LOAD, lib, source, cache], warm, lib)
 
 
 def per_call(fn, calls=20000):

@@ -271,7 +271,7 @@ void compile(Entry& e) {
 // Compiles queued kernels one at a time off the caller's thread. A fork
 // waits until no compile is in flight (a compile holds the compilers'
 // locks, which a child could then never take) and the child forgets the
-// parent's thread: it starts its own when it next queues work.
+// parent's thread and its waits: it starts its own when it next queues work.
 class Worker {
  public:
   Worker() { pthread_atfork(&before_fork, &after_fork_in_parent, &after_fork_in_child); }
@@ -309,6 +309,11 @@ class Worker {
   static void after_fork_in_child() {
     Worker& w = instance();
     new (&w.thread_) std::thread();  // the parent's thread is not in this process: forget, never join
+    // The condition variables still count the parent's thread as a waiter,
+    // which would make the child's first notify wait for it forever: fresh
+    // ones (no thread of the child uses them yet).
+    new (&w.wake_) std::condition_variable();
+    new (&w.idle_) std::condition_variable();
     w.mutex_.unlock();
   }
   void loop() {

@@ -331,7 +331,7 @@ import os, sys, time
 import numpy as np
 import kiln
 kiln.fusion.configure(enabled=True, cpu_min_size=0, wait_for_compile=False)
-a = kiln.array(np.linspace(0, 1, 100))
+a = kiln.array(np.linspace(0, 1, 100), device="cpu")  # CUDA itself does not work in a forked child
 kiln.asnumpy(kiln.tanh(a) * 3 - 1)  # the parent's worker thread starts
 pid = os.fork()
 if pid == 0:
