@@ -50,6 +50,21 @@ void axpy(double a, const kiln::Array& x, const kiln::Array& y) {
 """
 
 
+def run_python(code, cwd, timeout=300):
+    """Runs `code` in a fresh interpreter in `cwd`; its stdout (it must succeed)."""
+    done = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def cmake_build(source, build, *configure):
+    """Configures and builds the CMake project `source` in `build`."""
+    for command in (["cmake", "-S", str(source), "-B", str(build), *configure],
+                    ["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1)]):
+        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+
+
 @pytest.fixture(scope="module")
 def build_dir(tmp_path_factory):
     return str(tmp_path_factory.mktemp("extensions"))
@@ -180,22 +195,18 @@ def test_the_example_builds_with_cmake_from_the_installed_package(tmp_path):
     source = tmp_path / "src"
     shutil.copytree(EXAMPLE, source)
     build = tmp_path / "build"
-    for command in (["cmake", "-S", str(source), "-B", str(build), f"-DPython_EXECUTABLE={sys.executable}"],
-                    ["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1)]):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cmake_build(source, build, f"-DPython_EXECUTABLE={sys.executable}")
     check = ("import numpy as np, kiln, rdf_extension as r\n"
              "pos = np.random.default_rng(0).uniform(0, 10, (2, 200, 3))\n"
              "c = r.pair_histogram(kiln.asarray(pos), (10.0, 10.0, 10.0), 5.0, 25)\n"
              "assert c.dtype == kiln.uint64 and c.shape == (25,)\n"
              "print(int(kiln.asnumpy(c).sum()))\n")
-    done = subprocess.run([sys.executable, "-c", check], cwd=build, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
+    counted = run_python(check, build)
     pos = np.random.default_rng(0).uniform(0, 10, (2, 200, 3))
     d = pos[:, :, None, :] - pos[:, None, :, :]
     d -= 10.0 * np.rint(d / 10.0)
     r = np.sqrt((d * d).sum(-1))
-    assert int(done.stdout) == int(((r < 5.0) & (r > 0)).sum())  # ordered pairs i != j
+    assert int(counted) == int(((r < 5.0) & (r > 0)).sum())  # ordered pairs i != j
 
 
 PYBIND11_MODULE_SOURCE = r"""
@@ -222,8 +233,7 @@ def test_the_pybind11_caster(tmp_path):
              "assert isinstance(out, kiln.ndarray), type(out)\n"
              "assert kiln.asnumpy(out).tolist() == [-0.0, -1.0, -2.0]\n"
              "assert kiln.asnumpy(m.negated(np.ones(2, np.int32))).tolist() == [-1, -1]\n")
-    done = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
+    run_python(check, tmp_path)
 
 
 def _public_headers():
@@ -259,10 +269,7 @@ def test_the_cpp_program_builds_with_find_package(tmp_path):
     source = tmp_path / "src"
     shutil.copytree(os.path.join(ROOT, "examples", "cpp"), source)
     build = tmp_path / "build"
-    for command in (["cmake", "-S", str(source), "-B", str(build), f"-Dkiln_DIR={kiln.get_cmake_dir()}"],
-                    ["cmake", "--build", str(build), "-j", str(os.cpu_count() or 1)]):
-        done = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cmake_build(source, build, f"-Dkiln_DIR={kiln.get_cmake_dir()}")
     rng = np.random.default_rng(5)
     xyz = [rng.uniform(0, 20, (2, 150)).astype(np.float32) for _ in range(3)]
     dcd = tmp_path / "t.dcd"
@@ -304,6 +311,37 @@ def test_a_setup_py_with_cuda_extension(tmp_path):
                           text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     check = "import kiln, kiln_test_setup as m; print(kiln.asnumpy(m.iota(5)).tolist())"
-    done = subprocess.run([sys.executable, "-c", check], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.strip() == "[0, 1, 2, 3, 4]"
+    assert run_python(check, tmp_path).strip() == "[0, 1, 2, 3, 4]"
+
+
+CONCURRENT_BUILD = r"""
+import sys
+from kiln import cpp_extension
+ext = cpp_extension.load_inline("kiln_test_race", "int answer() { return 42; }", functions=["answer"],
+                                build_directory=sys.argv[1])
+print(ext.answer())
+"""
+
+
+def test_processes_building_one_extension_at_once(tmp_path):
+    # Each builds in a directory of its own and renames the result into
+    # place: all import a whole module, none a partial one.
+    runs = [subprocess.Popen([sys.executable, "-c", CONCURRENT_BUILD, str(tmp_path)], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    for run in runs:
+        out, err = run.communicate(timeout=300)
+        assert run.returncode == 0, err[-3000:]
+        assert out.strip() == "42"
+    built = [p for p in os.listdir(tmp_path) if p.startswith("kiln_test_race")]
+    assert len(built) == 1 and built[0].endswith(sysconfig.get_config_var("EXT_SUFFIX"))  # no build directory left
+
+
+def test_gpu_arrays_of_other_libraries_arrive_without_a_copy(arrays_ext):
+    torch = pytest.importorskip("torch")
+    if not (kiln.cuda.is_available() and torch.cuda.is_available()):
+        pytest.skip("needs a GPU and PyTorch with CUDA")
+    t = torch.zeros(6, dtype=torch.float64, device="cuda")
+    assert arrays_ext.describe(t) == "cuda:0 float64 1"
+    arrays_ext.fill(t, 5.0)  # through __cuda_array_interface__ into PyTorch's memory
+    kiln.cuda.synchronize()
+    assert t.cpu().tolist() == [5.0] * 6
