@@ -345,3 +345,19 @@ def test_gpu_arrays_of_other_libraries_arrive_without_a_copy(arrays_ext):
     arrays_ext.fill(t, 5.0)  # through __cuda_array_interface__ into PyTorch's memory
     kiln.cuda.synchronize()
     assert t.cpu().tolist() == [5.0] * 6
+
+
+@pytest.mark.skipif(shutil.which("cmake") is None, reason="needs cmake")
+def test_the_example_is_a_scikit_build_core_package(tmp_path):
+    pytest.importorskip("scikit_build_core")
+    source = tmp_path / "src"
+    shutil.copytree(EXAMPLE, source)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-build-isolation", "--no-deps",
+                           "--target", str(tmp_path / "site"), str(source)], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    check = ("import sys; sys.path.insert(0, 'site')\n"
+             "import numpy as np, kiln, rdf_extension as r\n"
+             "c = r.pair_histogram(np.zeros((1, 2, 3)), (1.0, 1.0, 1.0), 0.5, 4)\n"
+             "print(kiln.asnumpy(c).tolist())\n")
+    assert run_python(check, tmp_path).strip() == "[2, 0, 0, 0]"  # two atoms at one place: one pair, twice
