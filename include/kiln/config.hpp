@@ -9,6 +9,20 @@ namespace kiln {
 
 // $KILN_CACHE_DIR, or ~/.cache/kiln.
 std::string kernel_cache_directory();
+// The kernel cache: its compiled kernels and users' extension builds, their
+// bytes, the limit ($KILN_CACHE_MAX_BYTES, default 4 GiB; beyond it the
+// least recently used are removed) and whether kiln can write there.
+struct KernelCacheInfo {
+  std::string directory;
+  uint64_t entries = 0, bytes = 0, max_bytes = 0;
+  bool writable = false;
+};
+KernelCacheInfo kernel_cache_info();
+// Removes the cache's entries (processes using one keep it); how many.
+uint64_t clear_kernel_cache();
+// Removes least recently used entries until the cache is within its limit
+// (kiln does this as it stores kernels; builders of other entries call it).
+void trim_kernel_cache();
 
 // The CUDA libraries kiln's lazy loader finds; a field is empty where nothing
 // was found, and `problem` says why.

@@ -73,6 +73,7 @@ from ._polynomials import (  # noqa: F401
 from ._sorting import argpartition, argsort, lexsort, partition, searchsorted, sort, sort_complex  # noqa: F401
 from ._fuse import fuse  # noqa: F401
 from ._package_paths import get_cmake_dir, get_include, get_library_dir  # noqa: F401
+from ._kernel_cache import cache_info, clear_cache  # noqa: F401
 from ._sets import (  # noqa: F401
     intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all, unique_counts, unique_inverse, unique_values,
 )

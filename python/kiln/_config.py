@@ -7,18 +7,6 @@ import sys
 from . import _core
 
 
-def _cache_size(directory):
-    files = size = 0
-    for root, _, names in os.walk(directory):
-        for name in names:
-            try:
-                size += os.path.getsize(os.path.join(root, name))
-                files += 1
-            except OSError:
-                pass
-    return files, size
-
-
 def show_config(file=None):
     """Prints kiln's configuration to ``file`` (default stdout)."""
     from ._version import __version__
@@ -49,8 +37,9 @@ def show_config(file=None):
         dev = Device(d)
         rows.append((f"Device {d}", f"{dev.name}, compute capability {dev.compute_capability}, "
                                     f"{dev.mem_info[1] / 2**30:.1f} GiB"))
-    directory = _core._kernel_cache_directory()
-    files, size = _cache_size(directory)
-    rows.append(("Kernel cache", f"{directory} ({files} files, {size / 2**20:.1f} MiB)"))
+    cache = _core._kernel_cache_info()
+    rows.append(("Kernel cache", f"{cache['directory']} ({cache['entries']} entries, {cache['bytes'] / 2**20:.1f} MiB "
+                                 f"of {cache['max_bytes'] / 2**30:.1f} GiB"
+                                 + ("" if cache["writable"] else "; not writable: kernels kept in memory") + ")"))
     width = max(len(k) for k, _ in rows)
     print("\n".join(f"{k:<{width}} : {v}" for k, v in rows), file=file or sys.stdout)

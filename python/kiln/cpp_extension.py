@@ -128,6 +128,7 @@ def _nanobind_object(compiler, verbose):
     root = _extension_directory()
     final = os.path.join(root, f"nanobind-{key}.o")
     if os.path.exists(final):
+        _mark_used(final)
         return final
     os.makedirs(root, mode=0o700, exist_ok=True)
     build_dir = tempfile.mkdtemp(prefix="nanobind-", dir=root)
@@ -204,6 +205,7 @@ def _build(name, cpp_texts, cuda_texts, extra_cflags, extra_cuda_cflags, extra_l
     root = build_directory or _extension_directory()
     final = os.path.join(root, f"{name}-{key.hexdigest()[:24]}{sysconfig.get_config_var('EXT_SUFFIX')}")
     if os.path.exists(final):
+        _mark_used(final)
         return final
     os.makedirs(root, mode=0o700, exist_ok=True)
     nanobind_obj = _nanobind_object(compiler, verbose)
@@ -229,7 +231,17 @@ def _build(name, cpp_texts, cuda_texts, extra_cflags, extra_cuda_cflags, extra_l
         os.rmdir(build_dir)
         raise
     _publish(build_dir, out, final)
+    if build_directory is None:
+        _core._trim_kernel_cache()  # builds count towards the cache's limit
     return final
+
+
+def _mark_used(path):
+    """A cached build in use is the last the cache's limit removes."""
+    try:
+        os.utime(path)
+    except OSError:
+        pass
 
 
 def _import(name, path):

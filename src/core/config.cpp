@@ -12,6 +12,15 @@ namespace kiln {
 
 std::string kernel_cache_directory() { return detail::cache_directory(); }
 
+KernelCacheInfo kernel_cache_info() {
+  const detail::CacheUsage u = detail::cache_usage();
+  return {u.directory, u.entries, u.bytes, u.max_bytes, u.writable};
+}
+
+uint64_t clear_kernel_cache() { return detail::clear_cache(); }
+
+void trim_kernel_cache() { detail::trim_cache(); }
+
 #ifdef KILN_HAVE_NVTX
 namespace {
 // An event's message and colour (`argb` 0 leaves it to the tool).

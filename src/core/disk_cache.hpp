@@ -4,6 +4,14 @@
 // Entries are written to a private temporary name and renamed, so readers in
 // other processes see a whole file or none; each carries a SHA-256 that is
 // checked on load, and a bad entry is rebuilt, never trusted.
+//
+// The cache keeps to $KILN_CACHE_MAX_BYTES (default 4 GiB): a load marks its
+// entry used (its modification time), and a store that takes the cache over
+// the limit removes the least recently used entries. Removing is unlinking,
+// so a process reading an entry keeps reading it. Where the directory cannot
+// be created or written, kiln says so once on stderr and keeps what it
+// compiles in memory only.
+#include <cstdint>
 #include <string>
 
 namespace kiln::detail {
@@ -22,5 +30,20 @@ void write_atomically(const std::string& dir, const std::string& path, const std
 // missing or its hash does not match.
 std::string load_checked(const std::string& path);
 void store_checked(const std::string& path, const std::string& payload);
+
+// The entries the limit counts and clear_cache removes: compiled kernels
+// (*.cubin, *.so) at the top of the directory and users' extension builds in
+// extensions/ -- not the compilers' identity records, the host runtime's
+// directories or files being written.
+struct CacheUsage {
+  std::string directory;
+  uint64_t entries = 0, bytes = 0, max_bytes = 0;
+  bool writable = false;
+};
+CacheUsage cache_usage();
+// Removes every entry; returns how many.
+uint64_t clear_cache();
+// Removes least recently used entries until the cache is within its limit.
+void trim_cache();
 
 }  // namespace kiln::detail

@@ -106,6 +106,18 @@ NB_MODULE(_core, m) {
 
   m.def("_cpu_threads", &cpu_thread_count);
   m.def("_kernel_cache_directory", &kernel_cache_directory);
+  m.def("_kernel_cache_info", [] {
+    KernelCacheInfo i = kernel_cache_info();
+    nb::dict d;
+    d["directory"] = i.directory;
+    d["entries"] = i.entries;
+    d["bytes"] = i.bytes;
+    d["max_bytes"] = i.max_bytes;
+    d["writable"] = i.writable;
+    return d;
+  });
+  m.def("_clear_kernel_cache", &clear_kernel_cache);
+  m.def("_trim_kernel_cache", &trim_kernel_cache);
   m.def("_host_compiler", [] {
     HostCompiler c = host_compiler();
     return nb::make_tuple(c.command, c.identity);

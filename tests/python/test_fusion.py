@@ -383,9 +383,9 @@ def test_a_short_program_leaves_its_kernels_in_the_disk_cache(tmp_path):
     env = {**os.environ, "KILN_CACHE_DIR": str(tmp_path / "cache")}
     first = subprocess.run([sys.executable, "-c", QUICK_EXIT], timeout=120, capture_output=True, text=True, env=env)
     assert first.returncode == 0, first.stderr[-2000:]
-    files = sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "cache").iterdir())
+    files = sorted((p.name, p.stat().st_ino) for p in (tmp_path / "cache").iterdir())
     assert any(not name.startswith(("nvrtc-identity", "host-identity")) for name, _ in files), files
     second = subprocess.run([sys.executable, "-c", QUICK_EXIT], timeout=120, capture_output=True, text=True, env=env)
     assert second.returncode == 0, second.stderr[-2000:]
     assert second.stdout == first.stdout
-    assert sorted((p.name, p.stat().st_mtime_ns) for p in (tmp_path / "cache").iterdir()) == files
+    assert sorted((p.name, p.stat().st_ino) for p in (tmp_path / "cache").iterdir()) == files
