@@ -102,6 +102,7 @@ SANITIZER := $(shell command -v compute-sanitizer || echo /usr/local/cuda/bin/co
 gpu-check:
 	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
 	cd tests && python3 -m pytest -q -p no:cacheprovider python
+	cd tests && KILN_THREAD_TEST_SECONDS=30 python3 -m pytest -q -p no:cacheprovider python/test_threads.py
 	cd tests && KILN_FUSION=wait python3 -m pytest -q -p no:cacheprovider python/test_elementwise.py \
 	  python/test_ufuncs.py python/test_fusion.py python/test_numpy_functions.py
 	cd tests && $(SANITIZER) --tool memcheck --error-exitcode 9 python3 -m pytest -q -p no:cacheprovider \

@@ -65,6 +65,23 @@ Stats stats();
 // Why the last generated kernel that failed to build failed ("" if none has).
 std::string last_failure();
 
+// While one lives, this thread's elementwise ops run at once instead of
+// being recorded (what running a graph op by op needs, and work done while
+// other threads record: see settle).
+class Suspend {
+ public:
+  Suspend();
+  ~Suspend();
+  Suspend(const Suspend&) = delete;
+  Suspend& operator=(const Suspend&) = delete;
+};
+
+// Runs the expression pending behind `a` and those reading its memory (what
+// asking for its memory does). Work on `a` that then runs under a Suspend
+// touches no graph another thread may be recording: kiln's Python bindings
+// do this before releasing the GIL for long work.
+void settle(const Array& a);
+
 // Whether `a` views a buffer whose expression has not run yet.
 bool is_pending(const Array& a);
 // The CUDA C++ source the expression pending behind `a` runs as (empty when

@@ -139,6 +139,10 @@ void set_settings(const Settings& s) {
 Suspend::Suspend() { ++suspended; }
 Suspend::~Suspend() { --suspended; }
 
+void settle(const Array& a) {
+  if (a.buffer()) a.buffer()->data();
+}
+
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device, const Array* out) {
   if (suspended) return std::nullopt;

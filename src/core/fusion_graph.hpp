@@ -72,14 +72,4 @@ class Pending {
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device, const Array* out = nullptr);
 
-// While one lives, this thread's elementwise ops run at once (what running
-// a graph op by op needs).
-class Suspend {
- public:
-  Suspend();
-  ~Suspend();
-  Suspend(const Suspend&) = delete;
-  Suspend& operator=(const Suspend&) = delete;
-};
-
 }  // namespace kiln::fusion

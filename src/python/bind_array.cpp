@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "convert.hpp"
+#include "without_gil.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -214,8 +215,10 @@ void bind_array(nb::module_& m) {
 
   // kiln arrays only, as in CuPy; anything else gets NotImplemented (NumPy's
   // arrays then hand the product to kiln through __array_ufunc__).
-  cls.def("__matmul__", [](const Array& a, const Array& b) { return matmul(a, b); }, nb::is_operator());
-  cls.def("__rmatmul__", [](const Array& a, const Array& b) { return matmul(b, a); }, nb::is_operator());
+  cls.def("__matmul__", [](const Array& a, const Array& b) { return without_gil({a, b}, [&] { return matmul(a, b); }); },
+          nb::is_operator());
+  cls.def("__rmatmul__", [](const Array& a, const Array& b) { return without_gil({a, b}, [&] { return matmul(b, a); }); },
+          nb::is_operator());
   bind_operator<OpId::add>(cls, "__add__", "__radd__", "__iadd__");
   bind_operator<OpId::subtract>(cls, "__sub__", "__rsub__", "__isub__");
   bind_operator<OpId::multiply>(cls, "__mul__", "__rmul__", "__imul__");

@@ -7,6 +7,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "convert.hpp"
+#include "without_gil.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -128,41 +129,48 @@ void bind_reductions(nb::module_& m) {
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
-  m.def("matmul", [](nb::handle a, nb::handle b) { return matmul(to_array(a), to_array(b)); }, "x1"_a, "x2"_a);
+  m.def("matmul", [](nb::handle a, nb::handle b) {
+    const Array x = to_array(a, "x1"), y = to_array(b, "x2");
+    return without_gil({x, y}, [&] { return matmul(x, y); });
+  }, "x1"_a, "x2"_a);
   m.def("_fft", [](const Array& x, int rank, int kind, bool inverse, int64_t last_length) {
     if (kind < 0 || kind > 2) throw ValueError("_fft: kind must be 0, 1 or 2");
-    return fft(x, rank, static_cast<FftKind>(kind), inverse, last_length);
+    return without_gil({x}, [&] { return fft(x, rank, static_cast<FftKind>(kind), inverse, last_length); });
   }, "x"_a, "rank"_a, "kind"_a, "inverse"_a, "last_length"_a);
   m.def("_fft_library_path", &fft_library_path);
-  m.def("_solve", &solve, "a"_a, "b"_a);
-  m.def("_inv", &inv, "a"_a);
-  m.def("_det", &det, "a"_a);
+  m.def("_solve", [](const Array& a, const Array& b) { return without_gil({a, b}, [&] { return solve(a, b); }); },
+        "a"_a, "b"_a);
+  m.def("_inv", [](const Array& a) { return without_gil({a}, [&] { return inv(a); }); }, "a"_a);
+  m.def("_det", [](const Array& a) { return without_gil({a}, [&] { return det(a); }); }, "a"_a);
   m.def("_slogdet", [](const Array& a) {
-    SignLogDet s = slogdet(a);
+    SignLogDet s = without_gil({a}, [&] { return slogdet(a); });
     return nb::make_tuple(s.sign, s.logabsdet);
   }, "a"_a);
-  m.def("_cholesky", &cholesky, "a"_a, "upper"_a);
+  m.def("_cholesky", [](const Array& a, bool upper) { return without_gil({a}, [&] { return cholesky(a, upper); }); },
+        "a"_a, "upper"_a);
   m.def("_qr", [](const Array& a, int mode) {
     if (mode < 0 || mode > 2) throw ValueError("_qr: mode must be 0, 1 or 2");
-    QR r = qr(a, static_cast<QrMode>(mode));
+    QR r = without_gil({a}, [&] { return qr(a, static_cast<QrMode>(mode)); });
     return nb::make_tuple(r.q, r.r);
   }, "a"_a, "mode"_a);
   m.def("_eigh", [](const Array& a, bool upper, bool vectors) {
-    Eigh e = eigh(a, upper, vectors);
+    Eigh e = without_gil({a}, [&] { return eigh(a, upper, vectors); });
     return nb::make_tuple(e.eigenvalues, e.eigenvectors);
   }, "a"_a, "upper"_a, "vectors"_a);
   m.def("_eig", [](const Array& a, bool vectors) {
-    Eig e = eig(a, vectors);
+    Eig e = without_gil({a}, [&] { return eig(a, vectors); });
     return nb::make_tuple(e.eigenvalues, e.eigenvectors);
   }, "a"_a, "vectors"_a);
   m.def("_svd", [](const Array& a, bool full_matrices, bool compute_uv) {
-    SVD r = svd(a, full_matrices, compute_uv);
+    SVD r = without_gil({a}, [&] { return svd(a, full_matrices, compute_uv); });
     return nb::make_tuple(r.u, r.s, r.vh);
   }, "a"_a, "full_matrices"_a, "compute_uv"_a);
   m.def("_add_blas_library_candidate", &add_blas_library_candidate, "path"_a);
   m.def("_blas_library_path", &blas_library_path);
-  m.def("_sort", [](const Array& x, int axis) { return sort(x, axis); }, "x"_a, "axis"_a);
-  m.def("_argsort", [](const Array& x, int axis) { return argsort(x, axis); }, "x"_a, "axis"_a);
+  m.def("_sort", [](const Array& x, int axis) { return without_gil({x}, [&] { return sort(x, axis); }); }, "x"_a,
+        "axis"_a);
+  m.def("_argsort", [](const Array& x, int axis) { return without_gil({x}, [&] { return argsort(x, axis); }); },
+        "x"_a, "axis"_a);
   m.def("_searchsorted", [](const Array& a, const Array& v, bool right) { return searchsorted(a, v, right); },
         "a"_a, "v"_a, "right"_a);
   m.def("_unique_values", [](const Array& x, bool equal_nan) { return unique_values(x, equal_nan); }, "x"_a,
