@@ -45,7 +45,8 @@ struct Settings {
 Settings settings();
 void set_settings(const Settings& s);
 
-// Runs every pending expression of this thread's process.
+// Runs every pending expression this thread recorded (syncs do too).
+// Another thread's run when that thread flushes or their results are read.
 void flush();
 
 // Waits until the worker has built every generated kernel queued so far, so

@@ -38,11 +38,12 @@ thread_local int suspended = 0;
 // Guards every buffer's list of the pending expressions that read it.
 std::mutex readers_mutex;
 
-// Every pending expression, so that flush() and syncs can run them.
-std::mutex registry_mutex;
+// The pending expressions this thread recorded, so that flush() and syncs
+// can run them. Per thread: a sync in one thread (often with the GIL
+// released) must not run graphs another thread is recording.
 std::vector<std::weak_ptr<Pending>>& registry() {
-  static auto* r = new std::vector<std::weak_ptr<Pending>>();  // outlives static destruction
-  return *r;
+  thread_local std::vector<std::weak_ptr<Pending>> r;
+  return r;
 }
 
 std::atomic<uint64_t> ops_recorded{0}, fused_launches{0}, unfused_runs{0};
@@ -56,10 +57,7 @@ void push_pruned(std::vector<std::weak_ptr<Pending>>& list, const std::shared_pt
   list.push_back(p);
 }
 
-void remember(const std::shared_ptr<Pending>& p) {
-  std::lock_guard<std::mutex> lock(registry_mutex);
-  push_pruned(registry(), p, 64);
-}
+void remember(const std::shared_ptr<Pending>& p) { push_pruned(registry(), p, 64); }
 
 // A whole pending buffer seen through `a` (same shape, C order, from its
 // start): its graph can be inlined; any other view of it is read as a leaf.
@@ -280,10 +278,7 @@ bool Pending::run() {
 
 void flush() {
   std::vector<std::weak_ptr<Pending>> all;
-  {
-    std::lock_guard<std::mutex> lock(registry_mutex);
-    all.swap(registry());
-  }
+  all.swap(registry());
   for (auto& w : all)
     if (auto p = w.lock()) p->settle_target();
 }
