@@ -38,6 +38,13 @@ struct OutOfMemoryError : std::runtime_error {
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// A GPU whose CUDA context a kernel fault poisoned (an illegal address,
+// a trap, a device-side assert...): the first such error and every later
+// failing call on that device raise this, with one message naming the last
+// kernel kiln launched before it. Only a new process can use the GPU again.
+struct ContextPoisoned : CudaError {
+  using CudaError::CudaError;
+};
 // A synchronization with a GPU where this thread said none may happen
 // (kiln::cuda::set_synchronize_allowed; CuPy's cupyx.allow_synchronize).
 struct DeviceSynchronized : CudaError {

@@ -1,6 +1,10 @@
 #include "driver.hpp"
 
+#include <atomic>
+#include <map>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 #include "kiln/error.hpp"
 #include "loaded_api.hpp"
@@ -41,6 +45,40 @@ bool driver_available() { return load().error.empty(); }
 
 const char* driver_error() { return load().error.c_str(); }
 
+namespace {
+
+std::mutex blame_mutex;
+std::unordered_map<CUfunction, std::string>& function_names() {
+  static auto* names = new std::unordered_map<CUfunction, std::string>();  // outlives static destruction
+  return *names;
+}
+std::atomic<CUfunction> last_launched{nullptr};
+std::map<int, std::string>& poisoned_devices() {  // device -> the message every later failure repeats
+  static auto* poisoned = new std::map<int, std::string>();
+  return *poisoned;
+}
+
+// Errors after which the context cannot be used again (CUDA's "sticky" errors).
+bool is_sticky(CUresult r) {
+  switch (r) {
+    case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_LAUNCH_TIMEOUT: case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_ILLEGAL_INSTRUCTION: case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE: case CUDA_ERROR_INVALID_PC: case CUDA_ERROR_LAUNCH_FAILED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void name_function(CUfunction fn, const std::string& name) {
+  std::lock_guard<std::mutex> lock(blame_mutex);
+  function_names()[fn] = name;
+}
+
+void note_launch(CUfunction fn) { last_launched.store(fn, std::memory_order_relaxed); }
+
 void check(CUresult result, const char* what) {
   if (result == CUDA_SUCCESS) return;
   const Driver& d = load().api;
@@ -50,10 +88,21 @@ void check(CUresult result, const char* what) {
   if (d.cuGetErrorString) d.cuGetErrorString(result, &text);
   std::string message = std::string(what) + ": " + (name ? name : "CUDA error " + std::to_string(result));
   if (text) message += std::string(" (") + text + ")";
-  if (result == CUDA_ERROR_ILLEGAL_ADDRESS || result == CUDA_ERROR_LAUNCH_FAILED ||
-      result == CUDA_ERROR_ILLEGAL_INSTRUCTION || result == CUDA_ERROR_MISALIGNED_ADDRESS)
-    message += "; a kernel fault poisons the CUDA context: restart the process to use this GPU again";
-  throw CudaError(message);
+  CUdevice device = -1;
+  if (d.cuCtxGetDevice && d.cuCtxGetDevice(&device) != CUDA_SUCCESS) device = -1;
+  std::lock_guard<std::mutex> lock(blame_mutex);
+  auto& poisoned = poisoned_devices();
+  if (auto known = poisoned.find(device); known != poisoned.end()) throw ContextPoisoned(known->second);
+  if (!is_sticky(result)) throw CudaError(message);
+  std::string kernel = "a kernel";
+  if (auto named = function_names().find(last_launched.load()); named != function_names().end())
+    kernel = "kernel '" + named->second + "'";
+  const std::string where = device >= 0 ? "CUDA device " + std::to_string(device) : "the current CUDA device";
+  throw ContextPoisoned(poisoned[device] =
+                            where + " is unusable: " + message + ", reported after " + kernel +
+                            " (the last kiln launched before the error). A kernel fault poisons the CUDA "
+                            "context, so every later call on this device fails: restart the process to use "
+                            "this GPU again.");
 }
 
 }  // namespace kiln::cuda

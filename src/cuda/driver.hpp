@@ -4,13 +4,15 @@
 #include <cuda.h>
 #include <cudaProfiler.h>
 
+#include <string>
+
 namespace kiln::cuda {
 
 // Every driver entry point kiln calls, by its exported (versioned) symbol.
 #define KILN_DRIVER_FUNCTIONS(X)                                                                  \
   X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)     \
   X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem_v2)               \
-  X(cuDeviceGetUuid_v2) X(cuDevicePrimaryCtxRetain) X(cuCtxGetCurrent) X(cuCtxSetCurrent)         \
+  X(cuDeviceGetUuid_v2) X(cuDevicePrimaryCtxRetain) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxGetDevice)         \
   X(cuCtxSynchronize) X(cuMemGetInfo_v2) X(cuMemAlloc_v2) X(cuMemFree_v2) X(cuMemHostAlloc)      \
   X(cuMemFreeHost) X(cuMemcpyAsync) X(cuMemcpyHtoDAsync_v2) X(cuMemcpyDtoHAsync_v2)              \
   X(cuMemcpyDtoDAsync_v2) X(cuMemsetD8Async) X(cuStreamCreate) X(cuStreamDestroy_v2)             \
@@ -35,5 +37,13 @@ const char* driver_error();
 
 // CudaError naming the CUresult (e.g. "cuMemAlloc: CUDA_ERROR_OUT_OF_MEMORY (out of memory)").
 void check(CUresult result, const char* what);
+
+// What a kernel fault is blamed on: kernels are named when looked up and
+// every launch notes its kernel, so a sticky error (the context is then
+// poisoned: every later call on the device fails) names the last kernel
+// kiln launched before it. check() raises ContextPoisoned for it, and for
+// every later failure on that device, with one message.
+void name_function(CUfunction fn, const std::string& name);
+void note_launch(CUfunction fn);
 
 }  // namespace kiln::cuda

@@ -17,6 +17,7 @@ unsigned grid_stride_blocks(int device, int64_t items, unsigned threads, unsigne
 void launch_grid_stride(CUfunction fn, int device, unsigned blocks, unsigned threads, void** args) {
   ContextScope scope(device);
   CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(device));
+  note_launch(fn);
   check(driver().cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
 }
 

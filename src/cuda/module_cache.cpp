@@ -188,6 +188,7 @@ CUfunction load_kernel(int device, const std::string& source, const std::string&
   ContextScope scope(device);
   CUfunction fn;
   check(driver().cuModuleGetFunction(&fn, module, kernel_name.c_str()), "cuModuleGetFunction");
+  name_function(fn, kernel_name);
   return fn;
 }
 

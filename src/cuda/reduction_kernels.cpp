@@ -98,6 +98,7 @@ void check_dims(int n, const char* what) {
 
 void launch_args(CUfunction fn, int device, unsigned blocks, void** args) {
   CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
+  note_launch(fn);
   check(driver().cuLaunchKernel(fn, std::max(blocks, 1u), 1, 1, kReduceThreads, 1, 1, 0, stream, args, nullptr),
         "cuLaunchKernel");
 }

@@ -64,6 +64,7 @@ class CudaCompiledModule : public CompiledModule {
     CUresult r = driver().cuModuleGetFunction(&fn, module_, symbol.c_str());
     if (r == CUDA_ERROR_NOT_FOUND) throw ValueError("the module has no kernel named '" + name + "'");
     check(r, "cuModuleGetFunction");
+    name_function(fn, name);
     return reinterpret_cast<uintptr_t>(fn);
   }
 
@@ -150,6 +151,7 @@ void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const 
   if (shared_bytes > static_cast<size_t>(max_shared))
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than this kernel's limit of " +
                      std::to_string(max_shared) + " (raise it with max_dynamic_shared_size_bytes)");
+  note_launch(as_function(fn));
   check(driver().cuLaunchKernel(as_function(fn), grid[0], grid[1], grid[2], block[0], block[1], block[2],
                                 static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream), args, nullptr),
         "cuLaunchKernel");

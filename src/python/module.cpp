@@ -63,6 +63,7 @@ NB_MODULE(_core, m) {
   // Registered after the translator above, so tried before it.
   auto cuda_error = nb::exception<kiln::CudaError>(m, "CUDAError", PyExc_RuntimeError);
   nb::exception<kiln::DeviceSynchronized>(m, "DeviceSynchronized", cuda_error);
+  nb::exception<kiln::ContextPoisoned>(m, "ContextPoisoned", cuda_error);
   nb::exception<kiln::OutOfMemoryError>(m, "OutOfMemoryError", PyExc_MemoryError);
   nb::exception<kiln::CompileError>(m, "CompileError", PyExc_RuntimeError);
   nb::exception<kiln::KernelError>(m, "KernelError", PyExc_RuntimeError);

@@ -297,3 +297,38 @@ def test_profiler_and_compute_capability_query():
     else:
         with pytest.raises(kiln.cuda.CUDAError, match="compute_capability"):
             kiln.cuda.device.get_compute_capability()
+
+
+POISON = r"""
+import kiln
+far_away = kiln.RawKernel('extern "C" __global__ void writes_far_away(float* x) { x[1LL << 40] = 1.0f; }',
+                          "writes_far_away")
+x = kiln.zeros(4, dtype=kiln.float32, device="cuda")
+messages = []
+for step in ("launch and sync", "a later op", "a later sync"):
+    try:
+        if step == "launch and sync":
+            far_away((1,), (1,), (x,))
+            kiln.cuda.synchronize()
+        elif step == "a later op":
+            kiln.asnumpy(kiln.ones(3, device="cuda") + 1)
+        else:
+            kiln.cuda.synchronize()
+        messages.append("no error")
+    except kiln.cuda.ContextPoisoned as e:
+        assert isinstance(e, kiln.cuda.CUDAError)
+        messages.append(str(e))
+print("\n".join(messages))
+"""
+
+
+@needs_gpu
+def test_a_kernel_fault_is_reported_as_a_poisoned_context():
+    # The first error names the last kernel launched; every later call on
+    # the device repeats that message instead of a driver code.
+    done = subprocess.run([sys.executable, "-c", POISON], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, later_op, later_sync = done.stdout.splitlines()
+    assert "CUDA device 0 is unusable" in first and "kernel 'writes_far_away'" in first, first
+    assert "restart the process" in first
+    assert later_op == first and later_sync == first

@@ -28,7 +28,7 @@ rest raises ``CUDAError``.
 """
 import contextlib as _contextlib
 
-from ._backend import CUDAError, OutOfMemoryError
+from ._backend import ContextPoisoned, CUDAError, OutOfMemoryError
 from .compiler import compile_ptx, compile_ptx_for_current_device  # noqa: F401  (Numba's)
 from . import compiler, driver, event, memory, nvtx, profiler, runtime, stream  # noqa: F401  (CuPy's submodules)
 from . import types  # noqa: F401  (Numba's type objects)

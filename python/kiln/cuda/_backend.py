@@ -2,6 +2,7 @@
 from .. import _core
 
 CUDAError = _core.CUDAError
+ContextPoisoned = _core.ContextPoisoned
 OutOfMemoryError = _core.OutOfMemoryError
 BUILT_WITH_CUDA = hasattr(_core, "_cuda_device_count")
 
