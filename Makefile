@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check conformance-pycuda conformance-cupy conformance-numba conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance clean
 
 all: build
 
@@ -112,6 +112,16 @@ gpu-check:
 	  python/test_products.py python/test_linalg.py python/test_fft.py python/test_cuda_dialects.py python/test_pycuda_arrays.py \
 	  -k "(cuda or gpu or cupy or torch) and not out_of_memory and not missing_global and not numba_and_jax"
 	python3 bench/all.py --no-doc
+
+# The fuzz campaign (tests/fuzz/fuzz_calls.py): 10,000 calls with wrong and
+# awkward arguments per seed on the CPU, and on the GPU where one works; each
+# batch runs in a child process, so a crash is counted, not fatal. CI runs a
+# fixed-seed slice (tests/python/test_fuzz.py).
+fuzz: build
+	cd tests && ../$(PY) fuzz/fuzz_calls.py --calls 10000 --seed 2026 --device cpu
+	cd tests && ../$(PY) fuzz/fuzz_calls.py --calls 10000 --seed 7 --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) fuzz/fuzz_calls.py --calls 10000 --seed 2026 --device cuda; fi
 
 # PyCUDA's own tests, examples and tutorial against kiln through a name-only
 # shim (tests/conformance/pycuda/run.py), on the CPU and, where one works, the

@@ -102,7 +102,11 @@ def _get(self, stream=None, order="C", out=None, blocking=True):
         if self.device == cpu:
             return _numpy_view(self).copy()
         return _numpy_view(self.to_device(cpu))  # a fresh host array that NumPy now owns
-    if getattr(out, "shape", None) != self.shape:
+    import numpy as np
+
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out: expected a NumPy array (get copies to the host), got {type(out).__name__}")
+    if out.shape != self.shape:
         raise ValueError(f"out: expected a NumPy array of shape {self.shape}, got "
                          f"{getattr(out, 'shape', type(out).__name__)}")
     target = _creation._host_from_numpy(out)

@@ -54,6 +54,7 @@ radians, degrees = deg2rad, rad2deg  # noqa: F821
 
 def clip(x, /, min=None, max=None, *, out=None):
     """Limit ``x`` to [min, max]; either bound may be None. NaN propagates."""
+    x = asarray(x)
     if min is None and max is None:
         return _core.positive(x, out=out) if x.dtype.kind != "b" else x.copy()
     if min is None:
