@@ -57,6 +57,11 @@ struct DeviceSynchronized : CudaError {
 struct KernelError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// Work that stopped early because the user pressed Ctrl-C (SIGINT): Python
+// raises KeyboardInterrupt for it.
+struct Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Run-time compilation failed; the message holds the compiler's log and the
 // source lines around the first error.

@@ -1,5 +1,6 @@
 #include "host_compiler.hpp"
 
+#include "interrupts.hpp"
 #include "kernel_faults.hpp"
 
 #include <dirent.h>
@@ -413,8 +414,11 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
   launch.shared_bytes = shared_bytes;
   launch.use_fibers = module.uses_barriers && threads > 1;
   launch.guard = &guard_thread_against_faults;
+  launch.interrupted = watch_interrupts();
   if (module.entries.at(kernel)(&launch, args) != 0) {
     const std::string name = kernel < module.names.size() ? module.names[kernel] : "a kernel";
+    if (std::string(launch.error) == kiln_host::kInterrupted)
+      throw Interrupted(name + " was interrupted on the CPU (SIGINT): the blocks not yet started did not run");
     if (launch.faulted)
       throw KernelError(name + " stopped with " + launch.error +
                         " on the CPU; memory the kernel could write may be damaged, the process goes on");

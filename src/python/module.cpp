@@ -58,6 +58,10 @@ NB_MODULE(_core, m) {
       PyErr_SetString(PyExc_OverflowError, e.what());
     } catch (const BufferError& e) {
       PyErr_SetString(PyExc_BufferError, e.what());
+    } catch (const kiln::Interrupted& e) {
+      // Python's own handler raises KeyboardInterrupt (in the main thread);
+      // elsewhere, or under a handler that raises nothing, kiln does.
+      if (PyErr_CheckSignals() == 0) PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     }
   });
   // Registered after the translator above, so tried before it.

@@ -15,7 +15,13 @@ struct Launch {
   // set before a block (nullptr after it); libkiln's handler of SIGSEGV,
   // SIGBUS, SIGILL and SIGFPE jumps there with the signal's number.
   void (*guard)(void* jump_buffer);
+  // Set by libkiln's SIGINT handler (Ctrl-C): the blocks not yet started
+  // are skipped and the launch fails with kInterrupted. Null: not watched.
+  const volatile int* interrupted;
 };
+
+// The error a launch that Ctrl-C stopped ends with.
+constexpr const char* kInterrupted = "interrupted (SIGINT)";
 
 // kiln_entry_<i>(launch, args): runs the whole grid of kernel i; args point at
 // the argument values, as cuLaunchKernel's do. 0, or -1 with launch->error set.

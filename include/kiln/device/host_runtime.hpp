@@ -383,6 +383,7 @@ int run_grid(Launch* launch, void** args) {
     const long long chunk = blocks / (8LL * omp_get_num_threads()) + 1;
 #pragma omp for schedule(dynamic, chunk)
     for (long long lin = 0; lin < blocks; ++lin) {
+      if (launch->interrupted && *launch->interrupted) fail(kInterrupted);
       if (launch->error[0]) continue;
       blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
                        static_cast<unsigned>(lin / ((long long)grid.x * grid.y))};

@@ -1,0 +1,43 @@
+#include "interrupts.hpp"
+
+#include <signal.h>
+
+#include <mutex>
+
+namespace kiln::cpu {
+namespace {
+
+volatile int interrupted = 0;
+struct sigaction before;  // the handler kiln's passes SIGINT on to
+
+void on_interrupt(int signal_number, siginfo_t* info, void* context) {
+  interrupted = 1;
+  if (before.sa_flags & SA_SIGINFO) {
+    if (before.sa_sigaction) before.sa_sigaction(signal_number, info, context);
+  } else if (before.sa_handler == SIG_DFL) {
+    sigaction(SIGINT, &before, nullptr);  // what Ctrl-C did before: end the process
+    raise(SIGINT);
+  } else if (before.sa_handler != SIG_IGN) {
+    before.sa_handler(signal_number);
+  }
+}
+
+}  // namespace
+
+const volatile int* watch_interrupts() {
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  struct sigaction current;
+  if (sigaction(SIGINT, nullptr, &current) == 0 && !((current.sa_flags & SA_SIGINFO) &&
+                                                     current.sa_sigaction == &on_interrupt)) {
+    struct sigaction mine = {};
+    mine.sa_sigaction = &on_interrupt;
+    mine.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART;
+    sigemptyset(&mine.sa_mask);
+    if (sigaction(SIGINT, &mine, &before) != 0) return nullptr;
+  }
+  interrupted = 0;
+  return &interrupted;
+}
+
+}  // namespace kiln::cpu
