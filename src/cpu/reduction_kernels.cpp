@@ -6,6 +6,7 @@
 // block of outputs is accumulated row by row, which vectorises over the kept
 // axis (NumPy's sum(axis=0) order).
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "backend.hpp"
@@ -112,11 +113,56 @@ typename Op::Acc pairwise_sum(const char* p, int64_t n, int64_t stride) {
   return pairwise_sum<Op>([p, stride](int64_t i) { return at<T>(p, i, stride); }, 0, n);
 }
 
+template <class Op> constexpr int extreme_of = 0;  // +1 for max, -1 for min
+template <class T> constexpr int extreme_of<MaxOp<T>> = 1;
+template <class T> constexpr int extreme_of<MinOp<T>> = -1;
+
+// min/max of a contiguous run of real numbers: kLanes independent
+// accumulators the compiler turns into vector max/min instructions, with
+// NaN noted on the side (a serial NaN-aware loop is one element per
+// max-latency). Any NaN is the result, as in NumPy: the first one.
+template <int Extreme, class T>
+T extreme_contiguous(const T* x, int64_t n) {
+  constexpr int kLanes = 16;
+  T m[kLanes];
+  bool nan[kLanes];
+  for (int k = 0; k < kLanes; ++k) {
+    m[k] = x[k];
+    nan[k] = x[k] != x[k];
+  }
+  int64_t i = kLanes;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) {
+      const T v = x[i + k];
+      nan[k] |= v != v;
+      m[k] = Extreme > 0 ? (v > m[k] ? v : m[k]) : (v < m[k] ? v : m[k]);
+    }
+  bool any_nan = false;
+  T r = m[0];
+  for (int k = 0; k < kLanes; ++k) {
+    any_nan |= nan[k];
+    r = Extreme > 0 ? (m[k] > r ? m[k] : r) : (m[k] < r ? m[k] : r);
+  }
+  for (; i < n; ++i) {
+    any_nan |= x[i] != x[i];
+    r = Extreme > 0 ? (x[i] > r ? x[i] : r) : (x[i] < r ? x[i] : r);
+  }
+  if (any_nan)
+    for (int64_t j = 0; j < n; ++j)
+      if (x[j] != x[j]) return x[j];
+  return r;
+}
+
 // Reduces one run of n >= 1 elements.
 template <class Op, class T>
 typename Op::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   if constexpr (Op::pairwise) {
     return pairwise_sum<Op, T>(p, n, stride);
+  } else if constexpr (extreme_of<Op> != 0 && std::is_arithmetic_v<T>) {
+    if (stride == sizeof(T) && n >= 64) return extreme_contiguous<extreme_of<Op>>(reinterpret_cast<const T*>(p), n);
+    typename Op::Acc r = Op::load(at<T>(p, 0, stride));
+    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
+    return r;
   } else {
     typename Op::Acc r = Op::load(at<T>(p, 0, stride));
     for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));

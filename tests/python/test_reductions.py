@@ -161,3 +161,24 @@ def test_methods(device, rng):
     assert_matches(k.argmax(axis=1), x.argmax(axis=1))
     assert_matches(k.cumsum(), x.cumsum())
     assert_matches(k.max(keepdims=True), x.max(keepdims=True))
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint64", "int64", "float32", "float64", "bool"])
+@pytest.mark.parametrize("n", [63, 64, 65, 79, 1000, 100_003])
+def test_min_max_of_long_contiguous_runs(device, dtype, n):
+    # Long contiguous runs take a many-lane path on the CPU: every position
+    # of the extreme and of a NaN (the first NaN is the result) against NumPy.
+    rng = np.random.default_rng(n)
+    base = random_array((n,), dtype, rng, -50, 50)
+    for where in (0, 15, 16, n // 2, n - 1):
+        a = base.copy()
+        if a.dtype.kind == "f":
+            a[where] = np.inf if where % 2 else -np.inf
+        x = kiln.asarray(a, device=device)
+        np.testing.assert_array_equal(kiln.asnumpy(kiln.max(x)), a.max())
+        np.testing.assert_array_equal(kiln.asnumpy(kiln.min(x)), a.min())
+        if a.dtype.kind == "f":
+            a[where] = np.nan
+            x = kiln.asarray(a, device=device)
+            assert np.isnan(float(kiln.max(x))) and np.isnan(float(kiln.min(x)))
+            np.testing.assert_array_equal(kiln.asnumpy(kiln.max(x.reshape(1, n), axis=1)), [np.nan])
