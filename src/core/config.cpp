@@ -12,10 +12,7 @@ namespace kiln {
 
 std::string kernel_cache_directory() { return detail::cache_directory(); }
 
-KernelCacheInfo kernel_cache_info() {
-  const detail::CacheUsage u = detail::cache_usage();
-  return {u.directory, u.entries, u.bytes, u.max_bytes, u.writable};
-}
+KernelCacheInfo kernel_cache_info() { return detail::cache_usage(); }
 
 uint64_t clear_kernel_cache() { return detail::clear_cache(); }
 

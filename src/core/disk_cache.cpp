@@ -156,8 +156,8 @@ void store_checked(const std::string& path, const std::string& payload) {
   note_stored(payload.size() + 32);
 }
 
-CacheUsage cache_usage() {
-  CacheUsage u;
+KernelCacheInfo cache_usage() {
+  KernelCacheInfo u;
   u.directory = cache_directory();
   u.max_bytes = max_bytes();
   for (const Entry& e : entries()) {

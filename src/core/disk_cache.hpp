@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kiln/config.hpp"
+
 namespace kiln::detail {
 
 inline constexpr const char* kKilnVersion = "0.1.0";  // part of every cache key
@@ -35,12 +37,7 @@ void store_checked(const std::string& path, const std::string& payload);
 // (*.cubin, *.so) at the top of the directory and users' extension builds in
 // extensions/ -- not the compilers' identity records, the host runtime's
 // directories or files being written.
-struct CacheUsage {
-  std::string directory;
-  uint64_t entries = 0, bytes = 0, max_bytes = 0;
-  bool writable = false;
-};
-CacheUsage cache_usage();
+KernelCacheInfo cache_usage();
 // Removes every entry; returns how many.
 uint64_t clear_cache();
 // Removes least recently used entries until the cache is within its limit.
