@@ -340,6 +340,20 @@ void reduce(const ReduceArgs& a) {
 }
 
 // argmin/argmax: the first extreme, or the first NaN, in C order.
+// argmax/argmin of a contiguous run of real numbers in two vector passes:
+// the extreme (or the first NaN), then the first element equal to it.
+template <int Extreme, class T>
+int64_t first_extreme_index(const T* x, int64_t n) {
+  const T m = extreme_contiguous<Extreme>(x, n);
+  if (m != m) {
+    for (int64_t i = 0; i < n; ++i)
+      if (x[i] != x[i]) return i;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    if (x[i] == m) return i;
+  return 0;
+}
+
 template <class T, bool IsMax>
 void arg_reduce(const ReduceArgs& a) {
   const int nd = a.reduce_ndim;
@@ -350,6 +364,13 @@ void arg_reduce(const ReduceArgs& a) {
     for (int64_t k = begin; k < end; ++k) {
       int64_t in_off, out_off;
       kept_offsets(a, k, &in_off, &out_off);
+      if constexpr (std::is_arithmetic_v<T>) {
+        if (nd == 1 && rstrides[0] == sizeof(T) && a.reduce_size >= 64) {
+          *reinterpret_cast<int64_t*>(a.out + out_off) = first_extreme_index<IsMax ? 1 : -1>(
+              reinterpret_cast<const T*>(a.in + in_off), a.reduce_size);
+          continue;
+        }
+      }
       int64_t idx[kMaxDims] = {};
       int64_t best = 0;
       T best_v{};

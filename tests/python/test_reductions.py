@@ -182,3 +182,22 @@ def test_min_max_of_long_contiguous_runs(device, dtype, n):
             x = kiln.asarray(a, device=device)
             assert np.isnan(float(kiln.max(x))) and np.isnan(float(kiln.min(x)))
             np.testing.assert_array_equal(kiln.asnumpy(kiln.max(x.reshape(1, n), axis=1)), [np.nan])
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint64", "float32", "float64", "bool"])
+@pytest.mark.parametrize("n", [63, 64, 100, 4099])
+def test_argmin_argmax_of_long_contiguous_runs(device, dtype, n):
+    # The first extreme (ties: the first of them) or the first NaN, as NumPy,
+    # for whole arrays and for each row of a 2-D array.
+    rng = np.random.default_rng(n)
+    a = random_array((3, n), dtype, rng, -4, 4)  # few distinct values: many ties
+    if a.dtype.kind == "f":
+        a[1, n // 3] = np.nan
+        a[1, n - 2] = np.nan
+        a[2, 7] = np.inf
+        a[2, n - 1] = -np.inf
+    x = kiln.asarray(a, device=device)
+    for fn in ("argmax", "argmin"):
+        np.testing.assert_array_equal(kiln.asnumpy(getattr(kiln, fn)(x, axis=1)), getattr(np, fn)(a, axis=1))
+        for row in range(3):
+            assert int(getattr(kiln, fn)(x[row])) == int(getattr(np, fn)(a[row]))
