@@ -359,6 +359,26 @@ void arg_reduce(const ReduceArgs& a) {
   const int nd = a.reduce_ndim;
   const int64_t* rshape = a.shape + a.kept_ndim;
   const int64_t* rstrides = a.in_strides + a.kept_ndim;
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (a.kept_size == 1 && nd == 1 && rstrides[0] == sizeof(T) && a.reduce_size >= 64) {
+      // One contiguous run: each thread finds its part's first extreme (or
+      // NaN); the parts, in order, give the first of the whole.
+      constexpr int kExtreme = IsMax ? 1 : -1;
+      const T* x = reinterpret_cast<const T*>(a.in);
+      std::vector<int64_t> found(max_threads(), -1);
+      parallel_for(a.reduce_size, kCheapGrain, [&](int64_t begin, int64_t end) {
+        found[omp_in_parallel() ? omp_get_thread_num() : 0] = begin + first_extreme_index<kExtreme>(x + begin, end - begin);
+      });
+      int64_t best = -1;
+      for (int64_t i : found) {
+        if (i < 0) continue;
+        const bool better = x[i] != x[i] || (kExtreme > 0 ? x[i] > x[best] : x[i] < x[best]);
+        if (best < 0 || (x[best] == x[best] && better)) best = i;
+      }
+      *reinterpret_cast<int64_t*>(a.out) = best;
+      return;
+    }
+  }
   int64_t grain = std::max<int64_t>(1, kCheapGrain / a.reduce_size);
   parallel_for(a.kept_size, grain, [&](int64_t begin, int64_t end) {
     for (int64_t k = begin; k < end; ++k) {

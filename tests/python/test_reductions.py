@@ -185,7 +185,7 @@ def test_min_max_of_long_contiguous_runs(device, dtype, n):
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint64", "float32", "float64", "bool"])
-@pytest.mark.parametrize("n", [63, 64, 100, 4099])
+@pytest.mark.parametrize("n", [63, 64, 100, 4099, 200_003])  # the last: split over threads on the CPU
 def test_argmin_argmax_of_long_contiguous_runs(device, dtype, n):
     # The first extreme (ties: the first of them) or the first NaN, as NumPy,
     # for whole arrays and for each row of a 2-D array.
