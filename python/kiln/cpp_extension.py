@@ -120,11 +120,12 @@ def _publish(build_dir, built, final):
     os.rmdir(build_dir)
 
 
-def _nanobind_object(compiler, verbose):
+def _nanobind_object(compiler, identity, verbose):
     """nanobind's runtime library compiled once per compiler, Python and
-    nanobind version: every extension links the same object."""
+    nanobind version (`identity`, from _build_identity): every extension
+    links the same object."""
     nb = _nanobind()
-    key = hashlib.sha256(_build_identity().encode()).hexdigest()[:20]
+    key = hashlib.sha256(identity.encode()).hexdigest()[:20]
     root = _extension_directory()
     final = os.path.join(root, f"nanobind-{key}.o")
     if os.path.exists(final):
@@ -201,14 +202,15 @@ def _build(name, cpp_texts, cuda_texts, extra_cflags, extra_cuda_cflags, extra_l
     units = list(cpp_texts)
     if cuda_texts:
         units.append(kernels_source(cuda_texts, extra_cuda_cflags))
-    key = hashlib.sha256("\0".join([_build_identity(), name, *cflags, *extra_ldflags, "units", *units]).encode())
+    identity = _build_identity()
+    key = hashlib.sha256("\0".join([identity, name, *cflags, *extra_ldflags, "units", *units]).encode())
     root = build_directory or _extension_directory()
     final = os.path.join(root, f"{name}-{key.hexdigest()[:24]}{sysconfig.get_config_var('EXT_SUFFIX')}")
     if os.path.exists(final):
         _mark_used(final)
         return final
     os.makedirs(root, mode=0o700, exist_ok=True)
-    nanobind_obj = _nanobind_object(compiler, verbose)
+    nanobind_obj = _nanobind_object(compiler, identity, verbose)
     build_dir = tempfile.mkdtemp(prefix=f"{name}-", dir=root)
     objects = []
     jobs = []
@@ -262,8 +264,9 @@ def load(name, sources, *, extra_cflags=None, extra_cuda_cflags=None, extra_ldfl
     kernels' NVRTC-style options (``-D``, ``-I`` and ``-U`` reach the host
     compiler too)."""
     _check_name(name)
+    paths = _as_list(sources, "sources")
     cpp, cuda = [], []
-    for path in _as_list(sources, "sources"):
+    for path in paths:
         if path.endswith(_CUDA_SUFFIXES):
             kind = cuda
         elif path.endswith(_CPP_SUFFIXES):
@@ -274,7 +277,7 @@ def load(name, sources, *, extra_cflags=None, extra_cuda_cflags=None, extra_ldfl
             kind.append(f"#line 1 \"{os.path.abspath(path)}\"\n" + f.read() if kind is cpp else f.read())
     if not cpp:
         raise ValueError("sources: no C++ file, so nothing defines the module")
-    include_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in _as_list(sources, "sources")})
+    include_dirs = sorted({os.path.dirname(os.path.abspath(p)) for p in paths})
     path = _build(name, cpp, cuda, _as_list(extra_cflags, "extra_cflags"),
                   _as_list(extra_cuda_cflags, "extra_cuda_cflags"), _as_list(extra_ldflags, "extra_ldflags"),
                   [*_as_list(extra_include_paths, "extra_include_paths"), *include_dirs], build_directory, verbose)

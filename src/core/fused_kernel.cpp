@@ -287,13 +287,13 @@ class Worker {
   void push(std::shared_ptr<Entry> e) {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(e));
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
+    start();
     wake_.notify_one();
   }
   void finish() {
     std::unique_lock<std::mutex> lock(mutex_);
     if (queue_.empty() && !busy_) return;
-    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });  // a forked child's queue
+    start();  // a forked child's queue may wait for a thread
     idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
   }
   static Worker& instance();
@@ -315,6 +315,10 @@ class Worker {
     new (&w.wake_) std::condition_variable();
     new (&w.idle_) std::condition_variable();
     w.mutex_.unlock();
+  }
+  // Starts the thread unless it runs (called with mutex_ held).
+  void start() {
+    if (!thread_.joinable()) thread_ = std::thread([this] { loop(); });
   }
   void loop() {
     for (;;) {

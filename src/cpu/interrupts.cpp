@@ -1,5 +1,7 @@
 #include "interrupts.hpp"
 
+#include "signal_chain.hpp"
+
 #include <signal.h>
 
 #include <mutex>
@@ -12,13 +14,10 @@ struct sigaction before;  // the handler kiln's passes SIGINT on to
 
 void on_interrupt(int signal_number, siginfo_t* info, void* context) {
   interrupted = 1;
-  if (before.sa_flags & SA_SIGINFO) {
-    if (before.sa_sigaction) before.sa_sigaction(signal_number, info, context);
-  } else if (before.sa_handler == SIG_DFL) {
+  if (call_previous_handler(before, signal_number, info, context)) return;
+  if (!(before.sa_flags & SA_SIGINFO) && before.sa_handler == SIG_DFL) {
     sigaction(SIGINT, &before, nullptr);  // what Ctrl-C did before: end the process
     raise(SIGINT);
-  } else if (before.sa_handler != SIG_IGN) {
-    before.sa_handler(signal_number);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "kernel_faults.hpp"
 
+#include "signal_chain.hpp"
+
 #include <setjmp.h>
 #include <signal.h>
 
@@ -24,13 +26,7 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
     siglongjmp(*back, signal_number);  // the signal stays unblocked: SA_NODEFER
   }
   for (size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) {
-    if (kSignals[i] != signal_number) continue;
-    const struct sigaction& before = previous[i];
-    if (before.sa_flags & SA_SIGINFO) {
-      if (before.sa_sigaction) return before.sa_sigaction(signal_number, info, context);
-    } else if (before.sa_handler != SIG_IGN && before.sa_handler != SIG_DFL && before.sa_handler) {
-      return before.sa_handler(signal_number);
-    }
+    if (kSignals[i] == signal_number && call_previous_handler(previous[i], signal_number, info, context)) return;
   }
   signal(signal_number, SIG_DFL);  // returning re-runs the faulting instruction, now fatal as it would have been
 }

@@ -197,12 +197,9 @@ template <class Op, class T>
 typename Op::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   if constexpr (Op::pairwise) {
     return pairwise_sum<Op, T>(p, n, stride);
-  } else if constexpr (extreme_of<Op> != 0 && std::is_arithmetic_v<T>) {
-    if (stride == sizeof(T) && n >= 64) return extreme_contiguous<extreme_of<Op>>(reinterpret_cast<const T*>(p), n);
-    typename Op::Acc r = Op::load(at<T>(p, 0, stride));
-    for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
-    return r;
   } else {
+    if constexpr (extreme_of<Op> != 0 && std::is_arithmetic_v<T>)
+      if (stride == sizeof(T) && n >= 64) return extreme_contiguous<extreme_of<Op>>(reinterpret_cast<const T*>(p), n);
     typename Op::Acc r = Op::load(at<T>(p, 0, stride));
     for (int64_t i = 1; i < n; ++i) r = Op::combine(r, Op::load(at<T>(p, i, stride)));
     return r;

@@ -77,7 +77,13 @@ void name_function(CUfunction fn, const std::string& name) {
   function_names()[fn] = name;
 }
 
-void note_launch(CUfunction fn) { last_launched.store(fn, std::memory_order_relaxed); }
+void launch_kernel(CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+                   CUstream stream, void** args) {
+  last_launched.store(fn, std::memory_order_relaxed);
+  check(driver().cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream,
+                                args, nullptr),
+        "cuLaunchKernel");
+}
 
 void check(CUresult result, const char* what) {
   if (result == CUDA_SUCCESS) return;

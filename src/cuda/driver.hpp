@@ -39,11 +39,14 @@ const char* driver_error();
 void check(CUresult result, const char* what);
 
 // What a kernel fault is blamed on: kernels are named when looked up and
-// every launch notes its kernel, so a sticky error (the context is then
-// poisoned: every later call on the device fails) names the last kernel
-// kiln launched before it. check() raises ContextPoisoned for it, and for
-// every later failure on that device, with one message.
+// every launch goes through launch_kernel, which notes its kernel, so a
+// sticky error (the context is then poisoned: every later call on the
+// device fails) names the last kernel kiln launched before it. check()
+// raises ContextPoisoned for it, and for every later failure on that
+// device, with one message.
 void name_function(CUfunction fn, const std::string& name);
-void note_launch(CUfunction fn);
+// cuLaunchKernel with one grid and block shape, checked.
+void launch_kernel(CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+                   CUstream stream, void** args);
 
 }  // namespace kiln::cuda

@@ -96,9 +96,8 @@ void launch(CUfunction fn, const StridedArgs& a, KernelParams& p, Layout layout)
   long long n64 = a.size;
   void* args[] = {&p, layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
   CUstream stream = reinterpret_cast<CUstream>(current_stream(a.device).handle());
-  note_launch(fn);
-  check(driver().cuLaunchKernel(fn, blocks, 1, 1, kThreadsPerBlock, 1, 1, 0, stream, args, nullptr),
-        "cuLaunchKernel");
+  const unsigned grid[3] = {blocks, 1, 1}, block[3] = {kThreadsPerBlock, 1, 1};
+  launch_kernel(fn, grid, block, 0, stream, args);
 }
 
 void run_elementwise(OpId op, DType loop, const StridedArgs& a) {

@@ -17,8 +17,8 @@ unsigned grid_stride_blocks(int device, int64_t items, unsigned threads, unsigne
 void launch_grid_stride(CUfunction fn, int device, unsigned blocks, unsigned threads, void** args) {
   ContextScope scope(device);
   CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(device));
-  note_launch(fn);
-  check(driver().cuLaunchKernel(fn, blocks, 1, 1, threads, 1, 1, 0, stream, args, nullptr), "cuLaunchKernel");
+  const unsigned grid[3] = {blocks, 1, 1}, block[3] = {threads, 1, 1};
+  launch_kernel(fn, grid, block, 0, stream, args);
 }
 
 }  // namespace kiln::cuda

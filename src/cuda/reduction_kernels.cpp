@@ -98,9 +98,8 @@ void check_dims(int n, const char* what) {
 
 void launch_args(CUfunction fn, int device, unsigned blocks, void** args) {
   CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
-  note_launch(fn);
-  check(driver().cuLaunchKernel(fn, std::max(blocks, 1u), 1, 1, kReduceThreads, 1, 1, 0, stream, args, nullptr),
-        "cuLaunchKernel");
+  const unsigned grid[3] = {std::max(blocks, 1u), 1, 1}, block[3] = {kReduceThreads, 1, 1};
+  launch_kernel(fn, grid, block, 0, stream, args);
 }
 
 void launch(CUfunction fn, int device, unsigned blocks, void* params) {

@@ -151,10 +151,8 @@ void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const 
   if (shared_bytes > static_cast<size_t>(max_shared))
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than this kernel's limit of " +
                      std::to_string(max_shared) + " (raise it with max_dynamic_shared_size_bytes)");
-  note_launch(as_function(fn));
-  check(driver().cuLaunchKernel(as_function(fn), grid[0], grid[1], grid[2], block[0], block[1], block[2],
-                                static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream), args, nullptr),
-        "cuLaunchKernel");
+  launch_kernel(as_function(fn), grid, block, static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream),
+                args);
 }
 
 }  // namespace
