@@ -270,6 +270,7 @@ def cases(n_large):
         (f"standard normal, {n_large >> 20}M float32 (Generator; torch.randn)", (), _normal_draw(n_large, "cpu"),
          n_large * f32),
         (f"sort, {n_large >> 20}M float32", (large,), lambda xp, a: xp.sort(a), 2 * n_large * f32),
+        (f"argsort (stable), {n_large >> 20}M float32", (large,), _stable_argsort, n_large * (f32 + 8)),
     ]
 
 

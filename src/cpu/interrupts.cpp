@@ -6,6 +6,8 @@
 
 #include <mutex>
 
+#include "kiln/error.hpp"
+
 namespace kiln::cpu {
 namespace {
 
@@ -37,6 +39,10 @@ const volatile int* watch_interrupts() {
   }
   interrupted = 0;
   return &interrupted;
+}
+
+void InterruptWatch::check(const std::string& what) const {
+  if (stop()) throw Interrupted(what + " was interrupted on the CPU (SIGINT) and stopped part way: its output is incomplete");
 }
 
 }  // namespace kiln::cpu

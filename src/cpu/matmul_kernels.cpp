@@ -7,6 +7,7 @@
 
 #include "backend.hpp"
 #include "blas_library.hpp"
+#include "interrupts.hpp"
 #include "parallel.hpp"
 #include "types.hpp"
 
@@ -32,12 +33,23 @@ void blas_matmul(const MatmulArgs& p) {
   const T* a = reinterpret_cast<const T*>(p.a);
   const T* b = reinterpret_cast<const T*>(p.b);
   T* out = reinterpret_cast<T*>(p.out);
+  // One gemm call cannot be stopped, so a long product is cut into bands of
+  // rows of a and out, each a few billion flops (tenths of a second), with
+  // Ctrl-C checked between them; bands of 128 rows or more keep gemm at speed.
+  constexpr int64_t kFlopsPerBand = int64_t(4) << 30;
+  const int64_t band = std::max<int64_t>(128, kFlopsPerBand / std::max<int64_t>(1, 2 * p.n * p.k));
+  const InterruptWatch watch;
   for (int64_t i = 0; i < p.batch; ++i) {
-    const T *ai = a + i * p.a_stride, *bi = b + i * p.b_stride;
-    T* oi = out + i * p.m * p.n;
-    if (blas.ilp64) gemm<T, int64_t>(fn, ai, bi, oi, p.m, p.n, p.k);
-    else gemm<T, int32_t>(fn, ai, bi, oi, p.m, p.n, p.k);
+    for (int64_t row = 0; row < p.m; row += band) {
+      watch.check("matmul");
+      const T *ai = a + i * p.a_stride + row * p.k, *bi = b + i * p.b_stride;
+      T* oi = out + i * p.m * p.n + row * p.n;
+      const int64_t rows = std::min(band, p.m - row);
+      if (blas.ilp64) gemm<T, int64_t>(fn, ai, bi, oi, rows, p.n, p.k);
+      else gemm<T, int32_t>(fn, ai, bi, oi, rows, p.n, p.k);
+    }
   }
+  watch.check("matmul");
 }
 
 // out[i, :] = sum over l of a[i, l] * b[l, :], in the dtype's own arithmetic
