@@ -13,8 +13,8 @@ namespace kiln::cpu {
 // put its own back) and clears the note; returns what a launch watches.
 const volatile int* watch_interrupts();
 
-// Ctrl-C over long work that is not a kernel launch (sorts, BLAS and FFTW
-// calls), done in pieces so that it can stop between them: `stop()` says
+// Ctrl-C over long work that is not a kernel launch (sorts, BLAS's gemm),
+// done in pieces so that it can stop between them: `stop()` says
 // whether SIGINT came since the watch began; `check(what)` throws
 // kiln::Interrupted for it, naming the work.
 class InterruptWatch {

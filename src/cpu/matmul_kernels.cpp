@@ -49,7 +49,6 @@ void blas_matmul(const MatmulArgs& p) {
       else gemm<T, int32_t>(fn, ai, bi, oi, rows, p.n, p.k);
     }
   }
-  watch.check("matmul");
 }
 
 // out[i, :] = sum over l of a[i, l] * b[l, :], in the dtype's own arithmetic

@@ -117,43 +117,44 @@ void stable_sort(Iter first, Iter last, Less less, bool one_row) {
     std::stable_sort(first, last, less);
 }
 
+// Sorts one row's n items by their keys (key(item), of type T): radix where
+// the key type allows and the row is long enough, else by comparison.
+// `scratch` is allocated on first use and reused for the next rows.
+template <class T, class Item, class Key>
+void sort_row(Item* items, int64_t n, Key key, bool one_row, std::unique_ptr<Item[]>& scratch,
+              const InterruptWatch& watch) {
+  if constexpr (radix_sortable_v<T>) {
+    if (n >= kRadixMin) {
+      if (!scratch) scratch.reset(new Item[n]);  // not a vector: vector<bool> has no data()
+      radix_sort(items, scratch.get(), n, key, watch);
+      return;
+    }
+  }
+  const NumpyLess<T> less;
+  stable_sort(items, items + n, [&](const Item& x, const Item& y) { return less(key(x), key(y)); }, one_row);
+}
+
 template <class T>
 void sort_rows(const SortArgs& a) {
   const T* keys = reinterpret_cast<const T*>(a.keys);
   T* sorted = reinterpret_cast<T*>(a.sorted);
-  const NumpyLess<T> less;
   const bool one_row = a.rows == 1;
-  const bool radix = radix_sortable_v<T> && a.n >= kRadixMin;
   const InterruptWatch watch;
   parallel_for(a.rows, std::max<int64_t>(1, kGrain / std::max<int64_t>(a.n, 1)), [&](int64_t begin, int64_t end) {
-    std::vector<Keyed<T>> keyed, keyed_scratch;
-    std::unique_ptr<T[]> scratch;  // not a vector: vector<bool> has no data()
+    std::vector<Keyed<T>> keyed;
+    std::unique_ptr<T[]> scratch;
+    std::unique_ptr<Keyed<T>[]> keyed_scratch;
     for (int64_t r = begin; r < end && !watch.stop(); ++r) {
       const T* row = keys + r * a.n;
       if (!a.indices) {
         T* out = sorted + r * a.n;
         std::copy(row, row + a.n, out);
-        if constexpr (radix_sortable_v<T>) {
-          if (radix) {
-            if (!scratch) scratch.reset(new T[a.n]);
-            radix_sort(out, scratch.get(), a.n, [](T v) { return v; }, watch);
-            continue;
-          }
-        }
-        stable_sort(out, out + a.n, less, one_row);
+        sort_row<T>(out, a.n, [](T v) { return v; }, one_row, scratch, watch);
         continue;
       }
       keyed.resize(static_cast<size_t>(a.n));
       for (int64_t i = 0; i < a.n; ++i) keyed[i] = {row[i], i};
-      if constexpr (radix_sortable_v<T>) {
-        if (radix) {
-          keyed_scratch.resize(keyed.size());
-          radix_sort(keyed.data(), keyed_scratch.data(), a.n, [](const Keyed<T>& x) { return x.key; }, watch);
-        }
-      }
-      if (!radix)
-        stable_sort(keyed.begin(), keyed.end(), [&](const Keyed<T>& x, const Keyed<T>& y) { return less(x.key, y.key); },
-                    one_row);
+      sort_row<T>(keyed.data(), a.n, [](const Keyed<T>& x) { return x.key; }, one_row, keyed_scratch, watch);
       for (int64_t i = 0; i < a.n; ++i) {
         a.indices[r * a.n + i] = keyed[i].index;
         if (sorted) sorted[r * a.n + i] = keyed[i].key;
