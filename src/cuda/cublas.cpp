@@ -28,6 +28,13 @@ const LoadedApi<Cublas>& load() {
         resolve(api.status_string, "cublasGetStatusString");
         resolve(api.gemm, "cublasGemmEx");
         resolve(api.gemm_strided_batched, "cublasGemmStridedBatchedEx");
+        static const char* const getrf_names[4] = {"cublasSgetrfBatched", "cublasDgetrfBatched",
+                                                   "cublasCgetrfBatched", "cublasZgetrfBatched"};
+        static const char* const getrs_names[4] = {"cublasSgetrsBatched", "cublasDgetrsBatched",
+                                                   "cublasCgetrsBatched", "cublasZgetrsBatched"};
+        for (const char* typed : {resolve_typed(lib, api.getrf_batched, getrf_names),
+                                  resolve_typed(lib, api.getrs_batched, getrs_names)})
+          if (!missing) missing = typed;
         return missing;
       });
   return loaded;

@@ -18,7 +18,20 @@ const LoadedApi<Cusolver>& load() {
       [] { return open_toolkit_library({"libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"}); },
       [](void* lib, Cusolver& api) -> const char* {
         KILN_CUSOLVER_FUNCTIONS(KILN_RESOLVE_OR_RETURN)
-        return nullptr;
+#define KILN_RESOLVE_OPTIONAL(name) api.name = reinterpret_cast<decltype(&::name)>(dlsym(lib, #name));
+        KILN_CUSOLVER_OPTIONAL_FUNCTIONS(KILN_RESOLVE_OPTIONAL)
+#undef KILN_RESOLVE_OPTIONAL
+        static const char* const potrf_names[4] = {"cusolverDnSpotrfBatched", "cusolverDnDpotrfBatched",
+                                                   "cusolverDnCpotrfBatched", "cusolverDnZpotrfBatched"};
+        static const char* const gesvdj_size_names[4] = {
+            "cusolverDnSgesvdjBatched_bufferSize", "cusolverDnDgesvdjBatched_bufferSize",
+            "cusolverDnCgesvdjBatched_bufferSize", "cusolverDnZgesvdjBatched_bufferSize"};
+        static const char* const gesvdj_names[4] = {"cusolverDnSgesvdjBatched", "cusolverDnDgesvdjBatched",
+                                                    "cusolverDnCgesvdjBatched", "cusolverDnZgesvdjBatched"};
+        if (const char* missing = resolve_typed(lib, api.potrf_batched, potrf_names)) return missing;
+        if (const char* missing = resolve_typed(lib, api.gesvdj_batched_buffer_size, gesvdj_size_names))
+          return missing;
+        return resolve_typed(lib, api.gesvdj_batched, gesvdj_names);
       });
   return loaded;
 }

@@ -14,10 +14,26 @@ struct Cusolver {
   X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd)           \
   X(cusolverDnXgesvd_bufferSize) X(cusolverDnXgesvd) X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)          \
   X(cusolverDnDorgqr_bufferSize) X(cusolverDnDorgqr) X(cusolverDnCungqr_bufferSize) X(cusolverDnCungqr)          \
-  X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr) X(cusolverDnXgeev_bufferSize) X(cusolverDnXgeev)
+  X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr) X(cusolverDnXgeev_bufferSize) X(cusolverDnXgeev)             \
+  X(cusolverDnCreateGesvdjInfo) X(cusolverDnDestroyGesvdjInfo)
+// Newer than the rest (cuSOLVER 11.7, CUDA 12.6): null where the library lacks them.
+#define KILN_CUSOLVER_OPTIONAL_FUNCTIONS(X) X(cusolverDnXsyevBatched_bufferSize) X(cusolverDnXsyevBatched)
 #define KILN_CUSOLVER_MEMBER(name) decltype(&::name) name = nullptr;
   KILN_CUSOLVER_FUNCTIONS(KILN_CUSOLVER_MEMBER)
+  KILN_CUSOLVER_OPTIONAL_FUNCTIONS(KILN_CUSOLVER_MEMBER)
 #undef KILN_CUSOLVER_MEMBER
+  // The typed batched routines, indexed by lapack_precision (S, D, C, Z):
+  // their signatures differ only in the element type, taken here as void
+  // (gesvdj's singular values are real).
+  cusolverStatus_t (*potrf_batched[4])(cusolverDnHandle_t, cublasFillMode_t, int n, void* a[], int lda, int* info,
+                                       int batch) = {};
+  cusolverStatus_t (*gesvdj_batched_buffer_size[4])(cusolverDnHandle_t, cusolverEigMode_t, int m, int n,
+                                                    const void* a, int lda, const void* s, const void* u, int ldu,
+                                                    const void* v, int ldv, int* lwork, gesvdjInfo_t,
+                                                    int batch) = {};
+  cusolverStatus_t (*gesvdj_batched[4])(cusolverDnHandle_t, cusolverEigMode_t, int m, int n, void* a, int lda,
+                                        void* s, void* u, int ldu, void* v, int ldv, void* work, int lwork,
+                                        int* info, gesvdjInfo_t, int batch) = {};
 };
 
 // CudaError saying what is missing when cuSOLVER cannot be loaded.

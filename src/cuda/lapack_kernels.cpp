@@ -1,6 +1,8 @@
-// LAPACK's factorizations on the GPU through cuSOLVER: one call per matrix of
-// the batch, queued on the current stream, each with its own info; the infos
-// come back to the host once, after the whole batch.
+// LAPACK's factorizations on the GPU through cuSOLVER: stacks of small
+// matrices in one batched call where a batched routine suits them
+// (lapack_batched.hpp), otherwise one call per matrix of the batch, queued on
+// the current stream, each with its own info; the infos come back to the host
+// once, after the whole batch.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -9,6 +11,7 @@
 #include "context.hpp"
 #include "cusolver.hpp"
 #include "kiln/error.hpp"
+#include "lapack_batched.hpp"
 #include "memory_pool.hpp"
 
 namespace kiln::cuda {
@@ -59,10 +62,7 @@ class Batch {
       check(factor(i, Workspace{device_work->data(), device_bytes, host_work.data(), host_bytes,
                                 static_cast<int*>(infos_->data()) + i}),
             routine);
-    std::vector<int> infos(static_cast<size_t>(p_.batch));
-    kernel_table(DeviceKind::CUDA).transfer(infos.data(), Device::cpu(), infos_->data(), Device::cuda(p_.device),
-                                            infos.size() * sizeof(int));
-    std::copy(infos.begin(), infos.end(), p_.info);
+    infos_to_host(infos_->data(), p_.batch, p_.device, p_.info);
   }
 
  private:
@@ -76,6 +76,7 @@ class Batch {
 cusolverStatus_t no_workspace(size_t*, size_t*) { return CUSOLVER_STATUS_SUCCESS; }
 
 void getrf(const LapackArgs& p, DType dt) {
+  if (getrf_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
@@ -92,6 +93,7 @@ void getrf(const LapackArgs& p, DType dt) {
 }
 
 void getrs(const LapackArgs& p, DType dt) {
+  if (getrs_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
@@ -103,6 +105,7 @@ void getrs(const LapackArgs& p, DType dt) {
 }
 
 void potrf(const LapackArgs& p, DType dt) {
+  if (potrf_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt);
@@ -175,6 +178,7 @@ void orgqr(const LapackArgs& p, DType dt) {
 }
 
 void syevd(const LapackArgs& p, DType dt) {
+  if (syevd_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt), r = real_type(dt);
@@ -217,6 +221,7 @@ void geev(const LapackArgs& p, DType dt) {
 
 // cuSOLVER's gesvd wants m >= n, which the core arranges.
 void gesvd(const LapackArgs& p, DType dt) {
+  if (gesvd_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = data_type(dt), r = real_type(dt);

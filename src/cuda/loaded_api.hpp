@@ -38,6 +38,15 @@ const Api& api_or_throw(const LoadedApi<Api>& loaded) {
   return loaded.api;
 }
 
+// A routine's four typed forms (S, D, C, Z, as `names` spells them) into
+// `fns`; the first name not found, or nullptr.
+template <class Fn>
+const char* resolve_typed(void* lib, Fn (&fns)[4], const char* const (&names)[4]) {
+  for (int i = 0; i < 4; ++i)
+    if (!(fns[i] = reinterpret_cast<Fn>(dlsym(lib, names[i])))) return names[i];
+  return nullptr;
+}
+
 }  // namespace kiln::cuda
 
 // One entry of an X-list of C function names, inside a resolve callable with

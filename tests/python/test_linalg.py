@@ -161,6 +161,59 @@ def test_svd(device, dtype, shape, rng):
         np.testing.assert_allclose(rebuilt, a, rtol=rtol, atol=10 * rtol)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 3, 32, 33])
+def test_stacks_of_small_matrices(device, dtype, n, rng):
+    """Stacks of matrices, which the GPU factors in one batched call (cuBLAS's
+    getrf/getrsBatched, cuSOLVER's potrfBatched, XsyevBatched, and
+    gesvdjBatched up to 32 a side), against NumPy on both sides of the
+    limits; a failing matrix inside a stack is reported as for one matrix."""
+    rtol = RTOL[dtype] * max(1, n / 4)
+    a = _well_conditioned((5, n, n), dtype, rng)
+    b = random_array((5, n, 3), dtype, rng)
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    assert_matches(kiln.linalg.solve(ka, kb), np.linalg.solve(a, b), rtol)
+    assert_matches(kiln.linalg.inv(ka), np.linalg.inv(a), rtol)
+    sign, logdet = kiln.linalg.slogdet(ka)
+    want = np.linalg.slogdet(a)
+    assert_matches(sign, want.sign, rtol)
+    assert_matches(logdet, want.logabsdet, rtol)
+    pd = _hermitian_pd((5, n, n), dtype, rng)
+    kpd = kiln.asarray(pd, device=device)
+    for upper in (False, True):
+        assert_matches(kiln.linalg.cholesky(kpd, upper=upper), np.linalg.cholesky(pd, upper=upper), rtol)
+    w, v = kiln.linalg.eigh(kpd)
+    assert_matches(w, np.linalg.eigvalsh(pd), rtol)
+    _close(kpd @ v, kiln.asnumpy(v) * kiln.asnumpy(w)[..., None, :], rtol)
+    assert_matches(kiln.linalg.eigvalsh(kpd, UPLO="U"), np.linalg.eigvalsh(pd, UPLO="U"), rtol)
+    for shape in ((5, n, n), (5, n + 2, n), (5, n, n + 2)):
+        g = random_array(shape, dtype, rng)
+        kg = kiln.asarray(g, device=device)
+        assert_matches(kiln.linalg.svd(kg, compute_uv=False), np.linalg.svd(g, compute_uv=False), rtol)
+        r = min(shape[-2:])
+        for full in (True, False):
+            u, s, vh = kiln.linalg.svd(kg, full_matrices=full)
+            want = np.linalg.svd(g, full_matrices=full)
+            assert (u.shape, s.shape, vh.shape) == (want.U.shape, want.S.shape, want.Vh.shape)
+            un, sn, vn = kiln.asnumpy(u), kiln.asnumpy(s), kiln.asnumpy(vh)
+            np.testing.assert_allclose(sn, want.S, rtol=rtol, atol=rtol)
+            rebuilt = (un[..., :, :r] * sn[..., None, :]) @ vn[..., :r, :]
+            np.testing.assert_allclose(rebuilt, g, rtol=rtol, atol=10 * rtol)
+            for q in (un, vn):
+                eye = np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] + (q.shape[-1],) * 2)
+                if q.shape[-1] <= q.shape[-2]:  # orthonormal columns
+                    np.testing.assert_allclose(np.conj(np.swapaxes(q, -1, -2)) @ q, eye, atol=10 * rtol)
+    # One bad matrix in a stack fails the call, as NumPy's.
+    singular = a.copy()
+    singular[3] = 0
+    with pytest.raises(kiln.linalg.LinAlgError, match="Singular matrix"):
+        kiln.linalg.solve(kiln.asarray(singular, device=device), kb)
+    indefinite = pd.copy()
+    indefinite[2] = -np.eye(n, dtype=dtype)
+    with pytest.raises(kiln.linalg.LinAlgError, match="positive definite"):
+        kiln.linalg.cholesky(kiln.asarray(indefinite, device=device))
+
+
 @pytest.mark.parametrize("dtype", ["float64", "complex128"])
 def test_lstsq_pinv_rank_power(device, dtype, rng):
     a = random_array((6, 3), dtype, rng)

@@ -1,0 +1,250 @@
+#include "lapack_batched.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <memory>
+#include <vector>
+
+#include "backend.hpp"
+#include "context.hpp"
+#include "cublas.hpp"
+#include "cusolver.hpp"
+#include "kiln/error.hpp"
+#include "memory_pool.hpp"
+
+namespace kiln::cuda {
+namespace {
+
+// The largest sides sent to each batched routine. LU and Cholesky: cuBLAS's
+// and cuSOLVER's batched kernels keep a matrix on one multiprocessor, which
+// beats the blocked one-matrix routines up to a few hundred rows; Jacobi SVD's
+// batched form is limited to 32 by cuSOLVER.
+constexpr int64_t kLuMaxSide = 256;
+constexpr int64_t kCholeskyMaxSide = 256;
+constexpr int64_t kEigenMaxSide = 256;
+constexpr int64_t kJacobiMaxSide = 32;
+
+// A stack worth one batched call: more than one matrix, none larger than
+// `max_side`, and counts that fit the routines' 32-bit arguments.
+bool small_stack(const LapackArgs& p, int64_t max_side) {
+  return p.batch > 1 && p.batch <= INT_MAX && std::max(p.m, p.n) <= max_side;
+}
+
+// The typed routines' index: S, D, C, Z.
+int precision(DType dt) {
+  switch (dt) {
+    case DType::Float32: return 0;
+    case DType::Float64: return 1;
+    case DType::Complex64: return 2;
+    default: return 3;
+  }
+}
+
+cudaDataType data_type(DType dt) {
+  static constexpr cudaDataType types[4] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F};
+  return types[precision(dt)];
+}
+
+BufferPtr device_buffer(int device, size_t nbytes) {
+  return allocate_device(std::max<size_t>(nbytes, 1), Device::cuda(device));
+}
+
+// A 1-d contiguous operand list for one of kiln's own kernels.
+struct Contiguous {
+  StridedArgs args;
+  int64_t shape[1];
+  int64_t strides[kMaxOperands][1];
+  Contiguous(int device, int64_t size, std::initializer_list<std::pair<void*, int64_t>> operands) {
+    args.device = device;
+    args.ndim = 1;
+    args.size = shape[0] = size;
+    args.shape = shape;
+    for (const auto& [data, item] : operands) {
+      args.data[args.nargs] = static_cast<char*>(data);
+      strides[args.nargs][0] = item;
+      args.strides[args.nargs] = strides[args.nargs];
+      ++args.nargs;
+    }
+  }
+};
+
+// The batched routines' array of matrix addresses, base + i * stride bytes,
+// written by kiln's arange kernel on the stream (no host round trip).
+BufferPtr matrix_addresses(int device, char* base, int64_t batch, int64_t stride) {
+  BufferPtr out = device_buffer(device, sizeof(void*) * batch);
+  const int64_t start = static_cast<int64_t>(reinterpret_cast<uintptr_t>(base));
+  Contiguous c(device, batch, {{out->data(), 8}});
+  kernel_table(DeviceKind::CUDA).iota[static_cast<int>(DType::Int64)](c.args, &start, &stride);
+  return out;
+}
+
+// Pivots between kiln's int64 and the batched routines' int32.
+void convert(int device, DType from, const void* in, DType to, void* out, int64_t count) {
+  Contiguous c(device, count, {{const_cast<void*>(in), itemsize(from)}, {out, itemsize(to)}});
+  kernel_table(DeviceKind::CUDA).cast[static_cast<int>(from)][static_cast<int>(to)](c.args);
+}
+
+// dst[b, i, j] = src[b, j, i] (conjugated for complex) over a stack of
+// `batch` column-major n x n matrices: V into V^H.
+void adjoint(int device, DType dt, char* src, char* dst, int64_t batch, int64_t n) {
+  const int64_t item = itemsize(dt), shape[3] = {batch, n, n};
+  const int64_t dst_strides[3] = {n * n * item, n * item, item}, src_strides[3] = {n * n * item, item, n * item};
+  StridedArgs args;
+  args.device = device;
+  args.nargs = 2;
+  args.ndim = 3;
+  args.size = batch * n * n;
+  args.shape = shape;
+  args.data[0] = src;
+  args.strides[0] = src_strides;
+  args.data[1] = dst;
+  args.strides[1] = dst_strides;
+  const KernelTable& t = kernel_table(DeviceKind::CUDA);
+  (is_complex(dt) ? t.elementwise[static_cast<int>(OpId::conj)][static_cast<int>(dt)]
+                  : t.cast[static_cast<int>(dt)][static_cast<int>(dt)])(args);
+}
+
+// The first `columns` columns of each column-major rows x rows matrix of a
+// stack into a stack of rows x columns matrices.
+void leading_columns(int device, DType dt, const char* src, char* dst, int64_t batch, int64_t rows,
+                     int64_t columns) {
+  const int64_t item = itemsize(dt), shape[2] = {batch, rows * columns};
+  const int64_t src_strides[2] = {rows * rows * item, item}, dst_strides[2] = {rows * columns * item, item};
+  StridedArgs args;
+  args.device = device;
+  args.nargs = 2;
+  args.ndim = 2;
+  args.size = batch * rows * columns;
+  args.shape = shape;
+  args.data[0] = const_cast<char*>(src);
+  args.strides[0] = src_strides;
+  args.data[1] = dst;
+  args.strides[1] = dst_strides;
+  kernel_table(DeviceKind::CUDA).cast[static_cast<int>(dt)][static_cast<int>(dt)](args);
+}
+
+}  // namespace
+
+void infos_to_host(const void* device_infos, int64_t batch, int device, int64_t* out) {
+  std::vector<int> infos(static_cast<size_t>(batch));
+  kernel_table(DeviceKind::CUDA).transfer(infos.data(), Device::cpu(), device_infos, Device::cuda(device),
+                                          infos.size() * sizeof(int));
+  std::copy(infos.begin(), infos.end(), out);
+}
+
+bool getrf_batched(const LapackArgs& p, DType dt) {
+  if (p.m != p.n || !small_stack(p, kLuMaxSide)) return false;
+  ContextScope scope(p.device);
+  const int n = static_cast<int>(p.n), batch = static_cast<int>(p.batch);
+  BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
+  BufferPtr pivots = device_buffer(p.device, sizeof(int) * batch * n);
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
+  check(cublas().getrf_batched[precision(dt)](cublas_handle(p.device), n, static_cast<void* const*>(a->data()), n,
+                                              static_cast<int*>(pivots->data()), static_cast<int*>(infos->data()),
+                                              batch),
+        "cublas<t>getrfBatched");
+  convert(p.device, DType::Int32, pivots->data(), DType::Int64, p.pivots, p.batch * p.n);
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+  return true;
+}
+
+bool getrs_batched(const LapackArgs& p, DType dt) {
+  if (!small_stack(p, kLuMaxSide) || p.nrhs > INT_MAX) return false;
+  ContextScope scope(p.device);
+  const int n = static_cast<int>(p.n), batch = static_cast<int>(p.batch);
+  BufferPtr pivots = device_buffer(p.device, sizeof(int) * batch * n);
+  convert(p.device, DType::Int64, p.pivots, DType::Int32, pivots->data(), p.batch * p.n);
+  BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
+  BufferPtr b = matrix_addresses(p.device, p.b, batch, p.n * p.nrhs * itemsize(dt));
+  int info = 0;  // the arguments' check only: getrs has no numerical failure
+  check(cublas().getrs_batched[precision(dt)](cublas_handle(p.device), CUBLAS_OP_N, n, static_cast<int>(p.nrhs),
+                                              static_cast<const void* const*>(a->data()), n,
+                                              static_cast<const int*>(pivots->data()),
+                                              static_cast<void* const*>(b->data()), n, &info, batch),
+        "cublas<t>getrsBatched");
+  if (info != 0) throw CudaError("cublas<t>getrsBatched refused argument " + std::to_string(-info));
+  std::fill(p.info, p.info + p.batch, 0);
+  return true;
+}
+
+bool potrf_batched(const LapackArgs& p, DType dt) {
+  if (!small_stack(p, kCholeskyMaxSide)) return false;
+  ContextScope scope(p.device);
+  const int n = static_cast<int>(p.n), batch = static_cast<int>(p.batch);
+  BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
+  const CusolverHandle h = cusolver_handle(p.device);
+  check(cusolver().potrf_batched[precision(dt)](h.handle, p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
+                                                n, static_cast<void**>(a->data()), n,
+                                                static_cast<int*>(infos->data()), batch),
+        "cusolverDn<t>potrfBatched");
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+  return true;
+}
+
+bool syevd_batched(const LapackArgs& p, DType dt) {
+  const Cusolver& api = cusolver();
+  if (!small_stack(p, kEigenMaxSide) || !api.cusolverDnXsyevBatched) return false;
+  ContextScope scope(p.device);
+  const CusolverHandle h = cusolver_handle(p.device);
+  const cudaDataType t = data_type(dt), r = data_type(real_dtype(dt));
+  const cusolverEigMode_t jobz = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  size_t device_bytes = 0, host_bytes = 0;
+  check(api.cusolverDnXsyevBatched_bufferSize(h.handle, h.params, jobz, uplo, p.n, t, p.a, p.n, r, p.values, t,
+                                              &device_bytes, &host_bytes, p.batch),
+        "cusolverDnXsyevBatched_bufferSize");
+  BufferPtr work = device_buffer(p.device, device_bytes);
+  std::vector<char> host_work(std::max<size_t>(host_bytes, 1));
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * p.batch);
+  check(api.cusolverDnXsyevBatched(h.handle, h.params, jobz, uplo, p.n, t, p.a, p.n, r, p.values, t, work->data(),
+                                   device_bytes, host_work.data(), host_bytes, static_cast<int*>(infos->data()),
+                                   p.batch),
+        "cusolverDnXsyevBatched");
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+  return true;
+}
+
+// One-sided Jacobi over the stack. gesvdjBatched always forms the square U
+// and returns V itself, so the reduced U is its leading columns and vt is V's
+// adjoint; the core passes m >= n, so vt is n x n in both modes.
+bool gesvd_batched(const LapackArgs& p, DType dt) {
+  if (!small_stack(p, kJacobiMaxSide)) return false;
+  ContextScope scope(p.device);
+  const Cusolver& api = cusolver();
+  const CusolverHandle h = cusolver_handle(p.device);
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), batch = static_cast<int>(p.batch);
+  const int64_t item = itemsize(dt), k = std::min(p.m, p.n);
+  const bool vectors = p.u != nullptr;
+  const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  gesvdjInfo_t raw = nullptr;
+  check(api.cusolverDnCreateGesvdjInfo(&raw), "cusolverDnCreateGesvdjInfo");
+  std::unique_ptr<gesvdjInfo, cusolverStatus_t (*)(gesvdjInfo_t)> params(raw, api.cusolverDnDestroyGesvdjInfo);
+  // The square U goes straight to u in full mode; otherwise through scratch.
+  BufferPtr u_square, v;
+  char* u = nullptr;
+  if (vectors) {
+    if (!p.full) u_square = device_buffer(p.device, batch * p.m * p.m * item);
+    u = p.full ? p.u : static_cast<char*>(u_square->data());
+    v = device_buffer(p.device, batch * p.n * p.n * item);
+  }
+  void* v_data = vectors ? v->data() : nullptr;
+  const int i = precision(dt);
+  int lwork = 0;
+  check(api.gesvdj_batched_buffer_size[i](h.handle, jobz, m, n, p.a, m, p.values, u, m, v_data, n, &lwork,
+                                          params.get(), batch),
+        "cusolverDn<t>gesvdjBatched_bufferSize");
+  BufferPtr work = device_buffer(p.device, static_cast<size_t>(std::max(lwork, 1)) * item);
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
+  check(api.gesvdj_batched[i](h.handle, jobz, m, n, p.a, m, p.values, u, m, v_data, n, work->data(), lwork,
+                              static_cast<int*>(infos->data()), params.get(), batch),
+        "cusolverDn<t>gesvdjBatched");
+  if (vectors) {
+    if (!p.full) leading_columns(p.device, dt, u, p.u, p.batch, p.m, k);
+    adjoint(p.device, dt, static_cast<char*>(v->data()), p.vt, p.batch, p.n);
+  }
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+  return true;
+}
+
+}  // namespace kiln::cuda

@@ -1,0 +1,24 @@
+#pragma once
+// Stacks of small matrices in one library call: cuBLAS's getrf/getrsBatched,
+// cuSOLVER's potrfBatched, XsyevBatched and gesvdjBatched. One call a matrix
+// costs a launch and a synchronisation each, which rules at these sizes
+// (10,000 4x4 solves took 514 ms that way on an H200).
+//
+// Each function runs its routine over the whole stack and returns true when
+// the stack suits the batched routine (its sizes, its limits, a library that
+// has it); false, having done nothing, when the caller should go one matrix
+// at a time.
+#include "kiln/registry.hpp"
+
+namespace kiln::cuda {
+
+bool getrf_batched(const LapackArgs& p, DType dt);
+bool getrs_batched(const LapackArgs& p, DType dt);
+bool potrf_batched(const LapackArgs& p, DType dt);
+bool syevd_batched(const LapackArgs& p, DType dt);
+bool gesvd_batched(const LapackArgs& p, DType dt);
+
+// The infos of a stack (device ints) into LAPACK's host infos: the one wait.
+void infos_to_host(const void* device_infos, int64_t batch, int device, int64_t* out);
+
+}  // namespace kiln::cuda
