@@ -220,15 +220,13 @@ bool gesvd_batched(const LapackArgs& p, DType dt) {
   gesvdjInfo_t raw = nullptr;
   check(api.cusolverDnCreateGesvdjInfo(&raw), "cusolverDnCreateGesvdjInfo");
   std::unique_ptr<gesvdjInfo, cusolverStatus_t (*)(gesvdjInfo_t)> params(raw, api.cusolverDnDestroyGesvdjInfo);
-  // The square U goes straight to u in full mode; otherwise through scratch.
-  BufferPtr u_square, v;
-  char* u = nullptr;
-  if (vectors) {
-    if (!p.full) u_square = device_buffer(p.device, batch * p.m * p.m * item);
-    u = p.full ? p.u : static_cast<char*>(u_square->data());
-    v = device_buffer(p.device, batch * p.n * p.n * item);
-  }
-  void* v_data = vectors ? v->data() : nullptr;
+  // The square U goes straight to u in full mode, otherwise through scratch;
+  // without vectors both still get memory, which cuSOLVER does not promise
+  // to leave unread.
+  BufferPtr u_square, v = device_buffer(p.device, batch * p.n * p.n * item);
+  if (!vectors || !p.full) u_square = device_buffer(p.device, batch * p.m * p.m * item);
+  char* u = vectors && p.full ? p.u : static_cast<char*>(u_square->data());
+  void* v_data = v->data();
   const int i = precision(dt);
   int lwork = 0;
   check(api.gesvdj_batched_buffer_size[i](h.handle, jobz, m, n, p.a, m, p.values, u, m, v_data, n, &lwork,

@@ -5,6 +5,8 @@ import math
 import os
 import sys
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -527,6 +529,47 @@ def test_type_object_signatures_tuples_complex_numbers_and_function_arguments(cu
     np.testing.assert_allclose(kiln.asnumpy(z), np.conj(doubled) + np.sqrt(z0 + 1.5) + 1j * doubled.real)
     assert cuda.types.typeof(np.zeros((2, 2), np.float32)) == cuda.float32[:, ::1]
     assert str(cuda.void(cuda.float32[:], cuda.int32)) == "none(array(float32, 1d, A), int32)"
+
+
+@cuda.jit
+def _sum_tuple_arrays(pair, scalars, out):
+    i = cuda.grid(1)
+    if i < len(pair[0]):
+        out[i] = pair[0][i] * pair[1][i] + scalars.scale
+        out[i] += len(scalars.nothing) + len(pair) * 100
+    if i == 0:
+        out[0] += scalars.nested[1][0]
+
+
+def test_tuples_of_arrays_empty_nested_and_named_tuples_as_arguments(current):
+    """Numba's tuple arguments: arrays inside them (kiln arrays, and NumPy
+    arrays, copied to the device and back as at the top level), empty and
+    nested tuples, a namedtuple's fields by name."""
+    import collections
+
+    Scalars = collections.namedtuple("Scalars", "scale nothing nested")
+    a0, b0 = np.arange(6.0), np.linspace(1, 2, 6)
+    scalars = Scalars(0.5, (), ((), (7, 8)))
+    for a, b in ((kiln.asarray(a0, device=current), kiln.asarray(b0, device=current)), (a0, b0)):
+        out = kiln.zeros(6, device=current)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", cuda.PerformanceWarning)
+            _sum_tuple_arrays[2, 4]((a, b), scalars, out)
+        want = a0 * b0 + 0.5 + 200
+        want[0] += 7
+        np.testing.assert_allclose(kiln.asnumpy(out), want)
+
+    @cuda.jit
+    def writes_into_tuple(arrays):
+        i = cuda.grid(1)
+        if i < arrays[0].size:
+            arrays[0][i] = arrays[1][i] + 1
+
+    host_out, host_in = np.zeros(5), np.arange(5.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", cuda.PerformanceWarning)
+        writes_into_tuple[1, 8]((host_out, host_in))
+    np.testing.assert_array_equal(host_out, host_in + 1)  # copied back from a GPU, or written in place
 
 
 def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):

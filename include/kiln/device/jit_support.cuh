@@ -83,6 +83,7 @@ __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kil
 // own (the layout python/kiln/_jit/types.py packs tuple arguments in).
 // Converts item by item to a tuple of other types, as assignment does.
 template <class... T> struct kiln_tuple;
+template <> struct kiln_tuple<> {};
 template <class H> struct kiln_tuple<H> {
   H head;
   kiln_tuple() = default;

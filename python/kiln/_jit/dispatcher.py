@@ -158,6 +158,8 @@ def _normalize_dims(value, what):
 
 
 def _arg_type(value):
+    if isinstance(value, tuple):  # of numbers, arrays and tuples; a namedtuple's fields by name too
+        return T.TupleType((_arg_type(v) for v in value), getattr(value, "_fields", None))
     if isinstance(value, ndarray):
         return T.ArrayType(value.dtype.name, value.ndim)
     if isinstance(value, np.ndarray):
@@ -346,7 +348,8 @@ class _Launch:
         types = tuple(_arg_type(a) for a in converted)
         kernel = d.kernel_for(types)
         if any(isinstance(t, T.TupleType) for t in types):  # tuples pass as the bytes of their C++ struct
-            converted = tuple(t.pack(a) if isinstance(t, T.TupleType) else a for t, a in zip(types, converted))
+            converted = tuple(t.pack(_view_numbers(a)) if isinstance(t, T.TupleType) else a
+                              for t, a in zip(types, converted))
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
             _raise_recorded(kernel, converted, d.__name__)
@@ -356,12 +359,33 @@ class _Launch:
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
+def _leaves(args):
+    """The arguments with tuples opened, to any depth."""
+    for a in args:
+        if isinstance(a, tuple):
+            yield from _leaves(a)
+        else:
+            yield a
+
+
+def _view_numbers(value):
+    """A tuple argument with each array as the numbers of its kiln_view:
+    data address, shape, byte strides."""
+    if isinstance(value, tuple):
+        return tuple(_view_numbers(v) for v in value)
+    if isinstance(value, ndarray):
+        return (value._data_ptr, *value.shape, *value.strides)
+    if isinstance(value, np.ndarray):
+        return (value.ctypes.data, *value.shape, *value.strides)
+    return value
+
+
 def device_of(args):
-    """Where a launch with `args` runs: the device of its kiln arrays when
-    they agree, else the default device."""
+    """Where a launch with `args` runs: the device of its kiln arrays (in
+    tuples too) when they agree, else the default device."""
     from .._device import default_device
 
-    devices = {a.device for a in args if isinstance(a, ndarray)}
+    devices = {a.device for a in _leaves(args) if isinstance(a, ndarray)}
     return devices.pop() if len(devices) == 1 else default_device()
 
 
@@ -402,7 +426,7 @@ def _on_one_device(args, name):
     """NumPy arrays stay where they are on the CPU; for a GPU launch (a kiln
     array on a GPU, or a GPU as the default device) they are copied there and
     back after the kernel, with Numba's warning."""
-    if not any(isinstance(a, np.ndarray) for a in args):
+    if not any(isinstance(a, np.ndarray) for a in _leaves(args)):
         return args, ()
     device = device_of(args)
     if device.type == "cpu":
@@ -411,15 +435,20 @@ def _on_one_device(args, name):
 
     warnings.warn(f"{name}: NumPy arrays are copied to {device} and back around the kernel; "
                   "pass kiln arrays (cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
-    converted, copy_back = [], []
-    for a in args:
+    copy_back = []
+
+    def moved(a):
+        if isinstance(a, tuple):
+            items = [moved(v) for v in a]
+            return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
         if isinstance(a, np.ndarray):
             on_device = asarray(a, device=device)
             if a.flags.writeable:
                 copy_back.append((on_device, a))
-            a = on_device
-        converted.append(a)
-    return tuple(converted), copy_back
+            return on_device
+        return a
+
+    return tuple(moved(a) for a in args), copy_back
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,

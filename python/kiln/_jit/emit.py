@@ -221,6 +221,9 @@ class Emitter:
             if ty.kind == "c":
                 return f"({code}).{node.attr}()"  # a member: a local may be called real
             return cast(self.type_of(node), code) if node.attr == "real" else cast(self.type_of(node), "0")
+        owner_type = self.type_of(node.value)
+        if isinstance(owner_type, T.TupleType):  # a namedtuple's field
+            return f"kiln_get({owner_type.field(node.attr)}, {self.expr(node.value)})"
         if node.attr == "size":
             return f"{self.expr(node.value)}.size()"
         if node.attr in ("shape", "strides"):

@@ -544,6 +544,8 @@ class Typed:
                 return T.INT64
             if node.attr in ("shape", "strides"):
                 return T.TupleType([T.INT64] * ty.ndim)
+        if isinstance(ty, T.TupleType) and ty.field(node.attr) is not None:
+            return ty.items[ty.field(node.attr)]  # a namedtuple's field
         self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
 
     def method(self, node):

@@ -73,20 +73,27 @@ class TupleType:
     local (``gid = cuda.grid(2)``), a device function's tuple result. In C++
     a kiln_tuple (include/kiln/device/jit_support.cuh)."""
 
-    __slots__ = ("items",)
+    __slots__ = ("items", "names")
     char = "V"  # passed by value as packed bytes
 
-    def __init__(self, items):
+    def __init__(self, items, names=None):
         self.items = tuple(items)
+        self.names = tuple(names) if names is not None else None  # a namedtuple's fields
 
     def __eq__(self, other):
-        return isinstance(other, TupleType) and self.items == other.items
+        return isinstance(other, TupleType) and self.items == other.items and self.names == other.names
 
     def __hash__(self):
-        return hash(self.items)
+        return hash((self.items, self.names))
 
     def __repr__(self):
+        if self.names:
+            return f"NamedTuple({', '.join(f'{n}: {t}' for n, t in zip(self.names, self.items))})"
         return f"Tuple({', '.join(map(str, self.items))})"
+
+    def field(self, name):
+        """The position of a namedtuple's field `name`, or None."""
+        return self.names.index(name) if self.names and name in self.names else None
 
     @property
     def c_name(self):
@@ -98,7 +105,9 @@ class TupleType:
         return _layout(self.items)
 
     def pack(self, value):
-        """`value` (a tuple) as the bytes of this kiln_tuple, for a kernel argument."""
+        """`value` (a tuple, its arrays given as the numbers of their views:
+        data address, shape, byte strides) as the bytes of this kiln_tuple,
+        for a kernel argument."""
         size, _, fields = self.layout()
         data = bytearray(size)
         for (offset, dtype), number in zip(fields, _flatten(value)):
@@ -118,11 +127,15 @@ def _layout(items):
     def of(t):
         if isinstance(t, TupleType):
             return _layout(t.items)
+        if isinstance(t, ArrayType):  # a kiln_view: the data address, then int64 shape and byte strides
+            return 8 + 16 * t.ndim, 8, [(0, np.dtype(np.uint64))] + [(8 + 8 * k, INT64) for k in range(2 * t.ndim)]
         return t.itemsize, t.itemsize, [(0, t)]
 
     def round_up(n, a):
         return -(-n // a) * a
 
+    if not items:
+        return 1, 1, []  # an empty C++ struct
     head_size, head_align, head_fields = of(items[0])
     if len(items) == 1:
         return round_up(head_size, head_align), head_align, head_fields
@@ -203,8 +216,8 @@ def of_value(value):
         return FLOAT64
     if isinstance(value, complex):
         return COMPLEX128
-    if isinstance(value, tuple) and value:
-        return TupleType(of_value(v) for v in value)
+    if isinstance(value, tuple):
+        return TupleType((of_value(v) for v in value), getattr(value, "_fields", None))
     raise TypeError(f"unsupported scalar {value!r}")
 
 
