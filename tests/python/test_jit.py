@@ -572,6 +572,66 @@ def test_tuples_of_arrays_empty_nested_and_named_tuples_as_arguments(current):
     np.testing.assert_array_equal(host_out, host_in + 1)  # copied back from a GPU, or written in place
 
 
+_CMATH_NAMES = ("sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "asinh", "acosh", "atanh",
+                "exp", "log", "sqrt")
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_cmath_gives_cpython_special_values(current, dtype):
+    """cmath in a kernel answers as CPython's cmath (as Numba's does) where
+    C99 leaves a sign or a NaN open, though kiln's ufuncs answer as NumPy's:
+    every function over zeros, ones, pi, infinities and NaN in both parts;
+    cmath.rect over the same grid."""
+    import itertools
+
+    reals = [-0.0, 0.0, 1.0, -1.0, math.pi, -math.pi, math.inf, -math.inf, math.nan]
+    values = np.array([complex(x, y) for x, y in itertools.product(reals, reals)], dtype=dtype)
+    radii, angles = (np.array(v) for v in zip(*itertools.product(reals, reals)))
+    tolerance = 1e-5 if dtype == "complex64" else 1e-14
+
+    def same(got, want):
+        for g, w in ((got.real, want.real), (got.imag, want.imag)):
+            if math.isnan(w) or math.isinf(w) or w == 0:
+                assert (math.isnan(g), math.copysign(1, g) if not math.isnan(w) else 0, g if math.isinf(w) else 0) \
+                    == (math.isnan(w), math.copysign(1, w) if not math.isnan(w) else 0, w if math.isinf(w) else 0)
+            else:
+                assert abs(g - w) <= tolerance * abs(w)
+
+    for name in _CMATH_NAMES:
+        function = getattr(cmath, name)
+        source = f"def apply(z, out):\n    i = cuda.grid(1)\n    if i < z.size:\n        out[i] = cmath.{name}(z[i])\n"
+        scope = {"cuda": cuda, "cmath": cmath}
+        exec(compile(source, f"<cmath.{name}>", "exec"), scope)
+        kernel = cuda.jit(scope["apply"])
+        z = kiln.asarray(values, device=current)
+        out = kiln.zeros(values.size, dtype=dtype, device=current)
+        kernel[1, 128](z, out)
+        for v, got in zip(values, kiln.asnumpy(out)):
+            try:
+                want = function(complex(v))
+            except ValueError:  # CPython's domain errors
+                continue
+            if dtype == "complex64":
+                want = complex(np.complex64(want)) if all(abs(p) < 3e38 or math.isinf(p) or math.isnan(p)
+                                                          for p in (want.real, want.imag)) else want
+            same(complex(got), want)
+
+    @cuda.jit
+    def rect(r, phi, out):
+        i = cuda.grid(1)
+        if i < r.size:
+            out[i] = cmath.rect(r[i], phi[i])
+
+    out = kiln.zeros(radii.size, dtype="complex128", device=current)
+    rect[1, 128](kiln.asarray(radii, device=current), kiln.asarray(angles, device=current), out)
+    for r, phi, got in zip(radii, angles, kiln.asnumpy(out)):
+        try:
+            want = cmath.rect(r, phi)
+        except ValueError:
+            continue
+        same(complex(got), want)
+
+
 def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):
     @cuda.jit(debug=True)
     def checked(do_raise, a):

@@ -1,6 +1,7 @@
 """``cmath``'s functions: of complex numbers (reals are taken as complex
 ones), computed by the complex math of include/kiln/device/std_complex.cuh
-on both devices."""
+on both devices, with CPython's special values where they differ from
+NumPy's (include/kiln/device/cpython_cmath.cuh)."""
 import cmath
 
 from .. import types as T
@@ -10,6 +11,8 @@ from .base import Construct
 _COMPLEX_VALUED = {"sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
                    "tanh", "asinh", "acosh", "atanh"}
 _TESTS = {"isnan", "isinf", "isfinite"}
+_CPYTHON_VALUES = {"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "acosh", "atan"}
+_CPYTHON_HEADER = "kiln/device/cpython_cmath.cuh"
 
 
 class ComplexFunction(Construct):
@@ -43,8 +46,8 @@ class ComplexFunction(Construct):
         if self.name == "rect":
             (radius, _), (angle, _) = args
             part = T.c_name(T.real_part(r))
-            return (f"{T.c_name(r)}(({part})({radius}) * cos(({part})({angle})), "
-                    f"({part})({radius}) * sin(({part})({angle})))")
+            emitter.module.includes.add(_CPYTHON_HEADER)
+            return f"kiln_cmath_rect(({part})({radius}), ({part})({angle}))"
         z = cast(T.as_complex(args[0][1]) if self.name in ("phase", "polar") else r, args[0][0])
         if self.name == "phase":
             return f"arg({z})"
@@ -52,6 +55,9 @@ class ComplexFunction(Construct):
             return f"kiln_make_tuple(abs({z}), arg({z}))"
         if self.name == "log" and len(args) == 2:
             return f"(log({cast(r, args[0][0])}) / log({cast(r, args[1][0])}))"
+        if self.name in _CPYTHON_VALUES:
+            emitter.module.includes.add(_CPYTHON_HEADER)
+            return f"kiln_cmath_{self.name}({z})"
         return f"{self.name}({z})"
 
 

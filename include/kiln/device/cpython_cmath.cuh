@@ -1,0 +1,66 @@
+#pragma once
+// Python's cmath inside kernels (cuda.jit's `cmath.sin(z)`...): the values of
+// CPython's cmath module where C99 leaves a sign or a NaN open and CPython's
+// special-value tables choose otherwise than NumPy (whose choices
+// complex_math.cuh follows, for kiln's ufuncs). As CPython does, sin, tan,
+// asin and atan are the hyperbolic functions of i z turned back by -i; cos
+// is cosh(i z). Numba's cmath follows CPython, and its tests compare with it.
+#include "kiln/device/kernel_types.cuh"
+
+template <class T> __device__ __forceinline__ bool kiln_cmath_nan(T x) { return x != x; }
+template <class T> __device__ __forceinline__ bool kiln_cmath_finite(T x) { return x - x == x - x; }
+
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_sinh(complex<T> z) {
+  if (z.real() == T(0) && kiln_cmath_nan(z.imag())) return complex<T>(T(0), z.imag());
+  return sinh(z);
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_cosh(complex<T> z) {
+  if (kiln_cmath_nan(z.real()) && z.imag() == T(0)) return complex<T>(z.real(), T(0));
+  return cosh(z);
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_tanh(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (kiln_cmath_finite(x) && kiln_cmath_nan(y)) return complex<T>(y, y);
+  if (!kiln_cmath_finite(x) && !kiln_cmath_nan(x) && !kiln_cmath_finite(y) && !kiln_cmath_nan(y))
+    return complex<T>(x > 0 ? T(1) : T(-1), T(0));
+  return tanh(z);
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_acos(complex<T> z) {
+  const T x = z.real(), y = z.imag();
+  if (!kiln_cmath_finite(x) && !kiln_cmath_nan(x) && kiln_cmath_nan(y)) return complex<T>(y, x > 0 ? x : -x);
+  return acos(z);
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_acosh(complex<T> z) {
+  if (kiln_cmath_finite(z.real()) && kiln_cmath_nan(z.imag())) return complex<T>(z.imag(), z.imag());
+  return acosh(z);
+}
+// i z, and f(z) = -i g(i z) for the hyperbolic g. CPython's tables take no
+// sign from a NaN: i z keeps a NaN imaginary part's NaN positive.
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_times_i(complex<T> z) {
+  return complex<T>(kiln_cmath_nan(z.imag()) ? fabs(z.imag()) : -z.imag(), z.real());
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_turned(complex<T> w) {
+  return complex<T>(w.imag(), -w.real());
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_sin(complex<T> z) {
+  return kiln_cmath_turned(kiln_cmath_sinh(kiln_cmath_times_i(z)));
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_cos(complex<T> z) {
+  return kiln_cmath_cosh(kiln_cmath_times_i(z));
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_tan(complex<T> z) {
+  return kiln_cmath_turned(kiln_cmath_tanh(kiln_cmath_times_i(z)));
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_asin(complex<T> z) {
+  return kiln_cmath_turned(asinh(kiln_cmath_times_i(z)));
+}
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_atan(complex<T> z) {
+  return kiln_cmath_turned(atanh(kiln_cmath_times_i(z)));
+}
+// r e^(i phi), with CPython's values where r or phi is not finite.
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_rect(T r, T phi) {
+  if (r == T(0) && !kiln_cmath_finite(phi)) return complex<T>(T(0), T(0));
+  if (phi == T(0) && !kiln_cmath_finite(r)) return complex<T>(r, kiln_cmath_nan(r) ? T(0) : r > 0 ? phi : -phi);
+  if (!kiln_cmath_finite(r) && !kiln_cmath_nan(r) && kiln_cmath_nan(phi)) return complex<T>(r > 0 ? r : -r, phi);
+  return complex<T>(r * cos(phi), r * sin(phi));
+}
