@@ -632,6 +632,31 @@ def test_cmath_gives_cpython_special_values(current, dtype):
         same(complex(got), want)
 
 
+def test_real_and_imag_of_arrays_are_writable_views(current):
+    """a.real and a.imag of a complex array in a kernel are views of the
+    parts (atomics and stores reach the array), as NumPy's and Numba's; of a
+    real array, .real is the array."""
+    @cuda.jit
+    def bump(z, x, out):
+        i = cuda.grid(1)
+        if i < z.size:
+            cuda.atomic.add(z.real, i, 1)
+            cuda.atomic.add(z.imag, i, 2)
+            parts = z.imag
+            parts[i] += z.real[i]
+            out[i] = x.real[i] * 2
+
+    z0 = np.arange(6) + 10j * np.arange(6)
+    for dtype in ("complex64", "complex128"):
+        z = kiln.asarray(z0.astype(dtype), device=current)
+        x = kiln.asarray(np.arange(6.0), device=current)
+        out = kiln.zeros(6, device=current)
+        bump[1, 8](z[::-1], x, out)  # a strided view too
+        want = (z0.real + 1) + 1j * (z0.imag + 2 + z0.real + 1)
+        np.testing.assert_allclose(kiln.asnumpy(z), want)
+        np.testing.assert_array_equal(kiln.asnumpy(out), np.arange(6.0) * 2)
+
+
 def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):
     @cuda.jit(debug=True)
     def checked(do_raise, a):

@@ -49,6 +49,16 @@ template <class T, int ND> struct kiln_view {
   }
 };
 
+// a.real / a.imag of a complex array: a view of one part of each element,
+// with the array's shape and byte strides (writable, as NumPy's).
+template <int Part, class T, int ND>
+__device__ __forceinline__ kiln_view<T, ND> kiln_complex_part(const kiln_view<complex<T>, ND>& v) {
+  kiln_view<T, ND> part;
+  part.data = reinterpret_cast<T*>(v.data) + Part;
+  for (int d = 0; d < ND; ++d) part.shape[d] = v.shape[d], part.strides[d] = v.strides[d];
+  return part;
+}
+
 // a[..., i, ...]: the view without dimension D, at index i along it.
 template <int D, class T, int ND>
 __device__ __forceinline__ kiln_view<T, ND - 1> kiln_drop(const kiln_view<T, ND>& a, long long i) {

@@ -222,6 +222,9 @@ class Emitter:
                 return f"({code}).{node.attr}()"  # a member: a local may be called real
             return cast(self.type_of(node), code) if node.attr == "real" else cast(self.type_of(node), "0")
         owner_type = self.type_of(node.value)
+        if isinstance(owner_type, T.ArrayType) and node.attr in ("real", "imag"):
+            array = self.expr(node.value)
+            return f"kiln_complex_part<{int(node.attr == 'imag')}>({array})" if owner_type.dtype.kind == "c" else array
         if isinstance(owner_type, T.TupleType):  # a namedtuple's field
             return f"kiln_get({owner_type.field(node.attr)}, {self.expr(node.value)})"
         if node.attr == "size":

@@ -542,6 +542,8 @@ class Typed:
         if isinstance(ty, T.ArrayType):
             if node.attr in ("size", "ndim"):
                 return T.INT64
+            if node.attr == "real" or (node.attr == "imag" and ty.dtype.kind == "c"):
+                return T.ArrayType(T.real_part(ty.dtype), ty.ndim)  # a view of the parts
             if node.attr in ("shape", "strides"):
                 return T.TupleType([T.INT64] * ty.ndim)
         if isinstance(ty, T.TupleType) and ty.field(node.attr) is not None:

@@ -54,7 +54,8 @@ class ComplexFunction(Construct):
         if self.name == "polar":
             return f"kiln_make_tuple(abs({z}), arg({z}))"
         if self.name == "log" and len(args) == 2:
-            return f"(log({cast(r, args[0][0])}) / log({cast(r, args[1][0])}))"
+            emitter.module.includes.add(_CPYTHON_HEADER)
+            return f"kiln_cmath_quot(log({cast(r, args[0][0])}), log({cast(r, args[1][0])}))"
         if self.name in _CPYTHON_VALUES:
             emitter.module.includes.add(_CPYTHON_HEADER)
             return f"kiln_cmath_{self.name}({z})"
