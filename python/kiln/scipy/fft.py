@@ -1,14 +1,20 @@
-"""kiln.scipy.fft: scipy.fft's (and cupyx.scipy.fft's) functions on kiln.fft.
-``overwrite_x`` and ``workers`` are accepted and change nothing (kiln never
-overwrites the input, and the libraries choose their threads); kiln keeps
-its own cuFFT plans, so ``plan`` must be None."""
+"""kiln.scipy.fft: scipy.fft's (and cupyx.scipy.fft's) functions on kiln.fft,
+the cosine and sine transforms of types 2 and 3 (_realtransforms.py), and
+SciPy's backend protocol, so that ``scipy.fft.set_backend(kiln.scipy.fft)``
+sends SciPy's calls on kiln arrays here. ``overwrite_x`` and ``workers`` are
+accepted and change nothing (kiln never overwrites the input, and the
+libraries choose their threads); kiln keeps its own cuFFT plans, so ``plan``
+must be None."""
 import math
+
+import numpy as _np
 
 from .. import fft as _fft
 from .._core import conj as _conj
 from .._creation import asarray as _asarray
 from ..fft import fftfreq, fftshift, ifftshift, rfftfreq  # noqa: F401
 from ..fft._transforms import c2rn as _c2rn, r2cn as _r2cn, swap_direction as _swap_direction
+from ._realtransforms import dct, dctn, dst, dstn, idct, idctn, idst, idstn  # noqa: F401
 
 
 def _no_plan(plan):
@@ -82,3 +88,39 @@ def next_fast_len(target, real=False):
             p5 *= 5
         p7 *= 7
     return best
+
+
+# scipy.fft's backend protocol (uarray): `with scipy.fft.set_backend(kiln.scipy.fft):`
+# runs SciPy's calls on kiln arrays with kiln's functions of the same names.
+__ua_domain__ = "numpy.scipy.fft"
+_BACKEND_FUNCTIONS = frozenset({
+    "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
+    "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "dct", "idct", "dst", "idst", "dctn", "idctn", "dstn",
+    "idstn",
+})
+
+
+def __ua_function__(method, args, kwargs):
+    """SciPy's `method`, called with kiln arrays, as kiln's function of its name."""
+    if method.__name__ not in _BACKEND_FUNCTIONS:
+        return NotImplemented
+    return globals()[method.__name__](*args, **kwargs)
+
+
+def __ua_convert__(dispatchables, coerce):
+    """Kiln arrays are taken as they are; other arrays only when SciPy asks to
+    coerce them (then they are copied to kiln's default device)."""
+    from .._array import ndarray
+
+    converted = []
+    for d in dispatchables:
+        value = d.value
+        if d.type is _np.ndarray and not isinstance(value, ndarray):
+            if not (coerce and d.coercible):
+                return NotImplemented
+            try:
+                value = _asarray(value)
+            except TypeError:
+                return NotImplemented
+        converted.append(value)
+    return converted

@@ -4,6 +4,8 @@ on both devices, with CPython's special values where they differ from
 NumPy's (include/kiln/device/cpython_cmath.cuh)."""
 import cmath
 
+import numpy as np
+
 from .. import types as T
 from ..cxx import cast
 from .base import Construct
@@ -56,10 +58,14 @@ class ComplexFunction(Construct):
         if self.name == "log" and len(args) == 2:
             emitter.module.includes.add(_CPYTHON_HEADER)
             return f"kiln_cmath_quot(log({cast(r, args[0][0])}), log({cast(r, args[1][0])}))"
+        if r == np.dtype(np.complex64):
+            # CPython computes in double precision: complex64 values are computed so
+            # too and rounded once, which keeps them within an ulp of its results.
+            z = cast(T.COMPLEX128, z)
         if self.name in _CPYTHON_VALUES:
             emitter.module.includes.add(_CPYTHON_HEADER)
-            return f"kiln_cmath_{self.name}({z})"
-        return f"{self.name}({z})"
+            return cast(r, f"kiln_cmath_{self.name}({z})")
+        return cast(r, f"{self.name}({z})")
 
 
 def constructs():
