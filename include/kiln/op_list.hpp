@@ -9,6 +9,8 @@
   X(cosh, 1) X(tanh, 1) X(asinh, 1) X(acosh, 1) X(atanh, 1) X(deg2rad, 1) X(rad2deg, 1) \
   X(floor, 1) X(ceil, 1) X(trunc, 1) X(rint, 1) X(isnan, 1) X(isinf, 1) X(isfinite, 1) \
   X(signbit, 1) X(logical_not, 1) X(bitwise_invert, 1) X(conj, 1) \
+  X(erf, 1) X(erfc, 1) X(erfinv, 1) X(erfcinv, 1) X(gammaln, 1) X(gamma, 1) X(j0, 1) X(j1, 1) \
+  X(y0, 1) X(y1, 1) \
   X(add, 2) X(subtract, 2) X(multiply, 2) X(divide, 2) X(floor_divide, 2) X(remainder, 2) \
   X(fmod, 2) X(power, 2) X(equal, 2) X(not_equal, 2) X(less, 2) X(less_equal, 2) \
   X(greater, 2) X(greater_equal, 2) X(logical_and, 2) X(logical_or, 2) X(logical_xor, 2) \

@@ -16,6 +16,7 @@ constexpr Mask kInts = bit(DType::Int8) | bit(DType::UInt8) | bit(DType::Int16) 
 constexpr Mask kFloats = bit(DType::Float16) | bit(DType::Float32) | bit(DType::Float64);
 constexpr Mask kComplex = bit(DType::Complex64) | bit(DType::Complex128);
 constexpr Mask kInexact = kFloats | kComplex;
+constexpr Mask kSingleDouble = bit(DType::Float32) | bit(DType::Float64);  // SciPy's special functions' loops
 constexpr Mask kReal = kInts | kFloats;
 constexpr Mask kNumeric = kInts | kInexact;
 constexpr Mask kAll = kBool | kNumeric;
@@ -28,6 +29,7 @@ struct Rule {
   bool bool_input_is_error = false;  // NumPy refuses bool for -x and a - b
   bool ints_to_float64 = false;      // true division
   bool logical = false;              // inputs cast to bool
+  bool double_first = false;         // a dtype without its own loop takes float64's if it can (SciPy's d->d first)
 };
 
 Rule rule_for(OpId op) {
@@ -61,6 +63,11 @@ Rule rule_for(OpId op) {
     case OpId::bitwise_xor: return {kBool | kInts};
     case OpId::bitwise_left_shift: case OpId::bitwise_right_shift: return {kInts};
     case OpId::conj: return {kNumeric};
+    // SciPy's loop order decides where other dtypes go: erfinv's f->f comes
+    // first (int8 gives float32), the others' d->d (int8 gives float64).
+    case OpId::erfinv: case OpId::erfcinv: return {kSingleDouble};
+    case OpId::erf: case OpId::erfc: case OpId::gammaln: case OpId::gamma: case OpId::j0: case OpId::j1:
+    case OpId::y0: case OpId::y1: return {kSingleDouble, Out::Same, false, false, false, true};
     case OpId::divide: return {kInexact, Out::Same, false, true};
     case OpId::floor_divide: case OpId::remainder: case OpId::fmod: return {kReal};
     case OpId::add: case OpId::multiply: case OpId::minimum: case OpId::maximum:
@@ -111,8 +118,8 @@ LoopTypes resolve_loop(OpId op, DType promoted) {
     loop = DType::Float64;
   } else if (!(r.loops & bit(promoted))) {
     bool found = false;
-    for (int i = 0; i < kNumDTypes && !found; ++i) {
-      DType d = static_cast<DType>(i);
+    for (int k = 0; k < kNumDTypes && !found; ++k) {
+      DType d = static_cast<DType>(r.double_first ? kNumDTypes - 1 - k : k);
       if ((r.loops & bit(d)) && can_cast(promoted, d, Casting::Safe)) {
         loop = d;
         found = true;

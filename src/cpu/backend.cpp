@@ -7,6 +7,7 @@ void register_kernels(KernelTable& table) {
   register_arithmetic_kernels(table);
   register_comparison_kernels(table);
   register_math_kernels(table);
+  register_special_kernels(table);
   register_complex_math_kernels(table);
   register_cast_kernels(table);
   register_reduction_kernels(table);

@@ -11,6 +11,7 @@ void register_allocator(KernelTable& table);
 void register_arithmetic_kernels(KernelTable& table);
 void register_comparison_kernels(KernelTable& table);
 void register_math_kernels(KernelTable& table);
+void register_special_kernels(KernelTable& table);
 void register_complex_math_kernels(KernelTable& table);
 void register_cast_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);

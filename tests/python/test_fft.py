@@ -129,3 +129,54 @@ def _factors(n):
             n //= p
         p += 1
     return out
+
+
+@pytest.mark.parametrize("function", ["dct", "idct", "dst", "idst"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int64", "float16"])
+def test_scipy_cosine_and_sine_transforms(device, function, dtype, rng):
+    """Types 2 and 3 against SciPy's, over norms, orthogonalize, n (cropping
+    and zero-padding), axes, and the n-dimensional forms; types 1 and 4 are
+    refused as CuPy refuses them."""
+    scipy_fft = pytest.importorskip("scipy.fft")
+    x = random_array((6, 5), dtype, rng)
+    k = kiln.asarray(x, device=device)
+    ours, theirs = getattr(kiln.scipy.fft, function), getattr(scipy_fft, function)
+    rtol = 2e-3 if dtype in ("float32", "float16") else 1e-10
+    for type_ in (2, 3):
+        for norm in (None, "backward", "ortho", "forward"):
+            for n, axis in ((None, -1), (3, 0), (9, -1)):
+                assert_matches(ours(k, type=type_, n=n, axis=axis, norm=norm),
+                               theirs(x, type=type_, n=n, axis=axis, norm=norm), rtol)
+        if dtype != "complex128":  # SciPy ignores orthogonalize for complex input unless norm is "ortho"
+            assert_matches(ours(k, type=type_, orthogonalize=True), theirs(x, type=type_, orthogonalize=True), rtol)
+        assert_matches(getattr(kiln.scipy.fft, function + "n")(k, type=type_, s=(4, -1), norm="ortho"),
+                       getattr(scipy_fft, function + "n")(x, type=type_, s=(4, -1), norm="ortho"), rtol)
+    for type_ in (1, 4):
+        with pytest.raises(NotImplementedError, match="types 2 and 3"):
+            ours(k, type=type_)
+    with pytest.raises(ValueError, match="data points"):
+        ours(k, n=0)
+    with pytest.raises(ValueError, match="norm"):
+        ours(k, norm="sideways")
+    with pytest.raises(ValueError, match="shape requires more axes"):
+        getattr(kiln.scipy.fft, function + "n")(k, s=(2, 2, 2))
+
+
+def test_scipy_fft_backend_protocol(device, rng):
+    """scipy.fft.set_backend(kiln.scipy.fft) runs SciPy's calls on kiln arrays
+    with kiln's functions; NumPy arrays are left to other backends."""
+    scipy_fft = pytest.importorskip("scipy.fft")
+    x = random_array((8,), "float64", rng)
+    k = kiln.asarray(x, device=device)
+    with scipy_fft.set_backend(kiln.scipy.fft):
+        got = scipy_fft.dct(k, norm="ortho")
+        spectrum = scipy_fft.rfft(k)
+    assert isinstance(got, kiln.ndarray) and isinstance(spectrum, kiln.ndarray)
+    assert_matches(got, scipy_fft.dct(x, norm="ortho"), 1e-12)
+    assert_matches(spectrum, np.fft.rfft(x), 1e-12)
+    assert kiln.scipy.fft.__ua_convert__([_Dispatchable(x, np.ndarray, False)], False) is NotImplemented
+
+
+class _Dispatchable:
+    def __init__(self, value, type_, coercible):
+        self.value, self.type, self.coercible = value, type_, coercible

@@ -5,6 +5,7 @@
 // complex ordering, float16 computed in float.
 #pragma once
 #include "kiln/device/complex_math.cuh"
+#include "kiln/device/special_functions.h"
 #include "kiln/device/types.cuh"
 
 namespace kiln { namespace dev {
@@ -126,6 +127,16 @@ KILN_DEV_REAL(cbrt, cbrtf(x), cbrt(x))
 KILN_DEV_REAL(deg2rad, x * 0.017453292519943295f, x * 0.017453292519943295)
 KILN_DEV_REAL(rad2deg, x * 57.29577951308232f, x * 57.29577951308232)
 #undef KILN_DEV_REAL
+
+// scipy.special's functions (kiln.scipy.special): float32 and float64 loops only.
+#define KILN_DEV_SPECIAL(name) \
+  struct op_##name { \
+    template <class T> __device__ static T call(T x) { return kiln::special::name(x); } \
+  };
+KILN_DEV_SPECIAL(erf) KILN_DEV_SPECIAL(erfc) KILN_DEV_SPECIAL(erfinv) KILN_DEV_SPECIAL(erfcinv)
+KILN_DEV_SPECIAL(gammaln) KILN_DEV_SPECIAL(gamma) KILN_DEV_SPECIAL(j0) KILN_DEV_SPECIAL(j1)
+KILN_DEV_SPECIAL(y0) KILN_DEV_SPECIAL(y1)
+#undef KILN_DEV_SPECIAL
 
 // floor/ceil/trunc keep integers as they are (NumPy 2).
 #define KILN_DEV_ROUNDING(name, fn)                                               \

@@ -1,2 +1,2 @@
 """kiln.scipy: SciPy's spellings for code ported from ``cupyx.scipy``."""
-from . import fft, sparse  # noqa: F401
+from . import fft, sparse, special  # noqa: F401

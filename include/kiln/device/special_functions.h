@@ -1,0 +1,107 @@
+// scipy.special's functions of one real argument that kiln computes as ops
+// (kiln.scipy.special): the error function family, the gamma function and its
+// logarithm, and the Bessel functions of integer order 0 and 1. Plain C++
+// that NVRTC and the host compiler both take: on the GPU CUDA's own math
+// library; on the host the C library's, and for the inverse error functions
+// Halley's iteration on erf/erfc from Winitzki's approximation (two steps
+// take its 2e-3 to double precision; near |y| = 1 the iteration runs on erfc
+// so that 1 - |y| keeps its digits).
+#pragma once
+
+#if defined(__CUDACC_RTC__) || defined(__CUDACC__)
+#define KILN_SPECIAL_GPU 1
+#define KILN_SPECIAL_FN __device__ __forceinline__
+#else
+#include <math.h>
+#define KILN_SPECIAL_FN inline
+#endif
+
+namespace kiln { namespace special {
+
+#ifdef KILN_SPECIAL_GPU
+KILN_SPECIAL_FN double erfinv(double y) { return ::erfinv(y); }
+KILN_SPECIAL_FN float erfinv(float y) { return ::erfinvf(y); }
+KILN_SPECIAL_FN double erfcinv(double c) { return ::erfcinv(c); }
+KILN_SPECIAL_FN float erfcinv(float c) { return ::erfcinvf(c); }
+KILN_SPECIAL_FN double log_abs_gamma(double x) { return ::lgamma(x); }
+KILN_SPECIAL_FN float log_abs_gamma(float x) { return ::lgammaf(x); }
+#else
+// erfcinv(c) for 0 < c < 1/2: the x > 0 with erfc(x) = c.
+KILN_SPECIAL_FN double erfcinv_upper(double c) {
+  const double a = 0.147, two_over_pi_a = 2.0 / (3.141592653589793 * a);
+  const double l = ::log(c * (2.0 - c));  // log(1 - y^2) for y = 1 - c, without the cancellation
+  const double t = two_over_pi_a + 0.5 * l;
+  double x = ::sqrt(::sqrt(t * t - l / a) - t);
+  for (int step = 0; step < 3; ++step) {
+    const double g = ::erfc(x) - c;  // erfc' = -2/sqrt(pi) e^(-x^2), erfc'' = -2x erfc'
+    const double slope = -1.1283791670955126 * ::exp(-x * x);
+    if (g == 0.0 || slope == 0.0) break;
+    x -= g / (slope + x * g);
+  }
+  return x;
+}
+// erfinv(y) for |y| <= 1/2: Halley's iteration on erf.
+KILN_SPECIAL_FN double erfinv_central(double y) {
+  if (y == 0.0) return y;  // keeps -0.0
+  const double a = 0.147, two_over_pi_a = 2.0 / (3.141592653589793 * a);
+  const double l = ::log1p(-y * y), t = two_over_pi_a + 0.5 * l;
+  double x = ::sqrt(::sqrt(t * t - l / a) - t);
+  x = y < 0 ? -x : x;
+  for (int step = 0; step < 3; ++step) {
+    const double f = ::erf(x) - y;
+    const double slope = 1.1283791670955126 * ::exp(-x * x);
+    if (f == 0.0) break;
+    x -= f / (slope + x * f);
+  }
+  return x;
+}
+KILN_SPECIAL_FN double erfcinv(double c) {
+  if (c != c || c < 0.0 || c > 2.0) return 0.0 / 0.0;
+  if (c == 0.0) return 1.0 / 0.0;
+  if (c == 2.0) return -1.0 / 0.0;
+  if (c < 0.5) return erfcinv_upper(c);
+  if (c > 1.5) return -erfcinv_upper(2.0 - c);
+  return erfinv_central(1.0 - c);  // exact: c is within a factor 2 of 1
+}
+KILN_SPECIAL_FN double erfinv(double y) {
+  if (y != y || y < -1.0 || y > 1.0) return 0.0 / 0.0;
+  const double m = y < 0 ? -y : y;
+  if (m > 0.5) return y < 0 ? -erfcinv(1.0 - m) : erfcinv(1.0 - m);
+  return erfinv_central(y);
+}
+KILN_SPECIAL_FN float erfinv(float y) { return (float)erfinv((double)y); }
+KILN_SPECIAL_FN float erfcinv(float c) { return (float)erfcinv((double)c); }
+// lgamma_r: the sign goes to a local, not to the global signgam other threads write.
+KILN_SPECIAL_FN double log_abs_gamma(double x) {
+  int sign;
+  return ::lgamma_r(x, &sign);
+}
+KILN_SPECIAL_FN float log_abs_gamma(float x) {
+  int sign;
+  return ::lgammaf_r(x, &sign);
+}
+#endif
+
+// SciPy's (Cephes's) values at the infinities where the C library's differ:
+// gammaln(-inf) = -inf, and the Bessel functions are NaN at +-inf.
+template <class T> KILN_SPECIAL_FN bool is_infinite(T x) { return x == x && x - x != x - x; }
+template <class T> KILN_SPECIAL_FN T gammaln(T x) { return x < 0 && is_infinite(x) ? x : log_abs_gamma(x); }
+template <class T> KILN_SPECIAL_FN T nan_at_infinity(T x, T value) { return is_infinite(x) ? x - x : value; }
+
+KILN_SPECIAL_FN double erf(double x) { return ::erf(x); }
+KILN_SPECIAL_FN float erf(float x) { return ::erff(x); }
+KILN_SPECIAL_FN double erfc(double x) { return ::erfc(x); }
+KILN_SPECIAL_FN float erfc(float x) { return ::erfcf(x); }
+KILN_SPECIAL_FN double gamma(double x) { return ::tgamma(x); }
+KILN_SPECIAL_FN float gamma(float x) { return ::tgammaf(x); }
+KILN_SPECIAL_FN double j0(double x) { return nan_at_infinity(x, ::j0(x)); }
+KILN_SPECIAL_FN float j0(float x) { return nan_at_infinity(x, ::j0f(x)); }
+KILN_SPECIAL_FN double j1(double x) { return nan_at_infinity(x, ::j1(x)); }
+KILN_SPECIAL_FN float j1(float x) { return nan_at_infinity(x, ::j1f(x)); }
+// Y0 and Y1 are real only for x >= 0: NaN below, as SciPy (the C library says -inf).
+KILN_SPECIAL_FN double y0(double x) { return x < 0 ? 0.0 / 0.0 : nan_at_infinity(x, ::y0(x)); }
+KILN_SPECIAL_FN float y0(float x) { return x < 0 ? 0.0f / 0.0f : nan_at_infinity(x, ::y0f(x)); }
+KILN_SPECIAL_FN double y1(double x) { return x < 0 ? 0.0 / 0.0 : nan_at_infinity(x, ::y1(x)); }
+KILN_SPECIAL_FN float y1(float x) { return x < 0 ? 0.0f / 0.0f : nan_at_infinity(x, ::y1f(x)); }
+
+}}  // namespace kiln::special

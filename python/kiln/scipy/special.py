@@ -1,0 +1,201 @@
+"""kiln.scipy.special: scipy.special's functions for code ported from
+``cupyx.scipy.special``, as kiln ufuncs on every device.
+
+erf, erfc, erfinv, erfcinv, gammaln, gamma, j0, j1, y0 and y1 are kiln ops
+(include/kiln/device/special_functions.h: CUDA's math library on the GPU,
+the C library's on the CPU). The others are composed from kiln's ops in
+double precision, rounded once to the result type as SciPy's float32 loops
+do, and kiln's fusion runs each as one kernel. Result types follow SciPy's loops:
+float32 stays float32, and the other real dtypes go to float64, or to
+float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
+rel_entr, kl_div, huber, pseudo_huber, ndtri). Complex arguments are not
+supported."""
+import math
+
+import numpy as np
+
+from .. import _core
+from .._creation import asarray
+from .._core import result_type
+from .._ufunc import ufunc
+
+_SQRT_HALF = math.sqrt(0.5)
+
+
+def _op(name):
+    return ufunc(name, getattr(_core, name), 1)
+
+
+erf, erfc, erfinv, erfcinv, gammaln, gamma, j0, j1, y0, y1 = (
+    _op(n) for n in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "gamma", "j0", "j1", "y0", "y1"))
+
+
+def _floats(name, args, float32_first=False):
+    """The arguments as float64 kiln arrays, and SciPy's result type for
+    them. As SciPy's float32 loops do, kiln computes in double precision and
+    rounds the result once (the composed formulas cancel digits in float32)."""
+    arrays = [asarray(a) for a in args]
+    promoted = np.dtype(result_type(*args)) if len(args) > 1 else np.dtype(arrays[0].dtype)
+    if promoted.kind == "c":
+        raise TypeError(f"{name}: complex arguments are not supported")
+    if promoted in (np.float32, np.float64):
+        loop = promoted
+    elif float32_first and np.can_cast(promoted, np.float32, "safe"):
+        loop = np.dtype(np.float32)
+    else:
+        loop = np.dtype(np.float64)
+    return [a.astype(np.float64, copy=False) for a in arrays] + [loop]
+
+
+def _where(condition, x, y):
+    return _core._where(condition, x, y)
+
+
+def _expit(x, /):
+    x, loop = _floats("expit", [x])
+    return (1 / (1 + _core.exp(-x))).astype(loop)
+
+
+def _logit(p, /):
+    p, loop = _floats("logit", [p])
+    return _core.log(p / (1 - p)).astype(loop)
+
+
+def _log_expit(x, /):
+    x, loop = _floats("log_expit", [x])
+    # -log(1 + e^-x), computed where e^(-|x|) cannot overflow
+    return _where(x >= 0, -_core.log1p(_core.exp(-x)), x - _core.log1p(_core.exp(x))).astype(loop)
+
+
+def _xlogy(x, y, /):
+    x, y, loop = _floats("xlogy", [x, y])
+    return _where((x == 0) & ~_core.isnan(y), 0, x * _core.log(y)).astype(loop)
+
+
+def _xlog1py(x, y, /):
+    x, y, loop = _floats("xlog1py", [x, y])
+    return _where((x == 0) & ~_core.isnan(y), 0, x * _core.log1p(y)).astype(loop)
+
+
+def _entr(x, /):
+    x, loop = _floats("entr", [x], float32_first=True)
+    inside = _where(x > 0, -x * _core.log(_where(x > 0, x, 1)), _where(x == 0, 0, -math.inf))
+    return _where(_core.isnan(x), x, inside).astype(loop)
+
+
+def _rel_entr(x, y, /):
+    x, y, loop = _floats("rel_entr", [x, y], float32_first=True)
+    both = (x > 0) & (y > 0)
+    safe_x, safe_y = _where(both, x, 1), _where(both, y, 1)
+    inside = _where(both, x * _core.log(safe_x / safe_y), _where((x == 0) & (y >= 0), 0, math.inf))
+    return _where(_core.isnan(x) | _core.isnan(y), math.nan, inside).astype(loop)
+
+
+def _kl_div(x, y, /):
+    x, y, loop = _floats("kl_div", [x, y], float32_first=True)
+    both = (x > 0) & (y > 0)
+    safe_x, safe_y = _where(both, x, 1), _where(both, y, 1)
+    inside = _where(both, x * _core.log(safe_x / safe_y) - x + y, _where((x == 0) & (y >= 0), y, math.inf))
+    return _where(_core.isnan(x) | _core.isnan(y), math.nan, inside).astype(loop)
+
+
+def _huber(delta, r, /):
+    delta, r, loop = _floats("huber", [delta, r], float32_first=True)
+    size = _core.abs(r)
+    inside = _where(size <= delta, r * r / 2, delta * (size - delta / 2))
+    return _where(delta < 0, math.inf, inside).astype(loop)
+
+
+def _pseudo_huber(delta, r, /):
+    delta, r, loop = _floats("pseudo_huber", [delta, r], float32_first=True)
+    scaled = r / _where(delta == 0, 1, delta)
+    inside = delta * delta * _core.expm1(0.5 * _core.log1p(scaled * scaled))  # sqrt(1 + s^2) - 1 without cancellation
+    return _where(delta < 0, math.inf, _where(delta == 0, 0, inside)).astype(loop)
+
+
+def _ndtr(x, /):
+    x, loop = _floats("ndtr", [x])
+    return (0.5 * erfc(-x * _SQRT_HALF)).astype(loop)
+
+
+def _log_ndtr(x, /):
+    """log of the normal distribution function: log1p(-Q) above 0, log of
+    erfc down to -20 (erfc underflows near -38), and below
+    it the asymptotic series of the Mills ratio."""
+    x, loop = _floats("log_ndtr", [x])
+    low = -20.0
+    upper = _core.log1p(-0.5 * erfc(_where(x > 0, x, 0) * _SQRT_HALF))
+    middle = _core.log(0.5 * erfc(-_where((x <= 0) & (x >= low), x, 0) * _SQRT_HALF))
+    far = _where(x < low, x, low)
+    inverse_square = 1 / (far * far)
+    series = 1 + inverse_square * (-1 + inverse_square * (3 + inverse_square * (-15 + inverse_square * 105)))
+    tail = -far * far / 2 - _core.log(-far) - 0.5 * math.log(2 * math.pi) + _core.log(series)
+    result = _where(x > 0, upper, _where(x >= low, middle, tail))
+    return _where(_core.isnan(x), x, result).astype(loop)
+
+
+def _ndtri(p, /):
+    p, loop = _floats("ndtri", [p], float32_first=True)
+    return (-math.sqrt(2) * erfcinv(2 * p)).astype(loop)
+
+
+expit = ufunc("expit", _expit, 1)
+logit = ufunc("logit", _logit, 1)
+log_expit = ufunc("log_expit", _log_expit, 1)
+xlogy = ufunc("xlogy", _xlogy, 2)
+xlog1py = ufunc("xlog1py", _xlog1py, 2)
+entr = ufunc("entr", _entr, 1)
+rel_entr = ufunc("rel_entr", _rel_entr, 2)
+kl_div = ufunc("kl_div", _kl_div, 2)
+huber = ufunc("huber", _huber, 2)
+pseudo_huber = ufunc("pseudo_huber", _pseudo_huber, 2)
+ndtr = ufunc("ndtr", _ndtr, 1)
+log_ndtr = ufunc("log_ndtr", _log_ndtr, 1)
+ndtri = ufunc("ndtri", _ndtri, 1)
+
+
+def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    """log(sum(b * exp(a))) over `axis`, shifted by the largest finite
+    element so that exp cannot overflow (scipy.special.logsumexp)."""
+    from .. import broadcast_arrays, max as maximum, sum as total_of
+
+    a = asarray(a)
+    if a.dtype.kind in "biu":
+        a = a.astype(np.float64)
+    if b is not None:
+        a, b = broadcast_arrays(a, asarray(b))
+        a = _where(b == 0, -math.inf, a)
+    if a.size:
+        shift = maximum(_where(_core.isfinite(a), a, -math.inf), axis=axis, keepdims=True)
+        shift = _where(_core.isfinite(shift), shift, 0)
+    else:
+        shift = asarray(0, dtype=a.dtype)
+    terms = _core.exp(a - shift)
+    if b is not None:
+        terms = terms * b
+    total = total_of(terms, axis=axis, keepdims=keepdims)
+    sign = None
+    if return_sign:
+        sign = _core.sign(total)
+        total = _core.abs(total)
+    out = _core.log(total) + (shift.reshape(total.shape) if a.size else shift)
+    return (out, sign) if return_sign else out
+
+
+def softmax(x, axis=None):
+    """exp(x) / sum(exp(x)) over `axis`, shifted by the maximum (scipy.special.softmax)."""
+    from .. import max as maximum, sum as total_of
+
+    x = asarray(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(np.float64)
+    shifted = _core.exp(x - maximum(x, axis=axis, keepdims=True))
+    return shifted / total_of(shifted, axis=axis, keepdims=True)
+
+
+def log_softmax(x, axis=None):
+    """x - logsumexp(x) over `axis` (scipy.special.log_softmax)."""
+    x = asarray(x)
+    if x.dtype.kind in "biu":
+        x = x.astype(np.float64)
+    return x - logsumexp(x, axis=axis, keepdims=True)

@@ -1,0 +1,93 @@
+"""kiln.scipy.special against SciPy's scipy.special on every device: values
+over each function's domain and its edges (zeros, infinities, NaN, the ends
+of erfinv's and ndtri's domains), SciPy's result types for every input
+dtype (its loop order decides where int8 and float16 go), ufunc behaviour
+(out=, fusion), and the reductions logsumexp, softmax and log_softmax."""
+import numpy as np
+import pytest
+
+import kiln
+import kiln.scipy.special as ks
+from conftest import assert_matches
+
+sp = pytest.importorskip("scipy.special")
+
+EDGES = [0.0, -0.0, np.inf, -np.inf, np.nan]
+UNARY = {
+    "erf": (-6, 6), "erfc": (-6, 30), "erfinv": (-1, 1), "erfcinv": (0, 2), "gammaln": (-20, 200),
+    "gamma": (-10, 170), "j0": (-100, 100), "j1": (-100, 100), "y0": (0, 100), "y1": (0, 100),
+    "expit": (-800, 800), "logit": (0, 1), "log_expit": (-800, 800), "entr": (-1, 10), "ndtr": (-40, 40),
+    "log_ndtr": (-60, 40), "ndtri": (0, 1),
+}
+BINARY = {"xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
+          "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5))}
+INPUT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
+
+
+def _rtol(dtype):
+    return 2e-5 if np.dtype(dtype) == np.float32 else 1e-9
+
+
+@pytest.mark.parametrize("name", sorted(UNARY))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_unary_functions_match_scipy(device, name, dtype, rng):
+    low, high = UNARY[name]
+    x = np.concatenate([rng.uniform(low, high, 400), [low, high], EDGES]).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(sp, name)(x)
+    got = getattr(ks, name)(kiln.asarray(x, device=device))
+    assert got.dtype == want.dtype and got.device == kiln.asarray(x, device=device).device
+    np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=_rtol(dtype), atol=np.finfo(dtype).tiny, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", sorted(BINARY))
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binary_functions_match_scipy(device, name, dtype, rng):
+    (a_low, a_high), (b_low, b_high) = BINARY[name]
+    a = np.concatenate([rng.uniform(a_low, a_high, 300), [0, 0, 1, np.nan, 2]]).astype(dtype)
+    b = np.concatenate([rng.uniform(b_low, b_high, 300), [0, 1, 0, 1, np.nan]]).astype(dtype)
+    with np.errstate(all="ignore"):
+        want = getattr(sp, name)(a, b)
+    got = getattr(ks, name)(kiln.asarray(a, device=device), kiln.asarray(b, device=device))
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=_rtol(dtype), atol=1e-12, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", sorted(UNARY) + sorted(BINARY))
+def test_result_types_follow_scipy_loops(device, name):
+    for dtype in INPUT_DTYPES:
+        args = [np.ones(3, dtype=dtype)] * (2 if name in BINARY else 1)
+        with np.errstate(all="ignore"):
+            want = getattr(sp, name)(*args).dtype
+        got = getattr(ks, name)(*[kiln.asarray(a, device=device) for a in args]).dtype
+        assert got == want, f"{name}({dtype}): {got}, SciPy {want}"
+    with pytest.raises(TypeError):
+        getattr(ks, name)(*[kiln.ones(2, dtype="complex128", device=device)] * (2 if name in BINARY else 1))
+
+
+def test_special_functions_are_ufuncs_that_fuse(device):
+    x = np.linspace(-2, 2, 9)
+    k = kiln.asarray(x, device=device)
+    out = kiln.empty(9, device=device)
+    assert ks.erf(k, out=out) is out
+    assert_matches(out, sp.erf(x), 1e-12)
+    assert isinstance(ks.erf, kiln.ufunc) and ks.erf.nin == 1 and ks.xlogy.nin == 2
+    fused = kiln.fuse(lambda a: ks.erfc(a) * 2 + ks.j1(a) - ks.expit(a))
+    assert_matches(fused(k), sp.erfc(x) * 2 + sp.j1(x) - sp.expit(x), 1e-12)
+
+
+@pytest.mark.parametrize("axis", [None, 0, 1, -1])
+def test_logsumexp_softmax_log_softmax(device, axis, rng):
+    x = rng.uniform(-500, 500, (4, 6))
+    x[1, 2] = -np.inf
+    b = rng.uniform(-1, 1, (4, 6))
+    k, kb = kiln.asarray(x, device=device), kiln.asarray(b, device=device)
+    assert_matches(ks.logsumexp(k, axis=axis), sp.logsumexp(x, axis=axis), 1e-12)
+    assert_matches(ks.logsumexp(k, axis=axis, keepdims=True), sp.logsumexp(x, axis=axis, keepdims=True), 1e-12)
+    value, sign = ks.logsumexp(k, axis=axis, b=kb, return_sign=True)
+    want_value, want_sign = sp.logsumexp(x, axis=axis, b=b, return_sign=True)
+    assert_matches(value, want_value, 1e-10)
+    assert_matches(sign, want_sign, 0)
+    assert_matches(ks.softmax(k, axis=axis), sp.softmax(x, axis=axis), 1e-12)
+    assert_matches(ks.log_softmax(k, axis=axis), sp.log_softmax(x, axis=axis), 1e-12)
+    assert ks.softmax(kiln.asarray(x.astype("float32"), device=device)).dtype == np.float32
