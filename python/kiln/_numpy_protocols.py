@@ -20,10 +20,21 @@ def _operand(x, kiln):
     return None
 
 
+def _ufunc_namespace(ufunc, kiln):
+    """Where kiln keeps its counterpart of `ufunc`: kiln.scipy.special for
+    SciPy's special functions (scipy.special.erf(kiln_array)), else kiln."""
+    import sys
+
+    special = sys.modules.get("scipy.special")  # a SciPy ufunc means SciPy is loaded
+    if special is not None and getattr(special, ufunc.__name__, None) is ufunc:
+        return kiln.scipy.special
+    return kiln
+
+
 def array_ufunc(self, ufunc, method, *inputs, **kwargs):
-    """NumPy's ufunc (any of its methods) handed to kiln's ufunc of the same name."""
+    """NumPy's ufunc (any of its methods), or SciPy's, handed to kiln's ufunc of the same name."""
     kiln = _public_namespace.get()
-    target = getattr(kiln, ufunc.__name__, None)
+    target = getattr(_ufunc_namespace(ufunc, kiln), ufunc.__name__, None)
     if target is None or not (hasattr(target, method) if isinstance(target, kiln.ufunc) else
                               method == "__call__" and callable(target)):
         return NotImplemented

@@ -84,24 +84,32 @@ void convert(int device, DType from, const void* in, DType to, void* out, int64_
   kernel_table(DeviceKind::CUDA).cast[static_cast<int>(from)][static_cast<int>(to)](c.args);
 }
 
-// dst[b, i, j] = src[b, j, i] (conjugated for complex) over a stack of
-// `batch` column-major n x n matrices: V into V^H.
-void adjoint(int device, DType dt, char* src, char* dst, int64_t batch, int64_t n) {
-  const int64_t item = itemsize(dt), shape[3] = {batch, n, n};
-  const int64_t dst_strides[3] = {n * n * item, n * item, item}, src_strides[3] = {n * n * item, item, n * item};
+// dst = src, or its conjugate, over a strided walk of `ndim` axes (byte
+// strides): kiln's own copy or conj kernel.
+void copy_strided(int device, DType dt, bool conjugate, int ndim, const int64_t* shape, const char* src,
+                  const int64_t* src_strides, char* dst, const int64_t* dst_strides) {
   StridedArgs args;
   args.device = device;
   args.nargs = 2;
-  args.ndim = 3;
-  args.size = batch * n * n;
+  args.ndim = ndim;
+  args.size = 1;
+  for (int d = 0; d < ndim; ++d) args.size *= shape[d];
   args.shape = shape;
-  args.data[0] = src;
+  args.data[0] = const_cast<char*>(src);
   args.strides[0] = src_strides;
   args.data[1] = dst;
   args.strides[1] = dst_strides;
   const KernelTable& t = kernel_table(DeviceKind::CUDA);
-  (is_complex(dt) ? t.elementwise[static_cast<int>(OpId::conj)][static_cast<int>(dt)]
-                  : t.cast[static_cast<int>(dt)][static_cast<int>(dt)])(args);
+  (conjugate ? t.elementwise[static_cast<int>(OpId::conj)][static_cast<int>(dt)]
+             : t.cast[static_cast<int>(dt)][static_cast<int>(dt)])(args);
+}
+
+// dst[b, i, j] = conj(src[b, j, i]) over a stack of `batch` column-major
+// n x n matrices: V into V^H.
+void adjoint(int device, DType dt, const char* src, char* dst, int64_t batch, int64_t n) {
+  const int64_t item = itemsize(dt), shape[3] = {batch, n, n};
+  const int64_t dst_strides[3] = {n * n * item, n * item, item}, src_strides[3] = {n * n * item, item, n * item};
+  copy_strided(device, dt, is_complex(dt), 3, shape, src, src_strides, dst, dst_strides);
 }
 
 // The first `columns` columns of each column-major rows x rows matrix of a
@@ -110,17 +118,7 @@ void leading_columns(int device, DType dt, const char* src, char* dst, int64_t b
                      int64_t columns) {
   const int64_t item = itemsize(dt), shape[2] = {batch, rows * columns};
   const int64_t src_strides[2] = {rows * rows * item, item}, dst_strides[2] = {rows * columns * item, item};
-  StridedArgs args;
-  args.device = device;
-  args.nargs = 2;
-  args.ndim = 2;
-  args.size = batch * rows * columns;
-  args.shape = shape;
-  args.data[0] = const_cast<char*>(src);
-  args.strides[0] = src_strides;
-  args.data[1] = dst;
-  args.strides[1] = dst_strides;
-  kernel_table(DeviceKind::CUDA).cast[static_cast<int>(dt)][static_cast<int>(dt)](args);
+  copy_strided(device, dt, false, 2, shape, src, src_strides, dst, dst_strides);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import _core
 from .._creation import asarray
+from .._elementwise import real as _real
 from .._core import result_type
 from .._ufunc import ufunc
 
@@ -139,47 +140,102 @@ def _ndtri(p, /):
     return (-math.sqrt(2) * erfcinv(2 * p)).astype(loop)
 
 
-expit = ufunc("expit", _expit, 1)
-logit = ufunc("logit", _logit, 1)
-log_expit = ufunc("log_expit", _log_expit, 1)
-xlogy = ufunc("xlogy", _xlogy, 2)
-xlog1py = ufunc("xlog1py", _xlog1py, 2)
-entr = ufunc("entr", _entr, 1)
-rel_entr = ufunc("rel_entr", _rel_entr, 2)
-kl_div = ufunc("kl_div", _kl_div, 2)
-huber = ufunc("huber", _huber, 2)
-pseudo_huber = ufunc("pseudo_huber", _pseudo_huber, 2)
-ndtr = ufunc("ndtr", _ndtr, 1)
-log_ndtr = ufunc("log_ndtr", _log_ndtr, 1)
-ndtri = ufunc("ndtri", _ndtri, 1)
+def _erfcx(x, /):
+    """exp(x^2) erfc(x): the product up to 25, above it the asymptotic series
+    1/(x sqrt(pi)) sum (-1)^n (2n-1)!! / (2x^2)^n (the product underflows)."""
+    x, loop = _floats("erfcx", [x])
+    near = _where(x < 25, x, 0)
+    product = _core.exp(near * near) * erfc(near)
+    far = _where(x >= 25, x, 25)
+    half_inverse_square = 1 / (2 * far * far)
+    series, term = 1.0, 1.0
+    for n in range(1, 7):
+        term = term * -(2 * n - 1) * half_inverse_square
+        series = series + term
+    asymptotic = series / (far * math.sqrt(math.pi))
+    return _where(_core.isnan(x), x, _where(x < 25, product, asymptotic)).astype(loop)
+
+
+def _digamma(x, /):
+    """psi(x): shifted up past 10 by psi(y) = psi(y + 1) - 1/y, then the
+    asymptotic series in 1/y^2; below 0, the reflection
+    psi(x) = psi(1 - x) - pi / tan(pi x). SciPy's values at the poles:
+    -inf at +0, inf at -0, NaN at the negative integers and -inf."""
+    x, loop = _floats("digamma", [x])
+    y = _where(x < 0, 1 - x, x)
+    shifted, correction = y, 0.0
+    for _ in range(10):
+        small = shifted < 10
+        correction = correction + _where(small, 1 / _where(small, shifted, 1), 0)
+        shifted = _where(small, shifted + 1, shifted)
+    inverse_square = 1 / (shifted * shifted)
+    tail = inverse_square * (1 / 12 - inverse_square * (1 / 120 - inverse_square * (
+        1 / 252 - inverse_square * (1 / 240 - inverse_square / 132))))
+    positive = _core.log(shifted) - 0.5 / shifted - tail - correction
+    reflected = positive - math.pi / _core.tan(math.pi * _where(x < 0, x, 0.5))
+    result = _where(x < 0, reflected, positive)
+    pole = (x < 0) & (_core.floor(x) == x)
+    result = _where(pole | (x == -math.inf), math.nan, result)
+    result = _where(x == 0, _where(_core.signbit(x), math.inf, -math.inf), result)
+    return result.astype(loop)
+
+
+def multigammaln(a, d):
+    """The log of the multivariate gamma function of dimension d
+    (scipy.special.multigammaln): d (d - 1) / 4 log(pi) + sum_j gammaln(a - (j - 1) / 2)."""
+    from .. import any as any_of
+
+    a = asarray(a)
+    if not np.isscalar(d) or math.floor(d) != d:
+        raise ValueError("d should be a positive integer (dimension)")
+    if bool(any_of(a <= 0.5 * (d - 1))):
+        raise ValueError(f"condition a > 0.5 * (d-1) ({0.5 * (d - 1)}) not met")
+    total = gammaln(a)
+    for j in range(2, int(d) + 1):
+        total = total + gammaln(a - (j - 1) / 2)
+    return np.float64(d * (d - 1) * 0.25 * math.log(math.pi)) + total
+
+
+# The composed functions as ufuncs: name -> number of arguments.
+_COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
+             "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
+             "digamma": 1}
+for _name, _nin in _COMPOSED.items():
+    globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
+psi = digamma  # noqa: F821  (SciPy's other name)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """log(sum(b * exp(a))) over `axis`, shifted by the largest finite
-    element so that exp cannot overflow (scipy.special.logsumexp)."""
+    """log(sum(b * exp(a))) over `axis`, shifted by the largest finite real
+    part so that exp cannot overflow (scipy.special.logsumexp). With
+    return_sign, the log of the magnitude and the sign (a unit complex
+    number for complex input)."""
     from .. import broadcast_arrays, max as maximum, sum as total_of
 
     a = asarray(a)
     if a.dtype.kind in "biu":
         a = a.astype(np.float64)
     if b is not None:
-        a, b = broadcast_arrays(a, asarray(b))
+        b = asarray(b)
+        a, b = broadcast_arrays(a, b.astype(result_type(a, b), copy=False))
         a = _where(b == 0, -math.inf, a)
+    real = _real(a) if a.dtype.kind == "c" else a
     if a.size:
-        shift = maximum(_where(_core.isfinite(a), a, -math.inf), axis=axis, keepdims=True)
-        shift = _where(_core.isfinite(shift), shift, 0)
+        shift = maximum(_where(_core.isfinite(real), real, -math.inf), axis=axis, keepdims=True)
+        shift = _where(_core.isfinite(shift), shift, 0).astype(real.dtype, copy=False)
     else:
-        shift = asarray(0, dtype=a.dtype)
+        shift = asarray(0, dtype=real.dtype)
     terms = _core.exp(a - shift)
     if b is not None:
         terms = terms * b
     total = total_of(terms, axis=axis, keepdims=keepdims)
-    sign = None
-    if return_sign:
-        sign = _core.sign(total)
-        total = _core.abs(total)
-    out = _core.log(total) + (shift.reshape(total.shape) if a.size else shift)
-    return (out, sign) if return_sign else out
+    shift = shift.reshape(total.shape) if a.size else shift
+    if not return_sign:
+        return _core.log(total) + shift
+    magnitude = _core.abs(total)
+    sign = (_where(magnitude == 0, 0, total / _where(magnitude == 0, 1, magnitude)) if total.dtype.kind == "c"
+            else _core.sign(total))
+    return _core.log(magnitude) + shift, sign
 
 
 def softmax(x, axis=None):
