@@ -17,11 +17,10 @@ to both parts alike)."""
 import math
 import operator
 
-import numpy as np
-
 from .. import _core
 from .. import fft as _fft
 from .._creation import arange, asarray, full
+from .._errors import axis_error
 from .._elementwise import imag, real
 from .._joining import concatenate
 from .._manipulation import moveaxis
@@ -33,7 +32,7 @@ _INVERSE_NORM = {None: "forward", "backward": "forward", "ortho": "ortho", "forw
 
 def _real_dtype(dtype):
     """The float type SciPy transforms in: float32 for float16/32 and complex64, else float64."""
-    return np.float32 if dtype in (np.float16, np.float32, np.complex64) else np.float64
+    return "float32" if str(dtype) in ("float16", "float32", "complex64") else "float64"
 
 
 def _check(type, norm):
@@ -47,8 +46,8 @@ def _check(type, norm):
 
 def _phase(n, points, sign, real):
     """e^(sign i pi k / 2N) for k < n, of the complex type of `real`."""
-    k = arange(n, dtype=np.float64) * (sign * math.pi / (2 * points))
-    return _core.exp(k * 1j).astype(np.complex64 if real == np.float32 else np.complex128)
+    k = arange(n, dtype="float64") * (sign * math.pi / (2 * points))
+    return _core.exp(k * 1j).astype("complex64" if str(real) == "float32" else "complex128")
 
 
 def _dct2(x):
@@ -109,7 +108,7 @@ def _along(kind, x, type, n, axis, norm, inverse, orthogonalize):
     float_type = _real_dtype(x.dtype)
     axis = operator.index(axis)
     if not -x.ndim <= axis < x.ndim:
-        raise np.exceptions.AxisError(axis, x.ndim)
+        raise axis_error(f"axis {axis} is out of bounds for array of dimension {x.ndim}")
     if n is not None:
         n = operator.index(n)
         if n < 1:
@@ -130,18 +129,20 @@ def _along(kind, x, type, n, axis, norm, inverse, orthogonalize):
 def _shape_and_axes(x, s, axes):
     """SciPy's rules for the n-dimensional transforms' s and axes."""
     if s is not None:
-        s = [s] if np.ndim(s) == 0 else list(s)
-        if not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in s):
-            raise ValueError("shape must be a scalar or iterable of integers")
+        s = list(s) if isinstance(s, (tuple, list)) else [s]
+        try:
+            s = [operator.index(v) for v in s]
+        except TypeError:
+            raise ValueError("shape must be a scalar or iterable of integers") from None
     if axes is None:
         if s is not None and len(s) > x.ndim:
             raise ValueError("shape requires more axes than are present")
         axes = list(range(x.ndim - len(s), x.ndim)) if s is not None else list(range(x.ndim))
     else:
-        axes = [axes] if np.ndim(axes) == 0 else [operator.index(a) for a in axes]
+        axes = [operator.index(a) for a in axes] if isinstance(axes, (tuple, list)) else [operator.index(axes)]
         for a in axes:
             if not -x.ndim <= a < x.ndim:
-                raise np.exceptions.AxisError(a, x.ndim)
+                raise axis_error(f"axis {a} is out of bounds for array of dimension {x.ndim}")
         axes = [a % x.ndim for a in axes]
         if len(set(axes)) != len(axes):
             raise ValueError("all axes must be unique")

@@ -7,8 +7,6 @@ libraries choose their threads); kiln keeps its own cuFFT plans, so ``plan``
 must be None."""
 import math
 
-import numpy as _np
-
 from .. import fft as _fft
 from .._core import conj as _conj
 from .._creation import asarray as _asarray
@@ -110,12 +108,14 @@ def __ua_function__(method, args, kwargs):
 def __ua_convert__(dispatchables, coerce):
     """Kiln arrays are taken as they are; other arrays only when SciPy asks to
     coerce them (then they are copied to kiln's default device)."""
+    import numpy as np
+
     from .._array import ndarray
 
     converted = []
     for d in dispatchables:
         value = d.value
-        if d.type is _np.ndarray and not isinstance(value, ndarray):
+        if d.type is np.ndarray and not isinstance(value, ndarray):
             if not (coerce and d.coercible):
                 return NotImplemented
             try:

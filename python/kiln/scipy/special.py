@@ -183,7 +183,7 @@ def _digamma(x, /):
 def multigammaln(a, d):
     """The log of the multivariate gamma function of dimension d
     (scipy.special.multigammaln): d (d - 1) / 4 log(pi) + sum_j gammaln(a - (j - 1) / 2)."""
-    from .. import any as any_of
+    from .._reductions import any as any_of
 
     a = asarray(a)
     if not np.isscalar(d) or math.floor(d) != d:
@@ -210,7 +210,8 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     part so that exp cannot overflow (scipy.special.logsumexp). With
     return_sign, the log of the magnitude and the sign (a unit complex
     number for complex input)."""
-    from .. import broadcast_arrays, max as maximum, sum as total_of
+    from .._manipulation import broadcast_arrays
+    from .._reductions import max as maximum, sum as total_of
 
     a = asarray(a)
     if a.dtype.kind in "biu":
@@ -240,7 +241,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over `axis`, shifted by the maximum (scipy.special.softmax)."""
-    from .. import max as maximum, sum as total_of
+    from .._reductions import max as maximum, sum as total_of
 
     x = asarray(x)
     if x.dtype.kind in "biu":
