@@ -23,6 +23,15 @@ namespace kiln {
 // x with a @ x == b: b is (..., n, k), or (n,) for one vector; batches broadcast.
 Array solve(const Array& a, const Array& b);
 Array inv(const Array& a);
+
+// LU with partial pivoting of each m x n matrix (SciPy's lu_factor): U on and
+// above the diagonal and L's multipliers below it, as LAPACK's getrf leaves
+// them, and the 1-based row interchanges, min(m, n) a matrix.
+struct LuFactors {
+  Array lu;
+  Array pivots;
+};
+LuFactors lu_factor(const Array& a);
 Array det(const Array& a);
 struct SignLogDet {
   Array sign;       // a's dtype: +-1 (or a unit complex number), 0 for a singular matrix

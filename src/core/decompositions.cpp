@@ -81,15 +81,17 @@ struct LU {
   int64_t info;
 };
 
+// LU with partial pivoting of each m x n matrix of a.
 LU lu(const Array& a, DType dt) {
-  const int64_t n = rows(a);
-  LU out{column_major(a, dt), Array::empty(with(batch_of(a), {n}), DType::Int64, a.device()), 0};
+  const int64_t m = rows(a), n = cols(a);
+  LU out{column_major(a, dt), Array::empty(with(batch_of(a), {std::min(m, n)}), DType::Int64, a.device()), 0};
   LapackArgs args;
   args.a = out.factors.data();
   args.batch = count(batch_of(a));
-  args.m = args.n = n;
+  args.m = m;
+  args.n = n;
   args.pivots = reinterpret_cast<int64_t*>(out.pivots.data());
-  if (n > 0 && args.batch > 0) out.info = run(LapackOp::getrf, dt, a.device(), args);
+  if (m > 0 && n > 0 && args.batch > 0) out.info = run(LapackOp::getrf, dt, a.device(), args);
   return out;
 }
 
@@ -121,6 +123,12 @@ Array solve(const Array& a, const Array& b) {
   if (n > 0 && k > 0 && args.batch > 0) run(LapackOp::getrs, dt, a.device(), args);
   Array result = x.matrix_transpose();
   return vector ? result.index({Ellipsis{}, int64_t{0}}) : result;
+}
+
+LuFactors lu_factor(const Array& a) {
+  check_matrices(a);
+  LU factors = lu(a, linalg_dtype(a.dtype()));
+  return {factors.factors.matrix_transpose(), factors.pivots};
 }
 
 Array inv(const Array& a) {

@@ -141,6 +141,10 @@ void bind_reductions(nb::module_& m) {
   m.def("_solve", [](const Array& a, const Array& b) { return without_gil({a, b}, [&] { return solve(a, b); }); },
         "a"_a, "b"_a);
   m.def("_inv", [](const Array& a) { return without_gil({a}, [&] { return inv(a); }); }, "a"_a);
+  m.def("_lu_factor", [](const Array& a) {
+    LuFactors f = without_gil({a}, [&] { return lu_factor(a); });
+    return nb::make_tuple(f.lu, f.pivots);
+  }, "a"_a);
   m.def("_det", [](const Array& a) { return without_gil({a}, [&] { return det(a); }); }, "a"_a);
   m.def("_slogdet", [](const Array& a) {
     SignLogDet s = without_gil({a}, [&] { return slogdet(a); });

@@ -3,10 +3,10 @@ from . import fft, sparse  # noqa: F401
 
 
 def __getattr__(name):
-    # kiln.scipy.special is loaded when first used: it needs NumPy, which
-    # `import kiln` does not load.
-    if name == "special":
-        from . import special
+    # kiln.scipy.special and kiln.scipy.linalg are loaded when first used:
+    # they need NumPy, which `import kiln` does not load.
+    if name in ("special", "linalg"):
+        import importlib
 
-        return special
+        return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module 'kiln.scipy' has no attribute {name!r}")
