@@ -19,9 +19,10 @@ UNARY = {
     "erf": (-6, 6), "erfc": (-6, 30), "erfinv": (-1, 1), "erfcinv": (0, 2), "gammaln": (-20, 200),
     "gamma": (-10, 170), "j0": (-100, 100), "j1": (-100, 100), "y0": (0, 100), "y1": (0, 100),
     "expit": (-800, 800), "logit": (0, 1), "log_expit": (-800, 800), "entr": (-1, 10), "ndtr": (-40, 40),
-    "log_ndtr": (-60, 40), "ndtri": (0, 1), "erfcx": (-26, 60), "digamma": (-30, 200),
+    "log_ndtr": (-60, 40), "ndtri": (0, 1), "erfcx": (-26, 60), "digamma": (-30, 200), "rgamma": (-30, 180),
+    "loggamma": (-5, 300),
 }
-BINARY = {"xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
+BINARY = {"zeta": ((-3, 40), (-30, 30)), "xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
           "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5))}
 INPUT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
 
@@ -119,3 +120,16 @@ def test_multigammaln(device, d):
     with pytest.raises(ValueError, match="not met"):
         ks.multigammaln(kiln.asarray(a - 60, device=device), d)
     assert ks.psi is ks.digamma
+
+
+def test_zeta_and_polygamma(device):
+    x = np.array([1.0, 0.5, 2.0, 2.0, 3.0, -2.0, 2.0, np.inf, np.nan, 2.0, 4.0])
+    q = np.array([1.0, 1.0, -1.0, -1.5, -2.5, 3.0, 0.0, 1.0, 1.0, np.inf, 0.25])
+    with np.errstate(all="ignore"):
+        want = sp.zeta(x, q)
+    assert_matches(ks.zeta(kiln.asarray(x, device=device), kiln.asarray(q, device=device)), want, 1e-12)
+    assert abs(float(ks.zeta(2.0)) - np.pi ** 2 / 6) < 1e-14
+    n, points = np.arange(4)[:, None], np.linspace(-30, 30, 200)[None, :] + 0.01
+    np.testing.assert_allclose(kiln.asnumpy(ks.polygamma(kiln.asarray(n, device=device),
+                                                         kiln.asarray(points, device=device))),
+                               sp.polygamma(n, points), rtol=1e-9)

@@ -8,7 +8,7 @@ double precision, rounded once to the result type as SciPy's float32 loops
 do, and kiln's fusion runs each as one kernel. Result types follow SciPy's loops:
 float32 stays float32, and the other real dtypes go to float64, or to
 float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
-rel_entr, kl_div, huber, pseudo_huber, ndtri). Complex arguments are not
+rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta). Complex arguments are not
 supported."""
 import math
 
@@ -196,13 +196,85 @@ def multigammaln(a, d):
     return np.float64(d * (d - 1) * 0.25 * math.log(math.pi)) + total
 
 
+def _rgamma(x, /):
+    """1 / gamma(x): 0 at the poles (the non-positive integers and -inf)."""
+    x, loop = _floats("rgamma", [x])
+    pole = ((x <= 0) & (_core.floor(x) == x)) | (x == -math.inf)
+    return _where(pole, 0, 1 / gamma(x)).astype(loop)
+
+
+def _loggamma(x, /):
+    """The principal branch of log(gamma(x)) for real x: gammaln above 0,
+    inf at 0 and NaN below (where gamma's log is complex)."""
+    x, loop = _floats("loggamma", [x])
+    return _where(x < 0, math.nan, gammaln(x)).astype(loop)
+
+
+# (2k)! / B_2k, the Euler-Maclaurin tail's coefficients (B the Bernoulli numbers).
+_EULER_MACLAURIN = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1892437580.3183791606, 74724249600.0,
+                    -2950130727918.164224, 116467828143500.67249, -4597978722407472.6105,
+                    181521054019435467.73, -7166165256175667011.3)
+
+
+def _zeta(x, q, /):
+    """Hurwitz's zeta(x, q) = sum over k >= 0 of (k + q)^-x: the first terms
+    until k + q > 9 (and at least nine), then the Euler-Maclaurin tail.
+    inf at x = 1 and at the poles q = 0, -1, ...; NaN for x < 1, and for
+    q < 0 with x not an integer, as SciPy's (Cephes's)."""
+    x, q, loop = _floats("zeta", [x, q], float32_first=True)
+    term = q ** -x
+    total = term
+    a = q
+    for step in range(1, 60):  # the shift reaches past 9 for q down to -50
+        more = (a <= 9) | (step <= 9)
+        a = _where(more, a + 1, a)
+        term = _where(more, a ** -x, term)
+        total = _where(more, total + term, total)
+    w = a
+    total = total + term * w / (x - 1) - 0.5 * term
+    factor, power = 1.0, term
+    k = 0.0
+    for coefficient in _EULER_MACLAURIN:
+        factor = factor * (x + k)
+        power = power / w
+        total = total + factor * power / coefficient
+        k += 1
+        factor = factor * (x + k)
+        power = power / w
+        k += 1
+    result = _where(x == 1, math.inf, total)
+    result = _where(x < 1, math.nan, result)
+    pole = (q <= 0) & (_core.floor(q) == q)
+    result = _where(pole & (x >= 1), math.inf, _where((q < 0) & (_core.floor(x) != x), math.nan, result))
+    result = _where(x == math.inf, _where(q == 1, 1.0, _where(q > 1, 0.0, result)), result)
+    result = _where((q == math.inf) & (x > 1), 0.0, result)
+    return _where(_core.isnan(x) | _core.isnan(q), math.nan, result).astype(loop)
+
+
+def zeta(x, q=None, out=None):
+    """Riemann's zeta(x), or Hurwitz's zeta(x, q) (scipy.special.zeta)."""
+    value = _zeta_ufunc(x, 1.0 if q is None else q)
+    if out is not None:
+        out[...] = value
+        return out
+    return value
+
+
+def polygamma(n, x):
+    """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n + 1, x) for n >= 1, digamma for n = 0."""
+    n, x = asarray(n).astype(np.float64), asarray(x).astype(np.float64)
+    derivative = _where(_core.remainder(n, 2) == 0, -1.0, 1.0) * gamma(n + 1) * _zeta_ufunc(n + 1, x)
+    return _where(n == 0, digamma(x), derivative)  # noqa: F821
+
+
 # The composed functions as ufuncs: name -> number of arguments.
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
-             "digamma": 1}
+             "digamma": 1, "rgamma": 1, "loggamma": 1}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
+_zeta_ufunc = ufunc("zeta", _zeta, 2)
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
