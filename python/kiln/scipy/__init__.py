@@ -3,9 +3,9 @@ from . import fft, sparse  # noqa: F401
 
 
 def __getattr__(name):
-    # kiln.scipy.special and kiln.scipy.linalg are loaded when first used:
-    # they need NumPy, which `import kiln` does not load.
-    if name in ("special", "linalg"):
+    # kiln.scipy.special, linalg and ndimage are loaded when first used: they
+    # need NumPy, which `import kiln` does not load.
+    if name in ("special", "linalg", "ndimage"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -1,0 +1,92 @@
+"""kiln.scipy.ndimage's filters against SciPy's scipy.ndimage on every
+device: each boundary mode, origins, float and integer input (SciPy's
+truncating casts, its running-sum uniform filter bit for bit on the CPU),
+Gaussian derivatives, the rank filters with footprints, output= and the
+errors SciPy raises."""
+import numpy as np
+import pytest
+
+import kiln
+import kiln.scipy.ndimage as kn
+
+nd = pytest.importorskip("scipy.ndimage")
+MODES = ["reflect", "constant", "nearest", "mirror", "wrap"]
+
+
+def _check(got, want, rtol=1e-10):
+    g = kiln.asnumpy(got)
+    assert g.dtype == want.dtype and g.shape == want.shape
+    np.testing.assert_allclose(g.astype(np.float64), want.astype(np.float64), rtol=rtol, atol=rtol)
+
+
+@pytest.fixture
+def images(rng):
+    return rng.random((6, 7)), (rng.random((6, 7)) * 100).astype(np.int32)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_correlations(device, mode, images, rng):
+    w3, w4, w1 = rng.random((3, 3)), rng.random((2, 4)), rng.random(4)
+    for image in images:
+        k = kiln.asarray(image, device=device)
+        for origin in (0, -1, (0, 1)):
+            _check(kn.correlate(k, w3, mode=mode, cval=1.5, origin=origin),
+                   nd.correlate(image, w3, mode=mode, cval=1.5, origin=origin))
+            _check(kn.convolve(k, kiln.asarray(w4, device=device), mode=mode, cval=1.5, origin=origin),
+                   nd.convolve(image, w4, mode=mode, cval=1.5, origin=origin))
+        _check(kn.correlate1d(k, w1, axis=0, mode=mode), nd.correlate1d(image, w1, axis=0, mode=mode))
+        _check(kn.convolve1d(k, w1, mode=mode, origin=1), nd.convolve1d(image, w1, mode=mode, origin=1))
+        _check(kn.correlate(k, w1, axes=1, mode=mode), nd.correlate(image, w1, axes=1, mode=mode))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_smoothing_and_derivative_filters(device, mode, images):
+    for image in images:
+        k = kiln.asarray(image, device=device)
+        exact = 0 if device.type == "cpu" else 1  # the GPU's running sum is a parallel scan
+        _check(kn.uniform_filter(k, 3, mode=mode), nd.uniform_filter(image, 3, mode=mode), 1e-8 + exact)
+        _check(kn.uniform_filter1d(k, 4, axis=0, mode=mode, origin=1),
+               nd.uniform_filter1d(image, 4, axis=0, mode=mode, origin=1), 1e-8 + exact)
+        _check(kn.gaussian_filter(k, 1.3, mode=mode), nd.gaussian_filter(image, 1.3, mode=mode), 1e-8 + exact)
+        _check(kn.gaussian_filter(k, (1.3, 0.7), order=(1, 2), mode=mode),
+               nd.gaussian_filter(image, (1.3, 0.7), order=(1, 2), mode=mode), 1e-8 + exact)
+        for name in ("sobel", "prewitt"):
+            _check(getattr(kn, name)(k, axis=0, mode=mode), getattr(nd, name)(image, axis=0, mode=mode))
+        _check(kn.laplace(k, mode=mode), nd.laplace(image, mode=mode))
+        _check(kn.gaussian_laplace(k, 1.1, mode=mode), nd.gaussian_laplace(image, 1.1, mode=mode), 1e-8 + exact)
+        _check(kn.gaussian_gradient_magnitude(k, 1.1, mode=mode),
+               nd.gaussian_gradient_magnitude(image, 1.1, mode=mode), 1e-8 + exact)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_order_statistic_filters(device, mode, images, rng):
+    footprint = rng.random((3, 3)) > 0.4
+    for image in images:
+        k = kiln.asarray(image, device=device)
+        for name in ("minimum_filter", "maximum_filter", "median_filter"):
+            _check(getattr(kn, name)(k, size=3, mode=mode), getattr(nd, name)(image, size=3, mode=mode))
+            _check(getattr(kn, name)(k, footprint=footprint, mode=mode, origin=(1, 0)),
+                   getattr(nd, name)(image, footprint=footprint, mode=mode, origin=(1, 0)))
+        _check(kn.rank_filter(k, -2, size=(2, 3), mode=mode), nd.rank_filter(image, -2, size=(2, 3), mode=mode))
+        _check(kn.percentile_filter(k, 30, footprint=footprint, mode=mode),
+               nd.percentile_filter(image, 30, footprint=footprint, mode=mode))
+        _check(kn.minimum_filter1d(k, 4, axis=0, mode=mode, origin=-1),
+               nd.minimum_filter1d(image, 4, axis=0, mode=mode, origin=-1))
+        _check(kn.maximum_filter1d(k, 2, mode=mode), nd.maximum_filter1d(image, 2, mode=mode))
+
+
+def test_output_argument_and_errors(device, images):
+    image = images[0]
+    k = kiln.asarray(image, device=device)
+    out = kiln.empty(image.shape, dtype="float32", device=device)
+    assert kn.gaussian_filter(k, 1.0, output=out) is out
+    _check(out, nd.gaussian_filter(image, 1.0, output=np.float32), 1e-6)
+    _check(kn.correlate1d(k, [1.0, 2.0], output="int16"), nd.correlate1d(image, [1.0, 2.0], output="int16"))
+    with pytest.raises(ValueError, match="origin"):
+        kn.correlate1d(k, [1.0, 2.0, 3.0], origin=2)
+    with pytest.raises(RuntimeError, match="boundary mode"):
+        kn.uniform_filter(k, 3, mode="sideways")
+    with pytest.raises(RuntimeError, match="shape"):
+        kn.correlate(k, np.ones(3))
+    with pytest.raises(RuntimeError, match="rank"):
+        kn.rank_filter(k, 9, size=3)
