@@ -90,3 +90,46 @@ def test_output_argument_and_errors(device, images):
         kn.correlate(k, np.ones(3))
     with pytest.raises(RuntimeError, match="rank"):
         kn.rank_filter(k, 9, size=3)
+
+
+_RMS = r'''extern "C" __global__
+void rms(const double* x, int filter_size, double* y) {
+    double ss = 0;
+    for (int i = 0; i < filter_size; ++i) { ss += x[i] * x[i]; }
+    y[0] = ss / filter_size;
+}'''
+_SHIFT = r'''extern "C" __global__
+void shift(const double* in, ptrdiff_t in_length, double* out, ptrdiff_t out_length) {
+    for (int i = 0; i < out_length; ++i) { out[i] = in[i]; }
+}'''
+
+
+def test_generic_filters_with_python_functions_and_raw_kernels(device, images):
+    """generic_filter and generic_filter1d take SciPy's Python callbacks and,
+    as CuPy's do, a RawKernel applied to every window (line) on the array's
+    device; other laplace/gradient derivatives through generic_laplace and
+    generic_gradient_magnitude."""
+    def rms(values):
+        return (values * values).sum() / len(values)
+
+    def shift(line, out):
+        out[:] = line[:out.size]
+
+    for image in images:
+        k = kiln.asarray(image, device=device)
+        want = nd.generic_filter(image, rms, size=3, mode="constant", cval=1.0)
+        _check(kn.generic_filter(k, rms, size=3, mode="constant", cval=1.0), want)
+        _check(kn.generic_filter(k, kiln.RawKernel(_RMS, "rms"), size=3, mode="constant", cval=1.0), want)
+        want = nd.generic_filter1d(image, shift, 3, axis=0, origin=1)
+        _check(kn.generic_filter1d(k, shift, 3, axis=0, origin=1), want)
+        _check(kn.generic_filter1d(k, kiln.RawKernel(_SHIFT, "shift"), 3, axis=0, origin=1), want)
+
+        def derivative(x, axis, output, mode, cval):
+            return nd.sobel(x, axis, output, mode, cval) if isinstance(x, np.ndarray) else \
+                kn.sobel(x, axis, output, mode, cval)
+
+        _check(kn.generic_laplace(k, derivative), nd.generic_laplace(image, derivative))
+        _check(kn.generic_gradient_magnitude(k, derivative), nd.generic_gradient_magnitude(image, derivative))
+    with pytest.raises(TypeError, match="Python function or a kiln.RawKernel"):
+        kn.generic_filter(kiln.asarray(images[0], device=device), kiln.ReductionKernel(
+            "T x", "T y", "x", "a + b", "y = a", "0", "total"), size=3)

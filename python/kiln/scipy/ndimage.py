@@ -58,19 +58,34 @@ def _check_mode(mode):
     return mode
 
 
+def _is_array(output):
+    """Whether `output` is an array to write into (not a dtype or a scalar type)."""
+    from .._core import ndarray
+
+    return isinstance(output, ndarray)
+
+
 def _output_dtype(input, output, complex_weights=False):
+    """The result's dtype: the output array's, the dtype given, or the
+    input's; complex input or weights need a complex one (SciPy refuses a
+    real output array and promotes a real dtype with a warning)."""
     np = _np()
+    complex_output = complex_weights or input.dtype.kind == "c"
     if output is None:
         dtype = np.dtype(str(input.dtype))
-    elif hasattr(output, "shape") and hasattr(output, "dtype"):
+        return np.promote_types(dtype, np.complex64) if complex_output else dtype
+    if _is_array(output):
         if tuple(output.shape) != tuple(input.shape):
             raise RuntimeError("output shape not correct")
         dtype = np.dtype(str(output.dtype))
-    else:
-        dtype = np.dtype(output)
-    if complex_weights and dtype.kind != "c":
-        if output is not None:
+        if complex_output and dtype.kind != "c":
             raise RuntimeError("output must have complex dtype")
+        return dtype
+    dtype = np.dtype(output)
+    if complex_output and dtype.kind != "c":
+        import warnings
+
+        warnings.warn("promoting specified output dtype to complex", UserWarning, stacklevel=4)
         dtype = np.promote_types(dtype, np.complex64)
     return dtype
 
@@ -87,7 +102,7 @@ def _cast(values, dtype):
 
 def _finish(result, input, output):
     """The result in the caller's output array, or as a new array."""
-    if output is not None and hasattr(output, "shape") and hasattr(output, "dtype"):
+    if _is_array(output):
         output[...] = result
         return output
     return result
@@ -333,10 +348,15 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
 
 
 def _min_or_max(window_values, minimum):
+    """The running minimum (maximum) over the windows in order, replaced only
+    where a value compares below (above) it, as SciPy's C loop: a NaN is
+    kept where it comes first and passed over where it comes later."""
     total = None
     for values in window_values:
-        total = values if total is None else (_core.minimum(total, values) if minimum else
-                                              _core.maximum(total, values))
+        if total is None:
+            total = values
+        else:
+            total = _core._where(values < total if minimum else values > total, values, total)
     return total
 
 
@@ -359,9 +379,11 @@ def _extremum_filter(input, size, footprint, output, mode, cval, origin, axes, m
     origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
     if input.size == 0:
         return _finish(input.astype(str(dtype)), input, output)
-    padded = _padded(input, footprint.shape, origins, modes, cval, axes)
+    # In double precision, as SciPy's: a constant boundary's cval takes part
+    # as given, and the result is cast as the correlations' are.
+    padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
     windows = (_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint))
-    return _finish(_min_or_max(windows, minimum).astype(str(dtype)), input, output)
+    return _finish(_cast(_min_or_max(windows, minimum), dtype), input, output)
 
 
 def minimum_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
@@ -422,9 +444,9 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, axes,
     origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
     if input.size == 0:
         return _finish(input.astype(str(dtype)), input, output)
-    padded = _padded(input, footprint.shape, origins, modes, cval, axes)
+    padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
     windows = stack([_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint)], axis=-1)
-    return _finish(sort(windows, axis=-1)[..., rank].astype(str(dtype)), input, output)
+    return _finish(_cast(sort(windows, axis=-1)[..., rank], dtype), input, output)
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
@@ -453,35 +475,193 @@ def percentile_filter(input, percentile, size=None, footprint=None, output=None,
                         "percentile")
 
 
-def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
-    """The sum over the axes of the Gaussian's second derivative along each."""
+def _derivatives(input, derivative, output, mode, cval, extra_arguments, extra_keywords, axes):
+    """derivative(input, axis, dtype, mode, cval, ...) for each filtered
+    axis (each in its own mode), and the output dtype."""
     input = asarray(input)
-    n = input.ndim
-    sigmas = _per_axis(sigma, n, "sigma")
+    axes = _axes(axes, input.ndim)
+    modes = _per_axis(mode, len(axes), "mode")
     dtype = _output_dtype(input, output)
-    total = None
-    for axis in range(n):
-        orders = [2 if a == axis else 0 for a in range(n)]
-        term = gaussian_filter(input, sigmas, orders, dtype, mode, cval, **kwargs)
-        total = term if total is None else _cast(_working(total) + _working(term), dtype)
-    return _finish(total, input, output)
+    keywords = extra_keywords or {}
+    terms = (derivative(input, axis, dtype, m, cval, *extra_arguments, **keywords) for axis, m in zip(axes, modes))
+    return input, dtype, terms
 
 
-def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, **kwargs):
-    """The norm of the gradient of the Gaussian-smoothed input."""
-    input = asarray(input)
-    n = input.ndim
-    sigmas = _per_axis(sigma, n, "sigma")
-    dtype = _output_dtype(input, output)
+def generic_laplace(input, derivative2, output=None, mode="reflect", cval=0.0, extra_arguments=(),
+                    extra_keywords=None, *, axes=None):
+    """The sum over the axes of derivative2 along each, added in the output's dtype as SciPy's."""
+    input, dtype, terms = _derivatives(input, derivative2, output, mode, cval, extra_arguments, extra_keywords,
+                                       axes)
     total = None
-    for axis in range(n):
-        orders = [1 if a == axis else 0 for a in range(n)]
-        term = _working(gaussian_filter(input, sigmas, orders, dtype, mode, cval, **kwargs))
-        total = term * term if total is None else _cast(_working(total) + term * term, dtype)
+    for term in terms:
+        term = asarray(term).astype(str(dtype))
+        total = term if total is None else total + term
+    return _finish(total if total is not None else _cast(_working(input), dtype), input, output)
+
+
+def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", cval=0.0, extra_arguments=(),
+                               extra_keywords=None, *, axes=None):
+    """sqrt of the sum over the axes of derivative along each, squared; the
+    squares and their sum in the output's dtype, the root cast to it, as SciPy's."""
+    input, dtype, terms = _derivatives(input, derivative, output, mode, cval, extra_arguments, extra_keywords,
+                                       axes)
+    total = None
+    for term in terms:
+        term = asarray(term).astype(str(dtype))
+        total = term * term if total is None else total + term * term
+    if total is None:
+        return _finish(_cast(_working(input), dtype), input, output)
     return _finish(_cast(_core.sqrt(_working(total)), dtype), input, output)
 
 
+def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """The sum over the axes of the Gaussian's second derivative along each
+    (smoothed along every filtered axis, not along the others)."""
+    input = asarray(input)
+    filtered = _axes(axes, input.ndim)
+    sigmas = [0.0] * input.ndim
+    for value, axis in zip(_per_axis(sigma, len(filtered), "sigma"), filtered):
+        sigmas[axis] = value
+
+    def second(x, axis, dtype, axis_mode, cval):
+        orders = [2 if a == axis else 0 for a in range(x.ndim)]
+        return gaussian_filter(x, sigmas, orders, dtype, axis_mode, cval, **kwargs)
+
+    return generic_laplace(input, second, output, mode, cval, axes=axes)
+
+
+def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None, **kwargs):
+    """The norm of the gradient of the Gaussian-smoothed input (smoothed
+    with `sigma` along every axis, as SciPy's)."""
+    def first(x, axis, dtype, axis_mode, cval):
+        orders = [1 if a == axis else 0 for a in range(x.ndim)]
+        return gaussian_filter(x, sigma, orders, dtype, axis_mode, cval, **kwargs)
+
+    return generic_gradient_magnitude(input, first, output, mode, cval, axes=axes)
+
+
+def _footprint(size, footprint, count):
+    np = _np()
+    if footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint or filter size provided")
+        return np.ones(_per_axis(size, count, "size"), dtype=bool)
+    footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
+    if footprint.ndim != count:
+        raise RuntimeError("footprint array has incorrect shape.")
+    if not footprint.any():
+        raise ValueError("All-zero footprint is not supported.")
+    return footprint
+
+
+# The wrapper kernels around users' RawKernels, by (code, name, options, shape of the call).
+_WRAPPED = {}
+
+
+def _wrapped_kernel(kernel, call):
+    """A kernel over many windows (lines) that calls `kernel`'s function on
+    each, as CuPy's generic filters do: the user's __global__ function
+    becomes a __device__ one."""
+    import re
+
+    from .._raw_kernel import RawKernel
+
+    key = (kernel.code, kernel.name, kernel.options, call)
+    if key not in _WRAPPED:
+        device_code = re.sub(r"\b__global__\b", "__device__", kernel.code)
+        if call == "window":  # f(const double* window, int size, double* result)
+            wrapper = (f'extern "C" __global__ void kiln_generic_filter(const double* windows, long long count, '
+                       f'double* out, long long n) {{\n  long long i = (long long)blockIdx.x * blockDim.x + '
+                       f'threadIdx.x;\n  if (i < n) {kernel.name}(windows + i * count, count, out + i);\n}}\n')
+        else:  # f(const double* line, ptrdiff_t length, double* out_line, ptrdiff_t out_length)
+            wrapper = (f'extern "C" __global__ void kiln_generic_filter(const double* lines, long long length, '
+                       f'double* out, long long out_length, long long n) {{\n  long long i = (long long)blockIdx.x '
+                       f'* blockDim.x + threadIdx.x;\n  if (i < n) {kernel.name}(lines + i * length, length, '
+                       f'out + i * out_length, out_length);\n}}\n')
+        _WRAPPED[key] = RawKernel(device_code + "\n" + wrapper, "kiln_generic_filter", kernel.options)
+    return _WRAPPED[key]
+
+
+def _callable_kind(function):
+    from .._raw_kernel import RawKernel
+
+    if isinstance(function, RawKernel):
+        return "raw"
+    if callable(function) and not hasattr(function, "reduce_expr"):
+        return "python"
+    raise TypeError("generic filters take a Python function or a kiln.RawKernel; other kernels are not supported")
+
+
+def generic_filter(input, function, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0,
+                   extra_arguments=(), extra_keywords=None, *, axes=None):
+    """function of each window's values (in the footprint's order), one
+    result a window: a Python function (called on the host, as SciPy does),
+    or a RawKernel ``f(const double* window, int size, double* result)``
+    run on the array's device for every window at once."""
+    np = _np()
+    from .._joining import stack
+
+    kind = _callable_kind(function)
+    input = asarray(input)
+    axes = _axes(axes, input.ndim)
+    dtype = _output_dtype(input, output)
+    footprint = _footprint(size, footprint, len(axes))
+    modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
+    origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
+    if input.size == 0:
+        return _finish(_cast(_working(input), dtype), input, output)
+    padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
+    windows = stack([_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint)], axis=-1)
+    count = windows.shape[-1]
+    flat = windows.reshape(-1, count)
+    keywords = extra_keywords or {}
+    if kind == "python":
+        values = np.asarray(flat.get() if hasattr(flat, "get") else flat)
+        result = asarray(np.array([function(w, *extra_arguments, **keywords) for w in values], dtype=np.float64),
+                         device=input.device)
+    else:
+        result = zeros(flat.shape[0], dtype="float64", device=input.device)
+        n = flat.shape[0]
+        _wrapped_kernel(function, "window")(((n + 127) // 128,), (128,), (flat, count, result, n))
+    return _finish(_cast(result.reshape(input.shape), dtype), input, output)
+
+
+def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0,
+                     extra_arguments=(), extra_keywords=None):
+    """function(line, out_line) over each line along `axis`: the line
+    extended by filter_size - 1 at the boundaries, out_line to fill; a
+    Python function (called on the host) or a RawKernel
+    ``f(const double* line, ptrdiff_t length, double* out, ptrdiff_t out_length)``."""
+    np = _np()
+    kind = _callable_kind(function)
+    if filter_size < 1:
+        raise RuntimeError("invalid filter size")
+    input = asarray(input)
+    axis = _axes([axis], input.ndim)[0]
+    dtype = _output_dtype(input, output)
+    if input.size == 0:
+        return _finish(_cast(_working(input), dtype), input, output)
+    padded = _padded(_working(input), [filter_size], [operator.index(origin)], [_check_mode(mode)], cval, [axis])
+    lines = padded.swapaxes(axis, -1)
+    moved_shape = lines.shape[:-1] + (input.shape[axis],)
+    lines = lines.reshape(-1, lines.shape[-1]).copy()
+    n, length, out_length = lines.shape[0], lines.shape[1], input.shape[axis]
+    keywords = extra_keywords or {}
+    if kind == "python":
+        host = np.asarray(lines.get() if hasattr(lines, "get") else lines)
+        out = np.zeros((n, out_length))
+        for line, out_line in zip(host, out):
+            function(line, out_line, *extra_arguments, **keywords)
+        result = asarray(out, device=input.device)
+    else:
+        result = zeros((n, out_length), dtype="float64", device=input.device)
+        _wrapped_kernel(function, "line")(((n + 127) // 128,), (128,), (lines, length, result, out_length, n))
+    result = result.reshape(moved_shape).swapaxes(axis, -1)
+    return _finish(_cast(result, dtype), input, output)
+
+
 __all__ = ["convolve", "convolve1d", "correlate", "correlate1d", "gaussian_filter", "gaussian_filter1d",
-           "gaussian_gradient_magnitude", "gaussian_laplace", "laplace", "maximum_filter", "maximum_filter1d",
+           "gaussian_gradient_magnitude", "gaussian_laplace", "generic_filter", "generic_filter1d",
+           "generic_gradient_magnitude", "generic_laplace", "laplace", "maximum_filter", "maximum_filter1d",
            "median_filter", "minimum_filter", "minimum_filter1d", "percentile_filter", "prewitt", "rank_filter",
            "sobel", "uniform_filter", "uniform_filter1d"]
