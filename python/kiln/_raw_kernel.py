@@ -95,6 +95,13 @@ _ATTRIBUTES = {
 }
 
 
+def as_device_functions(code):
+    """`code` with its kernels made device functions, for kiln's kernels
+    that call a user's kernel function once an element (ndimage's generic
+    filters, as CuPy's)."""
+    return re.sub(r"\b__global__\b", "__device__", code)
+
+
 def _raw_module(code, options, name_expressions):
     """The C++ kiln::RawModule of `code`: compiled for each device on first use there."""
     if not isinstance(code, str):

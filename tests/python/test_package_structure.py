@@ -13,7 +13,8 @@ PACKAGE = pathlib.Path(kiln.__file__).parent
 REPO = pathlib.Path(__file__).resolve().parents[2]
 # Python strings that name CUDA's kernel qualifiers without being device code.
 QUALIFIER_ALLOWED = {
-    "_raw_kernel.py": "the pattern that finds kernels in users' source to read their parameters",
+    "_raw_kernel.py": "the patterns that find kernels in users' source to read their parameters and that make "
+                      "them device functions",
 }
 
 

@@ -554,31 +554,23 @@ def _footprint(size, footprint, count):
     return footprint
 
 
-# The wrapper kernels around users' RawKernels, by (code, name, options, shape of the call).
+# The kernels around users' RawKernels, by (code, name, options, window or line).
 _WRAPPED = {}
 
 
 def _wrapped_kernel(kernel, call):
     """A kernel over many windows (lines) that calls `kernel`'s function on
-    each, as CuPy's generic filters do: the user's __global__ function
-    becomes a __device__ one."""
-    import re
-
-    from .._raw_kernel import RawKernel
+    each (include/kiln/device/generic_filter.cuh), the user's kernel
+    compiled as a device function."""
+    from .._raw_kernel import as_device_functions, generated_kernels
 
     key = (kernel.code, kernel.name, kernel.options, call)
     if key not in _WRAPPED:
-        device_code = re.sub(r"\b__global__\b", "__device__", kernel.code)
-        if call == "window":  # f(const double* window, int size, double* result)
-            wrapper = (f'extern "C" __global__ void kiln_generic_filter(const double* windows, long long count, '
-                       f'double* out, long long n) {{\n  long long i = (long long)blockIdx.x * blockDim.x + '
-                       f'threadIdx.x;\n  if (i < n) {kernel.name}(windows + i * count, count, out + i);\n}}\n')
-        else:  # f(const double* line, ptrdiff_t length, double* out_line, ptrdiff_t out_length)
-            wrapper = (f'extern "C" __global__ void kiln_generic_filter(const double* lines, long long length, '
-                       f'double* out, long long out_length, long long n) {{\n  long long i = (long long)blockIdx.x '
-                       f'* blockDim.x + threadIdx.x;\n  if (i < n) {kernel.name}(lines + i * length, length, '
-                       f'out + i * out_length, out_length);\n}}\n')
-        _WRAPPED[key] = RawKernel(device_code + "\n" + wrapper, "kiln_generic_filter", kernel.options)
+        macro = "KILN_GENERIC_FILTER_WINDOW_FUNCTION" if call == "window" else "KILN_GENERIC_FILTER_LINE_FUNCTION"
+        source = (f"{as_device_functions(kernel.code)}\n#define {macro} {kernel.name}\n"
+                  "#include <kiln/device/generic_filter.cuh>\n")
+        name = "kiln_generic_filter_windows" if call == "window" else "kiln_generic_filter_lines"
+        _WRAPPED[key], = generated_kernels(source, [name], kernel.options)
     return _WRAPPED[key]
 
 
@@ -622,7 +614,7 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     else:
         result = zeros(flat.shape[0], dtype="float64", device=input.device)
         n = flat.shape[0]
-        _wrapped_kernel(function, "window")(((n + 127) // 128,), (128,), (flat, count, result, n))
+        _wrapped_kernel(function, "window")(((n + 127) // 128,), (128,), (flat, np.int64(count), result, np.int64(n)))
     return _finish(_cast(result.reshape(input.shape), dtype), input, output)
 
 
@@ -655,7 +647,8 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
         result = asarray(out, device=input.device)
     else:
         result = zeros((n, out_length), dtype="float64", device=input.device)
-        _wrapped_kernel(function, "line")(((n + 127) // 128,), (128,), (lines, length, result, out_length, n))
+        _wrapped_kernel(function, "line")(((n + 127) // 128,), (128,),
+                                          (lines, np.int64(length), result, np.int64(out_length), np.int64(n)))
     result = result.reshape(moved_shape).swapaxes(axis, -1)
     return _finish(_cast(result, dtype), input, output)
 
