@@ -77,8 +77,11 @@ def run_pytest(targets, cwd, env, junit, extra_args=(), timeout=None, label=None
     junit = pathlib.Path(junit)
     junit.unlink(missing_ok=True)
     try:
-        subprocess.run([python or sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
-                        f"--junitxml={junit}", *extra_args, *targets], cwd=cwd, env=env, timeout=timeout,
+        # No terminal report: it is thrown away, and its failures section takes
+        # time quadratic in the failures (minutes for scipy_tests' thousands).
+        subprocess.run([python or sys.executable, "-m", "pytest", "-p", "no:terminal", "-p", "no:cacheprovider",
+                        "-o", "addopts=", f"--junitxml={junit}", *extra_args, *targets], cwd=cwd, env=env,
+                       timeout=timeout,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
         pass
