@@ -22,7 +22,7 @@ UNARY = {
     "log_ndtr": (-60, 40), "ndtri": (0, 1), "erfcx": (-26, 60), "digamma": (-30, 200), "rgamma": (-30, 180),
     "loggamma": (-5, 300),
 }
-BINARY = {"zeta": ((-3, 40), (-30, 30)), "xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
+BINARY = {"gammainc": ((0.01, 200), (0, 300)), "gammaincc": ((0.01, 200), (0, 300)), "zeta": ((-3, 40), (-30, 30)), "xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
           "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5))}
 INPUT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
 
@@ -133,3 +133,15 @@ def test_zeta_and_polygamma(device):
     np.testing.assert_allclose(kiln.asnumpy(ks.polygamma(kiln.asarray(n, device=device),
                                                          kiln.asarray(points, device=device))),
                                sp.polygamma(n, points), rtol=1e-9)
+
+
+def test_incomplete_gamma_edges(device):
+    """SciPy's values at the edges of gammainc's domain (NaN outside it, the
+    limits at a = 0 and at the infinities)."""
+    points = [(1, -1), (0, 0), (-1, 1), (np.nan, 1), (1, np.nan), (0, 1), (np.inf, 1), (np.inf, 0),
+              (np.inf, np.inf), (1, np.inf), (1e-10, 1), (1000, 100), (100, 1000), (3, 0)]
+    a, x = (np.array(v, dtype=float) for v in zip(*points))
+    ka, kx = kiln.asarray(a, device=device), kiln.asarray(x, device=device)
+    for name in ("gammainc", "gammaincc"):
+        np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(ka, kx)), getattr(sp, name)(a, x),
+                                   rtol=1e-12, atol=1e-300)
