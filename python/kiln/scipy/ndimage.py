@@ -360,29 +360,44 @@ def _min_or_max(window_values, minimum):
     return total
 
 
-def _extremum_filter(input, size, footprint, output, mode, cval, origin, axes, minimum):
+def _footprint(size, footprint, count):
+    """The footprint as a NumPy bool array over `count` axes: a box of `size` when None."""
     np = _np()
+    if footprint is None:
+        if size is None:
+            raise RuntimeError("no footprint or filter size provided")
+        return np.ones(_per_axis(size, count, "size"), dtype=bool)
+    footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
+    if footprint.ndim != count:
+        raise RuntimeError("footprint array has incorrect shape.")
+    if not footprint.any():
+        raise ValueError("All-zero footprint is not supported.")
+    return footprint
+
+
+def _windowed(input, size, footprint, output, mode, cval, origin, axes):
+    """What the footprint filters share: the input as an array, the output
+    dtype, the footprint (a NumPy bool array, a box of `size` when None) and
+    the views of the padded input (double precision) for each of its set
+    places in C order, or None for an empty input."""
     input = asarray(input)
     axes = _axes(axes, input.ndim)
     dtype = _output_dtype(input, output)
-    if footprint is None:
-        if size is None:
-            raise RuntimeError("no footprint provided")
-        footprint = np.ones(_per_axis(size, len(axes), "size"), dtype=bool)
-    else:
-        footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
-        if footprint.ndim != len(axes):
-            raise RuntimeError("footprint array has incorrect shape.")
-        if not footprint.any():
-            raise ValueError("All-zero footprint is not supported.")
+    footprint = _footprint(size, footprint, len(axes))
     modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
     origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
     if input.size == 0:
-        return _finish(input.astype(str(dtype)), input, output)
+        return input, dtype, footprint, None
     # In double precision, as SciPy's: a constant boundary's cval takes part
-    # as given, and the result is cast as the correlations' are.
+    # as given, and results are cast as the correlations' are.
     padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
-    windows = (_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint))
+    return input, dtype, footprint, [_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint)]
+
+
+def _extremum_filter(input, size, footprint, output, mode, cval, origin, axes, minimum):
+    input, dtype, _, windows = _windowed(input, size, footprint, output, mode, cval, origin, axes)
+    if windows is None:
+        return _finish(input.astype(str(dtype)), input, output)
     return _finish(_cast(_min_or_max(windows, minimum), dtype), input, output)
 
 
@@ -413,21 +428,10 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
 
 
 def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, axes, name):
-    np = _np()
     from .._joining import stack
     from .._sorting import sort
 
-    input = asarray(input)
-    axes = _axes(axes, input.ndim)
-    dtype = _output_dtype(input, output)
-    if footprint is None:
-        if size is None:
-            raise RuntimeError("no footprint or filter size provided")
-        footprint = np.ones(_per_axis(size, len(axes), "size"), dtype=bool)
-    else:
-        footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
-        if footprint.ndim != len(axes):
-            raise RuntimeError("footprint array has incorrect shape.")
+    input, dtype, footprint, windows = _windowed(input, size, footprint, output, mode, cval, origin, axes)
     count = int(footprint.sum())
     if name == "percentile":
         percentile = rank
@@ -440,13 +444,9 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, axes,
         rank += count
     if rank < 0 or rank >= count:
         raise RuntimeError("rank not within filter footprint size")
-    modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
-    origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
-    if input.size == 0:
+    if windows is None:
         return _finish(input.astype(str(dtype)), input, output)
-    padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
-    windows = stack([_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint)], axis=-1)
-    return _finish(_cast(sort(windows, axis=-1)[..., rank], dtype), input, output)
+    return _finish(_cast(sort(stack(windows, axis=-1), axis=-1)[..., rank], dtype), input, output)
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
@@ -458,13 +458,7 @@ def rank_filter(input, rank, size=None, footprint=None, output=None, mode="refle
 def median_filter(input, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,
                   axes=None):
     """The median of each window (the upper one of an even count, as SciPy's)."""
-    np = _np()
-    if footprint is None:
-        if size is None:
-            raise RuntimeError("no footprint or filter size provided")
-        count = int(np.prod(_per_axis(size, len(_axes(axes, asarray(input).ndim)), "size")))
-    else:
-        count = int(np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool).sum())
+    count = int(_footprint(size, footprint, len(_axes(axes, asarray(input).ndim))).sum())
     return _rank_filter(input, count // 2, size, footprint, output, mode, cval, origin, axes, "rank")
 
 
@@ -540,20 +534,6 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     return generic_gradient_magnitude(input, first, output, mode, cval, axes=axes)
 
 
-def _footprint(size, footprint, count):
-    np = _np()
-    if footprint is None:
-        if size is None:
-            raise RuntimeError("no footprint or filter size provided")
-        return np.ones(_per_axis(size, count, "size"), dtype=bool)
-    footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
-    if footprint.ndim != count:
-        raise RuntimeError("footprint array has incorrect shape.")
-    if not footprint.any():
-        raise ValueError("All-zero footprint is not supported.")
-    return footprint
-
-
 # The kernels around users' RawKernels, by (code, name, options, window or line).
 _WRAPPED = {}
 
@@ -594,16 +574,10 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     from .._joining import stack
 
     kind = _callable_kind(function)
-    input = asarray(input)
-    axes = _axes(axes, input.ndim)
-    dtype = _output_dtype(input, output)
-    footprint = _footprint(size, footprint, len(axes))
-    modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
-    origins = [operator.index(o) for o in _per_axis(origin, len(axes), "origin")]
-    if input.size == 0:
+    input, dtype, _, views = _windowed(input, size, footprint, output, mode, cval, origin, axes)
+    if views is None:
         return _finish(_cast(_working(input), dtype), input, output)
-    padded = _padded(_working(input), footprint.shape, origins, modes, cval, axes)
-    windows = stack([_window(padded, axes, offsets, input.shape) for offsets in _offsets(footprint)], axis=-1)
+    windows = stack(views, axis=-1)
     count = windows.shape[-1]
     flat = windows.reshape(-1, count)
     keywords = extra_keywords or {}
