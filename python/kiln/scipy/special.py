@@ -328,10 +328,63 @@ def _gammaincc(a, x, /):
     return _incomplete_gamma(a, x, True).astype(loop)
 
 
+def _bessel_i(x, order, scaled):
+    """I_0 or I_1 (times e^-|x| when scaled): the power series
+    sum (x/2)^(2k+v) / (k! (k+v)!) up to |x| = 20, above it Hankel's
+    expansion e^x / sqrt(2 pi x) sum (-1)^k a_k(v) / x^k; I_1 is odd.
+    SciPy's values at the infinities: NaN unscaled, 0 scaled."""
+    size = _core.abs(x)
+    small = _where(size <= 20, size, 0.0)
+    quarter_square = small * small / 4
+    term = small / 2 if order else small * 0 + 1
+    series = term
+    for k in range(1, 60):
+        term = term * quarter_square / (k * (k + order))
+        series = series + term
+    if scaled:
+        series = series * _core.exp(-small)
+    large = _where(size > 20, size, 21.0)
+    term = large * 0 + 1
+    asymptotic = term
+    for k in range(1, 26):
+        term = term * -(4 * order * order - (2 * k - 1) ** 2) / (k * 8 * large)
+        asymptotic = asymptotic + term
+    asymptotic = asymptotic / _core.sqrt(2 * math.pi * large)
+    if not scaled:
+        asymptotic = asymptotic * _core.exp(large)
+    result = _where(size <= 20, series, asymptotic)
+    if order:
+        result = _where(x < 0, -result, result)
+    infinite = size == math.inf
+    at_infinity = (_where(x < 0, -0.0, 0.0) if order else 0.0) if scaled else math.nan
+    return _where(infinite, at_infinity, _where(_core.isnan(x), x, result))
+
+
+def _i0(x, /):
+    x, loop = _floats("i0", [x])
+    return _bessel_i(x, 0, False).astype(loop)
+
+
+def _i0e(x, /):
+    x, loop = _floats("i0e", [x])
+    return _bessel_i(x, 0, True).astype(loop)
+
+
+def _i1(x, /):
+    x, loop = _floats("i1", [x])
+    return _bessel_i(x, 1, False).astype(loop)
+
+
+def _i1e(x, /):
+    x, loop = _floats("i1e", [x])
+    return _bessel_i(x, 1, True).astype(loop)
+
+
 # The composed functions as ufuncs: name -> number of arguments.
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
-             "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2}
+             "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
+             "i1e": 1}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
