@@ -5,7 +5,9 @@ erf, erfc, erfinv, erfcinv, gammaln, gamma, j0, j1, y0 and y1 are kiln ops
 (include/kiln/device/special_functions.h: CUDA's math library on the GPU,
 the C library's on the CPU). The others are composed from kiln's ops in
 double precision, rounded once to the result type as SciPy's float32 loops
-do, and kiln's fusion runs each as one kernel. Result types follow SciPy's loops:
+do; kiln's fusion merges their elementwise steps, though the long series
+(gammainc, the Bessel functions, zeta) still cost many operations a call,
+where a C++ op would cost one. Result types follow SciPy's loops:
 float32 stays float32, and the other real dtypes go to float64, or to
 float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
 rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta). Complex arguments are not
