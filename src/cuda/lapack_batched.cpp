@@ -30,21 +30,6 @@ bool small_stack(const LapackArgs& p, int64_t max_side) {
   return p.batch > 1 && p.batch <= INT_MAX && std::max(p.m, p.n) <= max_side;
 }
 
-// The typed routines' index: S, D, C, Z.
-int precision(DType dt) {
-  switch (dt) {
-    case DType::Float32: return 0;
-    case DType::Float64: return 1;
-    case DType::Complex64: return 2;
-    default: return 3;
-  }
-}
-
-cudaDataType data_type(DType dt) {
-  static constexpr cudaDataType types[4] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F};
-  return types[precision(dt)];
-}
-
 BufferPtr device_buffer(int device, size_t nbytes) {
   return allocate_device(std::max<size_t>(nbytes, 1), Device::cuda(device));
 }
@@ -123,6 +108,22 @@ void leading_columns(int device, DType dt, const char* src, char* dst, int64_t b
 
 }  // namespace
 
+int lapack_precision(DType dt) {
+  switch (dt) {
+    case DType::Float32: return 0;
+    case DType::Float64: return 1;
+    case DType::Complex64: return 2;
+    default: return 3;
+  }
+}
+
+cudaDataType lapack_data_type(DType dt) {
+  static constexpr cudaDataType types[4] = {CUDA_R_32F, CUDA_R_64F, CUDA_C_32F, CUDA_C_64F};
+  return types[lapack_precision(dt)];
+}
+
+cudaDataType lapack_real_type(DType dt) { return lapack_data_type(real_dtype(dt)); }
+
 void infos_to_host(const void* device_infos, int64_t batch, int device, int64_t* out) {
   std::vector<int> infos(static_cast<size_t>(batch));
   kernel_table(DeviceKind::CUDA).transfer(infos.data(), Device::cpu(), device_infos, Device::cuda(device),
@@ -137,9 +138,10 @@ bool getrf_batched(const LapackArgs& p, DType dt) {
   BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
   BufferPtr pivots = device_buffer(p.device, sizeof(int) * batch * n);
   BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
-  check(cublas().getrf_batched[precision(dt)](cublas_handle(p.device), n, static_cast<void* const*>(a->data()), n,
-                                              static_cast<int*>(pivots->data()), static_cast<int*>(infos->data()),
-                                              batch),
+  check(cublas().getrf_batched[lapack_precision(dt)](cublas_handle(p.device), n,
+                                                     static_cast<void* const*>(a->data()), n,
+                                                     static_cast<int*>(pivots->data()),
+                                                     static_cast<int*>(infos->data()), batch),
         "cublas<t>getrfBatched");
   convert(p.device, DType::Int32, pivots->data(), DType::Int64, p.pivots, p.batch * p.n);
   infos_to_host(infos->data(), p.batch, p.device, p.info);
@@ -155,10 +157,11 @@ bool getrs_batched(const LapackArgs& p, DType dt) {
   BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
   BufferPtr b = matrix_addresses(p.device, p.b, batch, p.n * p.nrhs * itemsize(dt));
   int info = 0;  // the arguments' check only: getrs has no numerical failure
-  check(cublas().getrs_batched[precision(dt)](cublas_handle(p.device), CUBLAS_OP_N, n, static_cast<int>(p.nrhs),
-                                              static_cast<const void* const*>(a->data()), n,
-                                              static_cast<const int*>(pivots->data()),
-                                              static_cast<void* const*>(b->data()), n, &info, batch),
+  check(cublas().getrs_batched[lapack_precision(dt)](cublas_handle(p.device), CUBLAS_OP_N, n,
+                                                     static_cast<int>(p.nrhs),
+                                                     static_cast<const void* const*>(a->data()), n,
+                                                     static_cast<const int*>(pivots->data()),
+                                                     static_cast<void* const*>(b->data()), n, &info, batch),
         "cublas<t>getrsBatched");
   if (info != 0) throw CudaError("cublas<t>getrsBatched refused argument " + std::to_string(-info));
   std::fill(p.info, p.info + p.batch, 0);
@@ -172,9 +175,9 @@ bool potrf_batched(const LapackArgs& p, DType dt) {
   BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
   BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
   const CusolverHandle h = cusolver_handle(p.device);
-  check(cusolver().potrf_batched[precision(dt)](h.handle, p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER,
-                                                n, static_cast<void**>(a->data()), n,
-                                                static_cast<int*>(infos->data()), batch),
+  const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  check(cusolver().potrf_batched[lapack_precision(dt)](h.handle, uplo, n, static_cast<void**>(a->data()), n,
+                                                       static_cast<int*>(infos->data()), batch),
         "cusolverDn<t>potrfBatched");
   infos_to_host(infos->data(), p.batch, p.device, p.info);
   return true;
@@ -185,7 +188,7 @@ bool syevd_batched(const LapackArgs& p, DType dt) {
   if (!small_stack(p, kEigenMaxSide) || !api.cusolverDnXsyevBatched) return false;
   ContextScope scope(p.device);
   const CusolverHandle h = cusolver_handle(p.device);
-  const cudaDataType t = data_type(dt), r = data_type(real_dtype(dt));
+  const cudaDataType t = lapack_data_type(dt), r = lapack_real_type(dt);
   const cusolverEigMode_t jobz = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   size_t device_bytes = 0, host_bytes = 0;
@@ -225,7 +228,7 @@ bool gesvd_batched(const LapackArgs& p, DType dt) {
   if (!vectors || !p.full) u_square = device_buffer(p.device, batch * p.m * p.m * item);
   char* u = vectors && p.full ? p.u : static_cast<char*>(u_square->data());
   void* v_data = v->data();
-  const int i = precision(dt);
+  const int i = lapack_precision(dt);
   int lwork = 0;
   check(api.gesvdj_batched_buffer_size[i](h.handle, jobz, m, n, p.a, m, p.values, u, m, v_data, n, &lwork,
                                           params.get(), batch),

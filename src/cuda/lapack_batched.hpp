@@ -8,6 +8,8 @@
 // the stack suits the batched routine (its sizes, its limits, a library that
 // has it); false, having done nothing, when the caller should go one matrix
 // at a time.
+#include <library_types.h>
+
 #include "kiln/registry.hpp"
 
 namespace kiln::cuda {
@@ -17,6 +19,12 @@ bool getrs_batched(const LapackArgs& p, DType dt);
 bool potrf_batched(const LapackArgs& p, DType dt);
 bool syevd_batched(const LapackArgs& p, DType dt);
 bool gesvd_batched(const LapackArgs& p, DType dt);
+
+// The cuda data type of a LAPACK dtype (float32/64, complex64/128), and its
+// real part's; the index of its typed routines (S, D, C, Z).
+int lapack_precision(DType dt);
+cudaDataType lapack_data_type(DType dt);
+cudaDataType lapack_real_type(DType dt);
 
 // The infos of a stack (device ints) into LAPACK's host infos: the one wait.
 void infos_to_host(const void* device_infos, int64_t batch, int device, int64_t* out);

@@ -17,16 +17,6 @@
 namespace kiln::cuda {
 namespace {
 
-cudaDataType data_type(DType dt) {
-  switch (dt) {
-    case DType::Float32: return CUDA_R_32F;
-    case DType::Float64: return CUDA_R_64F;
-    case DType::Complex64: return CUDA_C_32F;
-    default: return CUDA_C_64F;
-  }
-}
-cudaDataType real_type(DType dt) { return dt == DType::Float32 || dt == DType::Complex64 ? CUDA_R_32F : CUDA_R_64F; }
-
 // The workspaces and the info of one call.
 struct Workspace {
   void* device;
@@ -79,7 +69,7 @@ void getrf(const LapackArgs& p, DType dt) {
   if (getrf_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt);
+  const cudaDataType t = lapack_data_type(dt);
   const int64_t lda = std::max<int64_t>(1, p.m), k = std::min(p.m, p.n);
   b.run(
       "cusolverDnXgetrf",
@@ -96,7 +86,7 @@ void getrs(const LapackArgs& p, DType dt) {
   if (getrs_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt);
+  const cudaDataType t = lapack_data_type(dt);
   const int64_t ld = std::max<int64_t>(1, p.n);
   b.run("cusolverDnXgetrs", no_workspace, [&](int64_t i, const Workspace& w) {
     return api.cusolverDnXgetrs(b.handle(), b.params(), CUBLAS_OP_N, p.n, p.nrhs, t, b.matrix(p.a, i, p.n * p.n), ld,
@@ -108,7 +98,7 @@ void potrf(const LapackArgs& p, DType dt) {
   if (potrf_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt);
+  const cudaDataType t = lapack_data_type(dt);
   const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const int64_t ld = std::max<int64_t>(1, p.n);
   b.run(
@@ -125,7 +115,7 @@ void potrf(const LapackArgs& p, DType dt) {
 void geqrf(const LapackArgs& p, DType dt) {
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt);
+  const cudaDataType t = lapack_data_type(dt);
   const int64_t lda = std::max<int64_t>(1, p.m), k = std::min(p.m, p.n);
   b.run(
       "cusolverDnXgeqrf",
@@ -181,7 +171,7 @@ void syevd(const LapackArgs& p, DType dt) {
   if (syevd_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt), r = real_type(dt);
+  const cudaDataType t = lapack_data_type(dt), r = lapack_real_type(dt);
   const cusolverEigMode_t jobz = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
   const int64_t ld = std::max<int64_t>(1, p.n), real_item = r == CUDA_R_32F ? 4 : 8;
@@ -202,7 +192,7 @@ void syevd(const LapackArgs& p, DType dt) {
 void geev(const LapackArgs& p, DType dt) {
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt);
+  const cudaDataType t = lapack_data_type(dt);
   const cusolverEigMode_t jobvr = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
   const int64_t ld = std::max<int64_t>(1, p.n);
   b.run(
@@ -224,7 +214,7 @@ void gesvd(const LapackArgs& p, DType dt) {
   if (gesvd_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
-  const cudaDataType t = data_type(dt), r = real_type(dt);
+  const cudaDataType t = lapack_data_type(dt), r = lapack_real_type(dt);
   const signed char job = !p.u ? 'N' : p.full ? 'A' : 'S';
   const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(1, p.m), ldu = lda,
                 ldvt = std::max<int64_t>(1, p.full ? p.n : k), real_item = r == CUDA_R_32F ? 4 : 8;

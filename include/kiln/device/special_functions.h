@@ -26,34 +26,30 @@ KILN_SPECIAL_FN float erfcinv(float c) { return ::erfcinvf(c); }
 KILN_SPECIAL_FN double log_abs_gamma(double x) { return ::lgamma(x); }
 KILN_SPECIAL_FN float log_abs_gamma(float x) { return ::lgammaf(x); }
 #else
-// erfcinv(c) for 0 < c < 1/2: the x > 0 with erfc(x) = c.
-KILN_SPECIAL_FN double erfcinv_upper(double c) {
-  const double a = 0.147, two_over_pi_a = 2.0 / (3.141592653589793 * a);
-  const double l = ::log(c * (2.0 - c));  // log(1 - y^2) for y = 1 - c, without the cancellation
-  const double t = two_over_pi_a + 0.5 * l;
-  double x = ::sqrt(::sqrt(t * t - l / a) - t);
-  for (int step = 0; step < 3; ++step) {
-    const double g = ::erfc(x) - c;  // erfc' = -2/sqrt(pi) e^(-x^2), erfc'' = -2x erfc'
-    const double slope = -1.1283791670955126 * ::exp(-x * x);
-    if (g == 0.0 || slope == 0.0) break;
-    x -= g / (slope + x * g);
-  }
-  return x;
+// Winitzki's approximation of |erfinv(y)| (within 2e-3) from l = log(1 - y^2).
+KILN_SPECIAL_FN double winitzki(double l) {
+  const double a = 0.147, t = 2.0 / (3.141592653589793 * a) + 0.5 * l;
+  return ::sqrt(::sqrt(t * t - l / a) - t);
 }
-// erfinv(y) for |y| <= 1/2: Halley's iteration on erf.
-KILN_SPECIAL_FN double erfinv_central(double y) {
-  if (y == 0.0) return y;  // keeps -0.0
-  const double a = 0.147, two_over_pi_a = 2.0 / (3.141592653589793 * a);
-  const double l = ::log1p(-y * y), t = two_over_pi_a + 0.5 * l;
-  double x = ::sqrt(::sqrt(t * t - l / a) - t);
-  x = y < 0 ? -x : x;
+// Halley's steps from x toward erf(x) = target, or erfc(x) = target when
+// `complement`: f' = +-2/sqrt(pi) e^(-x^2), f'' = -2x f'.
+KILN_SPECIAL_FN double halley_erf(double x, double target, bool complement) {
   for (int step = 0; step < 3; ++step) {
-    const double f = ::erf(x) - y;
-    const double slope = 1.1283791670955126 * ::exp(-x * x);
-    if (f == 0.0) break;
+    const double f = (complement ? ::erfc(x) : ::erf(x)) - target;
+    const double slope = (complement ? -1.1283791670955126 : 1.1283791670955126) * ::exp(-x * x);
+    if (f == 0.0 || slope == 0.0) break;
     x -= f / (slope + x * f);
   }
   return x;
+}
+// erfcinv(c) for 0 < c < 1/2: the x > 0 with erfc(x) = c (log(1 - y^2) for
+// y = 1 - c taken as log(c (2 - c)), without the cancellation).
+KILN_SPECIAL_FN double erfcinv_upper(double c) { return halley_erf(winitzki(::log(c * (2.0 - c))), c, true); }
+// erfinv(y) for |y| <= 1/2.
+KILN_SPECIAL_FN double erfinv_central(double y) {
+  if (y == 0.0) return y;  // keeps -0.0
+  const double x = winitzki(::log1p(-y * y));
+  return halley_erf(y < 0 ? -x : x, y, false);
 }
 KILN_SPECIAL_FN double erfcinv(double c) {
   if (c != c || c < 0.0 || c > 2.0) return 0.0 / 0.0;

@@ -359,15 +359,6 @@ class _Launch:
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
-def _leaves(args):
-    """The arguments with tuples opened, to any depth."""
-    for a in args:
-        if isinstance(a, tuple):
-            yield from _leaves(a)
-        else:
-            yield a
-
-
 def _view_numbers(value):
     """A tuple argument with each array as the numbers of its kiln_view:
     data address, shape, byte strides."""
@@ -385,7 +376,7 @@ def device_of(args):
     tuples too) when they agree, else the default device."""
     from .._device import default_device
 
-    devices = {a.device for a in _leaves(args) if isinstance(a, ndarray)}
+    devices = {a.device for a in T.leaves(args) if isinstance(a, ndarray)}
     return devices.pop() if len(devices) == 1 else default_device()
 
 
@@ -426,7 +417,7 @@ def _on_one_device(args, name):
     """NumPy arrays stay where they are on the CPU; for a GPU launch (a kiln
     array on a GPU, or a GPU as the default device) they are copied there and
     back after the kernel, with Numba's warning."""
-    if not any(isinstance(a, np.ndarray) for a in _leaves(args)):
+    if not any(isinstance(a, np.ndarray) for a in T.leaves(args)):
         return args, ()
     device = device_of(args)
     if device.type == "cpu":

@@ -110,15 +110,16 @@ class TupleType:
         for a kernel argument."""
         size, _, fields = self.layout()
         data = bytearray(size)
-        for (offset, dtype), number in zip(fields, _flatten(value)):
+        for (offset, dtype), number in zip(fields, leaves(value)):
             data[offset:offset + dtype.itemsize] = np.array(number, dtype=dtype).tobytes()
         return bytes(data)
 
 
-def _flatten(value):
-    for v in value:
+def leaves(values):
+    """The items of a tuple with nested tuples opened, to any depth."""
+    for v in values:
         if isinstance(v, tuple):
-            yield from _flatten(v)
+            yield from leaves(v)
         else:
             yield v
 

@@ -335,16 +335,11 @@ def sobel(input, axis=-1, output=None, mode="reflect", cval=0.0):
 
 
 def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
-    """The sum over the axes of the second differences [1, -2, 1]."""
-    input = asarray(input)
-    axes = _axes(axes, input.ndim)
-    modes = _per_axis(mode, len(axes), "mode")
-    dtype = _output_dtype(input, output)
-    total = None
-    for axis, m in zip(axes, modes):
-        term = correlate1d(input, [1.0, -2.0, 1.0], axis, dtype, m, cval, 0)
-        total = term if total is None else _cast(_working(total) + _working(term), dtype)
-    return _finish(total if total is not None else _cast(_working(input), dtype), input, output)
+    """The sum over the axes of the second differences [1, -2, 1] (generic_laplace's, as SciPy's)."""
+    def second_difference(x, axis, dtype, axis_mode, cval):
+        return correlate1d(x, [1.0, -2.0, 1.0], axis, dtype, axis_mode, cval, 0)
+
+    return generic_laplace(input, second_difference, output, mode, cval, axes=axes)
 
 
 def _min_or_max(window_values, minimum):

@@ -305,9 +305,7 @@ def _incomplete_gamma(a, x, upper):
         d = 1 / d
         h = h * d * c
     fraction_q = _core.exp(-cx + ca * _core.log(cx) - gammaln(ca)) * h
-    p = _where(below, series_p, 1 - fraction_q)
-    q = _where(below, 1 - series_p, fraction_q)
-    result = q if upper else p
+    result = _where(below, 1 - series_p, fraction_q) if upper else _where(below, series_p, 1 - fraction_q)
     # SciPy's edges: a = 0 is the limit (P = 1 for x > 0); x = inf gives P = 1;
     # a = inf gives P = 0 for finite x; NaN outside a >= 0, x >= 0 and at (0, 0).
     one, zero = (0.0, 1.0) if upper else (1.0, 0.0)
@@ -320,14 +318,16 @@ def _incomplete_gamma(a, x, upper):
     return _where(invalid, math.nan, result)
 
 
-def _gammainc(a, x, /):
-    a, x, loop = _floats("gammainc", [a, x])
-    return _incomplete_gamma(a, x, False).astype(loop)
-
-
-def _gammaincc(a, x, /):
-    a, x, loop = _floats("gammaincc", [a, x])
-    return _incomplete_gamma(a, x, True).astype(loop)
+def _hankel_sum(x, order, alternating):
+    """Hankel's series sum over k of (+-1)^k a_k(v) / x^k, a_k(v) =
+    prod_j (4 v^2 - (2j - 1)^2) / (k! 8^k), to 25 terms (x > 20): I_v's
+    expansion alternates, K_v's does not."""
+    term = x * 0 + 1
+    total = term
+    for k in range(1, 26):
+        term = term * (4 * order * order - (2 * k - 1) ** 2) / (k * 8 * x) * (-1 if alternating else 1)
+        total = total + term
+    return total
 
 
 def _bessel_i(x, order, scaled):
@@ -346,12 +346,7 @@ def _bessel_i(x, order, scaled):
     if scaled:
         series = series * _core.exp(-small)
     large = _where(size > 20, size, 21.0)
-    term = large * 0 + 1
-    asymptotic = term
-    for k in range(1, 26):
-        term = term * -(4 * order * order - (2 * k - 1) ** 2) / (k * 8 * large)
-        asymptotic = asymptotic + term
-    asymptotic = asymptotic / _core.sqrt(2 * math.pi * large)
+    asymptotic = _hankel_sum(large, order, alternating=True) / _core.sqrt(2 * math.pi * large)
     if not scaled:
         asymptotic = asymptotic * _core.exp(large)
     result = _where(size <= 20, series, asymptotic)
@@ -360,26 +355,6 @@ def _bessel_i(x, order, scaled):
     infinite = size == math.inf
     at_infinity = (_where(x < 0, -0.0, 0.0) if order else 0.0) if scaled else math.nan
     return _where(infinite, at_infinity, _where(_core.isnan(x), x, result))
-
-
-def _i0(x, /):
-    x, loop = _floats("i0", [x])
-    return _bessel_i(x, 0, False).astype(loop)
-
-
-def _i0e(x, /):
-    x, loop = _floats("i0e", [x])
-    return _bessel_i(x, 0, True).astype(loop)
-
-
-def _i1(x, /):
-    x, loop = _floats("i1", [x])
-    return _bessel_i(x, 1, False).astype(loop)
-
-
-def _i1e(x, /):
-    x, loop = _floats("i1e", [x])
-    return _bessel_i(x, 1, True).astype(loop)
 
 
 def _bessel_k(x, order, scaled):
@@ -392,7 +367,7 @@ def _bessel_k(x, order, scaled):
     gamma_euler = 0.5772156649015329
     positive = _where(x > 0, x, 1.0)
     step = 0.05
-    total = 0.5 * _core.exp(-positive * 0.0)  # the t = 0 node, e^(-x (cosh 0 - 1)) = 1
+    total = positive * 0 + 0.5  # the t = 0 node, half of e^(-x (cosh 0 - 1)) = 1
     for j in range(1, 601):
         t = j * step
         total = total + _core.exp(-positive * (math.cosh(t) - 1)) * math.cosh(order * t)
@@ -405,12 +380,7 @@ def _bessel_k(x, order, scaled):
     # Above 20 Hankel's expansion sqrt(pi / 2x) sum a_k(v) / x^k (the peak at
     # t = 0 grows narrower than the step).
     large = _where(positive > 20, positive, 21.0)
-    term = large * 0 + 1
-    asymptotic = term
-    for k in range(1, 26):
-        term = term * (4 * order * order - (2 * k - 1) ** 2) / (k * 8 * large)
-        asymptotic = asymptotic + term
-    asymptotic = asymptotic * _core.sqrt(math.pi / (2 * large))  # e^x K_v(x)
+    asymptotic = _hankel_sum(large, order, alternating=False) * _core.sqrt(math.pi / (2 * large))  # e^x K_v(x)
     scaled_value = _where(positive > 20, asymptotic, integral)
     small = positive < 1e-9  # where the nodes up to t = 30 no longer reach the decay
     value = _where(small, near_zero * (_core.exp(positive) if scaled else 1.0),
@@ -420,24 +390,26 @@ def _bessel_k(x, order, scaled):
     return _where((x < 0) | _core.isnan(x), math.nan, value)
 
 
-def _k0(x, /):
-    x, loop = _floats("k0", [x])
-    return _bessel_k(x, 0, False).astype(loop)
+def _in_loop(name, compute):
+    """The ufunc body that computes `compute` on float64 arguments and
+    returns it in SciPy's result type for them."""
+    def function(*args):
+        *values, loop = _floats(name, args)
+        return compute(*values).astype(loop)
+    return function
 
 
-def _k0e(x, /):
-    x, loop = _floats("k0e", [x])
-    return _bessel_k(x, 0, True).astype(loop)
-
-
-def _k1(x, /):
-    x, loop = _floats("k1", [x])
-    return _bessel_k(x, 1, False).astype(loop)
-
-
-def _k1e(x, /):
-    x, loop = _floats("k1e", [x])
-    return _bessel_k(x, 1, True).astype(loop)
+# Functions that are one computation with parameters: name -> body.
+_gammainc = _in_loop("gammainc", lambda a, x: _incomplete_gamma(a, x, False))
+_gammaincc = _in_loop("gammaincc", lambda a, x: _incomplete_gamma(a, x, True))
+_i0 = _in_loop("i0", lambda x: _bessel_i(x, 0, False))
+_i0e = _in_loop("i0e", lambda x: _bessel_i(x, 0, True))
+_i1 = _in_loop("i1", lambda x: _bessel_i(x, 1, False))
+_i1e = _in_loop("i1e", lambda x: _bessel_i(x, 1, True))
+_k0 = _in_loop("k0", lambda x: _bessel_k(x, 0, False))
+_k0e = _in_loop("k0e", lambda x: _bessel_k(x, 0, True))
+_k1 = _in_loop("k1", lambda x: _bessel_k(x, 1, False))
+_k1e = _in_loop("k1e", lambda x: _bessel_k(x, 1, True))
 
 
 # The composed functions as ufuncs: name -> number of arguments.
