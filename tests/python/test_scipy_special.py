@@ -12,6 +12,7 @@ import kiln
 import kiln.scipy.special as ks
 from conftest import assert_matches
 
+scipy = pytest.importorskip("scipy")
 sp = pytest.importorskip("scipy.special")
 
 EDGES = [0.0, -0.0, np.inf, -np.inf, np.nan]
@@ -26,6 +27,12 @@ UNARY = {
 BINARY = {"gammainc": ((0.01, 200), (0, 300)), "gammaincc": ((0.01, 200), (0, 300)), "zeta": ((-3, 40), (-30, 30)), "xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
           "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5))}
 INPUT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
+# Integer, bool and float16 inputs take the first of a function's loops they
+# cast to safely, so their result type follows the order SciPy lists the
+# loops in. kiln follows SciPy 1.17's order (the double loop first for most
+# functions: erf(bool) is float64); earlier SciPy listed the float loop first
+# (erf(bool) was float32), so only float inputs are compared there.
+_LOOP_ORDER_AS_KILN = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 17)
 
 
 def _rtol(dtype):
@@ -59,7 +66,7 @@ def test_binary_functions_match_scipy(device, name, dtype, rng):
 
 @pytest.mark.parametrize("name", sorted(UNARY) + sorted(BINARY))
 def test_result_types_follow_scipy_loops(device, name):
-    for dtype in INPUT_DTYPES:
+    for dtype in INPUT_DTYPES if _LOOP_ORDER_AS_KILN else ["float32", "float64"]:
         args = [np.ones(3, dtype=dtype)] * (2 if name in BINARY else 1)
         with np.errstate(all="ignore"):
             want = getattr(sp, name)(*args).dtype

@@ -44,29 +44,29 @@ def _check(type, norm):
         raise ValueError(f'Invalid norm value {norm!r}; should be "backward", "ortho" or "forward".')
 
 
-def _phase(n, points, sign, real):
-    """e^(sign i pi k / 2N) for k < n, of the complex type of `real`."""
-    k = arange(n, dtype="float64") * (sign * math.pi / (2 * points))
-    return _core.exp(k * 1j).astype("complex64" if str(real) == "float32" else "complex128")
+def _phase(n, points, sign, like):
+    """e^(sign i pi k / 2N) for k < n, on the device of `like`, of the complex type of its real type."""
+    k = arange(n, dtype="float64", device=like.device) * (sign * math.pi / (2 * points))
+    return _core.exp(k * 1j).astype("complex64" if str(like.dtype) == "float32" else "complex128")
 
 
 def _dct2(x):
     n = x.shape[-1]
     doubled = concatenate([x, x[..., ::-1]], axis=-1)
-    return real(_fft.rfft(doubled)[..., :n] * _phase(n, n, -1, x.dtype)).astype(x.dtype)
+    return real(_fft.rfft(doubled)[..., :n] * _phase(n, n, -1, x)).astype(x.dtype)
 
 
 def _dct3(x):
     n = x.shape[-1]
-    weights = full(n, 2.0, dtype=x.dtype)
+    weights = full(n, 2.0, dtype=x.dtype, device=x.device)
     weights[0] = 1.0
-    shifted = (x * weights) * _phase(n, n, 1, x.dtype)
+    shifted = (x * weights) * _phase(n, n, 1, x)
     return (real(_fft.ifft(shifted, n=2 * n)[..., :n]) * (2 * n)).astype(x.dtype)
 
 
-def _alternating(n, dtype):
-    """(-1)^k for k < n."""
-    return 1 - 2 * (arange(n) % 2).astype(dtype)
+def _alternating(n, like):
+    """(-1)^k for k < n, of the type and on the device of `like`."""
+    return 1 - 2 * (arange(n, device=like.device) % 2).astype(like.dtype)
 
 
 def _raw(kind, type, x):
@@ -75,8 +75,8 @@ def _raw(kind, type, x):
         return _dct2(x) if type == 2 else _dct3(x)
     n = x.shape[-1]
     if type == 2:
-        return _dct2(x * _alternating(n, x.dtype))[..., ::-1]
-    return _dct3(x[..., ::-1]) * _alternating(n, x.dtype)
+        return _dct2(x * _alternating(n, x))[..., ::-1]
+    return _dct3(x[..., ::-1]) * _alternating(n, x)
 
 
 def _forward(kind, type, x, norm, orthogonalize):
