@@ -32,8 +32,11 @@ const LoadedApi<Cublas>& load() {
                                                    "cublasCgetrfBatched", "cublasZgetrfBatched"};
         static const char* const getrs_names[4] = {"cublasSgetrsBatched", "cublasDgetrsBatched",
                                                    "cublasCgetrsBatched", "cublasZgetrsBatched"};
+        static const char* const geqrf_names[4] = {"cublasSgeqrfBatched", "cublasDgeqrfBatched",
+                                                   "cublasCgeqrfBatched", "cublasZgeqrfBatched"};
         for (const char* typed : {resolve_typed(lib, api.getrf_batched, getrf_names),
-                                  resolve_typed(lib, api.getrs_batched, getrs_names)})
+                                  resolve_typed(lib, api.getrs_batched, getrs_names),
+                                  resolve_typed(lib, api.geqrf_batched, geqrf_names)})
           if (!missing) missing = typed;
         return missing;
       });

@@ -17,12 +17,14 @@ struct Cublas {
                                          const void*, const void*, cudaDataType, int, long long, const void*,
                                          cudaDataType, int, long long, const void*, void*, cudaDataType, int,
                                          long long, int, cublasComputeType_t, cublasGemmAlgo_t);
-  // The typed batched LU routines, indexed by lapack_precision (S, D, C, Z):
-  // their signatures differ only in the element type, taken here as void.
+  // The typed batched LU and QR routines, indexed by lapack_precision (S, D,
+  // C, Z): their signatures differ only in the element type, taken here as void.
   cublasStatus_t (*getrf_batched[4])(cublasHandle_t, int n, void* const a[], int lda, int* pivots, int* info,
                                      int batch);
   cublasStatus_t (*getrs_batched[4])(cublasHandle_t, cublasOperation_t, int n, int nrhs, const void* const a[],
                                      int lda, const int* pivots, void* const b[], int ldb, int* info, int batch);
+  cublasStatus_t (*geqrf_batched[4])(cublasHandle_t, int m, int n, void* const a[], int lda, void* const tau[],
+                                     int* info, int batch);
 };
 
 // CudaError saying what is missing when cuBLAS cannot be loaded.

@@ -10,5 +10,6 @@ const char* gather_kernel_source();
 const char* random_kernel_source();
 const char* sort_kernel_source();
 const char* matmul_kernel_source();
+const char* householder_kernel_source();
 
 }  // namespace kiln::cuda

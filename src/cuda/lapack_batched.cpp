@@ -1,16 +1,22 @@
 #include "lapack_batched.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "backend.hpp"
 #include "context.hpp"
 #include "cublas.hpp"
 #include "cusolver.hpp"
+#include "grid_stride.hpp"
+#include "kernel_family_sources.hpp"
+#include "kernel_slots.hpp"
 #include "kiln/error.hpp"
 #include "memory_pool.hpp"
+#include "module_cache.hpp"
 
 namespace kiln::cuda {
 namespace {
@@ -23,6 +29,9 @@ constexpr int64_t kLuMaxSide = 256;
 constexpr int64_t kCholeskyMaxSide = 256;
 constexpr int64_t kEigenMaxSide = 256;
 constexpr int64_t kJacobiMaxSide = 32;
+// QR: cuBLAS's geqrfBatched and kiln's one-block-a-matrix Q, whose thread a
+// column walks its column once a reflector.
+constexpr int64_t kQrMaxSide = 256;
 
 // A stack worth one batched call: more than one matrix, none larger than
 // `max_side`, and counts that fit the routines' 32-bit arguments.
@@ -106,7 +115,21 @@ void leading_columns(int device, DType dt, const char* src, char* dst, int64_t b
   copy_strided(device, dt, false, 2, shape, src, src_strides, dst, dst_strides);
 }
 
+// Q's kernel per precision (S, D, C, Z) and device.
+std::atomic<CUfunction> form_q_slots[4][kMaxDevices];
+
 }  // namespace
+
+const char* householder_kernel_source() {
+  return R"(#include "kiln/device/householder.cuh"
+#define KILN_FORM_Q(name, T) \
+  extern "C" __global__ void name(T* q, const T* tau, int m, int n, int k) { kiln::dev::form_q(q, tau, m, n, k); }
+KILN_FORM_Q(kiln_form_q_s, float)
+KILN_FORM_Q(kiln_form_q_d, double)
+KILN_FORM_Q(kiln_form_q_c, kiln::dev::complex64)
+KILN_FORM_Q(kiln_form_q_z, kiln::dev::complex128)
+)";
+}
 
 int lapack_precision(DType dt) {
   switch (dt) {
@@ -180,6 +203,43 @@ bool potrf_batched(const LapackArgs& p, DType dt) {
                                                        static_cast<int*>(infos->data()), batch),
         "cusolverDn<t>potrfBatched");
   infos_to_host(infos->data(), p.batch, p.device, p.info);
+  return true;
+}
+
+// cuBLAS's batched QR wants m >= n (the core's wide matrices go one at a
+// time). It has no numerical failure: its info only checks the arguments.
+bool geqrf_batched(const LapackArgs& p, DType dt) {
+  if (p.m < p.n || !small_stack(p, kQrMaxSide)) return false;
+  ContextScope scope(p.device);
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), batch = static_cast<int>(p.batch);
+  BufferPtr a = matrix_addresses(p.device, p.a, batch, p.m * p.n * itemsize(dt));
+  BufferPtr tau = matrix_addresses(p.device, p.values, batch, p.n * itemsize(dt));
+  int info = 0;
+  check(cublas().geqrf_batched[lapack_precision(dt)](cublas_handle(p.device), m, n,
+                                                     static_cast<void* const*>(a->data()), m,
+                                                     static_cast<void* const*>(tau->data()), &info, batch),
+        "cublas<t>geqrfBatched");
+  if (info != 0) throw CudaError("cublas<t>geqrfBatched refused argument " + std::to_string(-info));
+  std::fill(p.info, p.info + p.batch, 0);
+  return true;
+}
+
+bool orgqr_batched(const LapackArgs& p, DType dt) {
+  if (!small_stack(p, kQrMaxSide)) return false;
+  check_device_index(p.device);
+  const int precision = lapack_precision(dt);
+  static const char* const names[4] = {"kiln_form_q_s", "kiln_form_q_d", "kiln_form_q_c", "kiln_form_q_z"};
+  CUfunction fn = load_or_build(form_q_slots[precision][p.device], [&] {
+    return load_kernel(p.device, householder_kernel_source(), names[precision]);
+  });
+  void* q = p.a;
+  const void* tau = p.values;
+  int m = static_cast<int>(p.m), n = static_cast<int>(p.n), k = static_cast<int>(p.reflectors);
+  void* args[] = {&q, &tau, &m, &n, &k};
+  // A warp's worth of threads at least, one a column up to 256.
+  const unsigned threads = static_cast<unsigned>(std::min<int64_t>(256, (p.n + 31) / 32 * 32));
+  launch_grid_stride(fn, p.device, static_cast<unsigned>(p.batch), threads, args);
+  std::fill(p.info, p.info + p.batch, 0);
   return true;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Stacks of small matrices in one library call: cuBLAS's getrf/getrsBatched,
-// cuSOLVER's potrfBatched, XsyevBatched and gesvdjBatched. One call a matrix
+// Stacks of small matrices in one library call: cuBLAS's getrf/getrs/
+// geqrfBatched, cuSOLVER's potrfBatched, XsyevBatched and gesvdjBatched, and
+// kiln's own kernel for QR's Q (include/kiln/device/householder.cuh). One call a matrix
 // costs a launch and a synchronisation each, which rules at these sizes
 // (10,000 4x4 solves took 514 ms that way on an H200).
 //
@@ -17,6 +18,8 @@ namespace kiln::cuda {
 bool getrf_batched(const LapackArgs& p, DType dt);
 bool getrs_batched(const LapackArgs& p, DType dt);
 bool potrf_batched(const LapackArgs& p, DType dt);
+bool geqrf_batched(const LapackArgs& p, DType dt);
+bool orgqr_batched(const LapackArgs& p, DType dt);
 bool syevd_batched(const LapackArgs& p, DType dt);
 bool gesvd_batched(const LapackArgs& p, DType dt);
 

@@ -113,6 +113,7 @@ void potrf(const LapackArgs& p, DType dt) {
 }
 
 void geqrf(const LapackArgs& p, DType dt) {
+  if (geqrf_batched(p, dt)) return;
   Batch b(p, dt);
   const Cusolver& api = cusolver();
   const cudaDataType t = lapack_data_type(dt);
@@ -156,6 +157,7 @@ void orgqr_typed(const LapackArgs& p, DType dt, BufferSize buffer_size, Form for
 void orgqr(const LapackArgs& p, DType dt) {
   if (std::max({p.m, p.n, p.reflectors}) > INT32_MAX)
     throw ValueError("qr on CUDA: a matrix side does not fit cuSOLVER's orgqr (32-bit sizes)");
+  if (orgqr_batched(p, dt)) return;
   const Cusolver& api = cusolver();
   switch (dt) {
     case DType::Float32: return orgqr_typed<float>(p, dt, api.cusolverDnSorgqr_bufferSize, api.cusolverDnSorgqr);

@@ -100,14 +100,15 @@ TEST_F(CudaKernels, EveryReductionKernelCompiles) {
   EXPECT_EQ(compile_all(programs), "");
 }
 
-// The hand-written families: counting, gather/scatter, random draws, sort helpers, binary search and
-// integer matrix products.
+// The hand-written families: counting, gather/scatter, random draws, sort helpers, binary search,
+// integer matrix products and Householder's Q.
 TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
   EXPECT_EQ(compile_all({{"counting.cu", counting_kernel_source()},
                          {"gather.cu", gather_kernel_source()},
                          {"random.cu", random_kernel_source()},
                          {"sort.cu", sort_kernel_source()},
-                         {"matmul.cu", matmul_kernel_source()}}),
+                         {"matmul.cu", matmul_kernel_source()},
+                         {"householder.cu", householder_kernel_source()}}),
             "");
 }
 
