@@ -31,8 +31,9 @@ __device__ void form_q(T* q_stack, const T* tau_stack, int m, int n, int k) {
   T* q = q_stack + (long long)blockIdx.x * m * n;
   const T* tau = tau_stack + (long long)blockIdx.x * k;
   const T zero = householder_scalar<T>::of(0.0), one = householder_scalar<T>::of(1.0);
-  for (int j = k + threadIdx.x; j < n; j += blockDim.x)
-    for (int r = 0; r < m; ++r) q[(long long)j * m + r] = r == j ? one : zero;
+  for (int j = threadIdx.x; j < n; j += blockDim.x)
+    if (j >= k)
+      for (int r = 0; r < m; ++r) q[(long long)j * m + r] = r == j ? one : zero;
   for (int i = k - 1; i >= 0; --i) {
     const T* v = q + (long long)i * m;
     const T t = tau[i];
