@@ -192,6 +192,12 @@ const std::string& device_headers_digest() {
   return digest;
 }
 
+// The host runtime's grid machinery is compiled where this precedes it
+// (host_runtime.hpp): once into kiln_runtime.o, or into a kernel compiled
+// with the runtime as text.
+const std::string kRuntimeDefinitions = "#define KILN_HOST_RUNTIME_DEFINITIONS\n";
+const std::string kRuntimeObject = "kiln_runtime.o";
+
 // What kiln.cuda.jit's kernels start with: their support header, which the
 // jit's precompiled header holds too.
 const std::string kJitInclude = "#include <kiln/device/jit_support.cuh>";
@@ -259,13 +265,15 @@ std::vector<std::string> compiler_arguments(const std::string& include_dir) {
   return args;
 }
 
-// The directory of the device headers and of the precompiled host runtime
+// The directory of the device headers, of the precompiled host runtime
 // (kiln_host.hpp and its .gch; for `jit`, with jit_support.cuh too) that
-// every kernel compiles against: parsing the runtime and the C++ library
-// headers it needs is most of a small kernel's compile time. Built once per
-// compiler, flags and headers, in the cache directory (in a private
-// directory renamed into place, so processes that race agree); "" where it
-// cannot be made, and kernels then compile with the runtime as text.
+// every kernel compiles against, and of the runtime's compiled grid
+// machinery (kiln_runtime.o) that every kernel links: parsing the runtime
+// and the C++ library headers it needs, and compiling the machinery, were
+// most of a small kernel's compile time. Built once per compiler, flags and
+// headers, in the cache directory (in a private directory renamed into
+// place, so processes that race agree); "" where it cannot be made, and
+// kernels then compile with the runtime, machinery and all, as text.
 std::string runtime_directory(bool jit) {
   static std::mutex mutex;
   static std::map<bool, std::string> made;
@@ -284,16 +292,25 @@ std::string runtime_directory(bool jit) {
     if (mkdtemp(building.data())) {
       write_device_headers(building);
       detail::write_atomically(building, building + "/kiln_host.hpp", header);
+      detail::write_atomically(building, building + "/kiln_runtime.cpp", kRuntimeDefinitions + host_runtime_text());
       std::vector<std::string> args = compiler_arguments(building);
       args.erase(std::find(args.begin(), args.end(), "-shared"));
-      args.insert(args.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
-      int status = 0;
-      run_compiler(args, &status);
-      const bool built = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      std::vector<std::string> header = args, machinery = args;
+      header.insert(header.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
+      machinery.insert(machinery.end(), {"-c", "-x", "c++", building + "/kiln_runtime.cpp", "-o", building + "/" + kRuntimeObject});
+      bool built = true;
+      for (const auto& command : {header, machinery}) {
+        int status = 0;
+        run_compiler(command, &status);
+        built = built && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      }
       if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
     }
   }
-  return made[jit] = (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) == 0) ? dir : "";
+  return made[jit] = (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) == 0 &&
+                      stat((dir + "/" + kRuntimeObject).c_str(), &st) == 0)
+                         ? dir
+                         : "";
 }
 
 // Compiles to a shared library; returns its bytes.
@@ -304,12 +321,16 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
   const std::string runtime = runtime_directory(is_jit_source(source));
   if (runtime.empty()) write_device_headers(dir);
-  detail::write_atomically(dir, cpp, translation_unit(runtime.empty() ? host_runtime_text() : "", source, kernels));
+  detail::write_atomically(dir, cpp,
+                           translation_unit(runtime.empty() ? kRuntimeDefinitions + host_runtime_text() : "", source,
+                                            kernels));
   std::vector<std::string> args = compiler_arguments(runtime.empty() ? dir : runtime);
   if (!runtime.empty()) args.insert(args.end(), {"-include", runtime + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
-  args.insert(args.end(), {"-x", "c++", cpp, "-o", so});
+  args.insert(args.end(), {"-x", "c++", cpp});
+  if (!runtime.empty()) args.insert(args.end(), {"-x", "none", runtime + "/" + kRuntimeObject});
+  args.insert(args.end(), {"-o", so});
 #if defined(KILN_HAVE_LIBMVEC)
   args.push_back("-lmvec");
 #endif
