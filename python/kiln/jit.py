@@ -5,13 +5,15 @@
 ``jit.atomic_add(a, i, v)`` and the rest.
 
 It is translated by kiln's kernel compiler, the one behind ``kiln.cuda.jit``,
-so it runs on the GPU and, compiled by the host compiler, on the CPU. The
+so it runs on the GPU and, compiled by the host compiler, on the CPU, with
+CuPy's typing: integer arithmetic promotes as NumPy's (int32 + int32 is
+int32, where Numba's is int64). The
 compiler finds a construct by the object an expression names, so the names
 here are the same objects as ``kiln.cuda``'s.
 """
 import builtins
 
-from ._jit.dispatcher import jit as _jit
+from ._jit.dispatcher import Dispatcher as _Dispatcher
 from .cuda import kernel_language as _K
 
 threadIdx, blockIdx, blockDim, gridDim = _K.threadIdx, _K.blockIdx, _K.blockDim, _K.gridDim
@@ -30,7 +32,7 @@ class _RawKernel:
     """A ``@rawkernel()`` kernel: CuPy's call form over kiln.cuda.jit's launch."""
 
     def __init__(self, func):
-        self._dispatcher = _jit(func)
+        self._dispatcher = _Dispatcher(func, numba_integers=False)
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
 
@@ -51,6 +53,6 @@ def rawkernel(*, mode="cuda", device=False):
         raise ValueError(f"mode: kiln's jit has the 'cuda' mode only, got {mode!r}")
 
     def wrap(func):
-        return _jit(func, device=True) if device else _RawKernel(func)
+        return _Dispatcher(func, device=True, numba_integers=False) if device else _RawKernel(func)
 
     return wrap

@@ -59,3 +59,17 @@ def test_bad_calls_are_refused():
         jit.rawkernel(mode="numba")
     with pytest.raises(TypeError, match="device function"):
         squared[1, 1](1.0)
+
+
+@jit.rawkernel()
+def int32_sum(a, out):
+    out[0] = a[0] + a[0]
+
+
+def test_integer_arithmetic_promotes_as_numpy(device):
+    """CuPy's jit types int32 + int32 as int32 (NumPy's rule; Numba's jit
+    gives int64), so the sum wraps as CuPy's would."""
+    a = kiln.asarray(np.array([2_000_000_000], dtype=np.int32), device=device)
+    out = kiln.zeros(1, dtype="int64", device=device)
+    int32_sum((1,), (1,), (a, out))
+    assert int(kiln.asnumpy(out)[0]) == np.int32(2_000_000_000).astype(np.int64) * 2 - 2**32

@@ -847,3 +847,24 @@ def test_guvectorize_broadcasts_loop_dimensions(current):
     np.testing.assert_array_equal(twice(np.arange(5, dtype=np.int32)), np.arange(5) * 2)
     with pytest.raises(TypeError, match="gufunc accepts 1 positional arguments"):
         twice()
+
+
+def test_integer_arithmetic_is_64_bit_as_numba_types_it(current):
+    """Numba types integer arithmetic as 64-bit (signed unless every operand
+    is unsigned): int32 + int32 does not wrap at 2**31, nor the global index
+    blockIdx.x * blockDim.x + threadIdx.x of a grid past 2**31 threads."""
+    from kiln.cuda import int32, uint32
+
+    @cuda.jit
+    def arithmetic(out):
+        a, u = int32(2_000_000_000), uint32(4_000_000_000)
+        out[0] = a + a
+        out[1] = a * int32(3)
+        out[2] = -int32(-2_147_483_648)
+        out[3] = u + u
+        out[4] = a + u
+        out[5] = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+
+    out = kiln.zeros(6, dtype="float64", device=current)
+    arithmetic[1, 1](out)
+    assert kiln.asnumpy(out).tolist() == [4e9, 6e9, 2**31, 8e9, 6e9, 0]

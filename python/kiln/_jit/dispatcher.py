@@ -178,8 +178,9 @@ class Dispatcher:
     ``device=True``) a device function other kernels call."""
 
     def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False, launch_bounds=None,
-                 shared_memory_carveout=None):
+                 shared_memory_carveout=None, numba_integers=True):
         self.py_func = pyfunc
+        self._numba_integers = numba_integers  # Numba's 64-bit integer arithmetic, or NumPy's (CuPy's jit)
         self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
         self._options = () if fma else ("--fmad=false",)
         self._launch_bounds = _launch_bounds(launch_bounds)
@@ -198,7 +199,7 @@ class Dispatcher:
     @property
     def function(self):
         if self._function is None:
-            self._function = Function(self.py_func)
+            self._function = Function(self.py_func, self._numba_integers)
         return self._function
 
     def __getitem__(self, config):

@@ -13,8 +13,9 @@ from .errors import UnsupportedError
 class Function:
     """The parsed source of a Python function, shared by its specialisations."""
 
-    def __init__(self, pyfunc):
+    def __init__(self, pyfunc, numba_integers=True):
         self.pyfunc = pyfunc
+        self.numba_integers = numba_integers  # see infer.Typed
         self.name = pyfunc.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(pyfunc)

@@ -1,7 +1,8 @@
 """Pass 2, type inference: the type of every local and of every expression of
 one specialisation, as Numba infers them. Each local keeps one type (the
 promotion of everything assigned to it), literals are int64/float64/bool,
-arithmetic promotes as NumPy does, ``/`` is true division. The result, a
+arithmetic promotes as NumPy does except that integer arithmetic is 64-bit
+as Numba types it (NumPy's rule for CuPy's jit face), ``/`` is true division. The result, a
 ``Typed`` function (the parsed tree with a type per node), is what emit.py
 turns into C++; calls and special names are typed by their constructs
 (constructs/)."""
@@ -35,6 +36,9 @@ class Typed:
 
     def __init__(self, function, arg_types, module, kernel):
         self.f, self.module, self.kernel = function, module, kernel
+        # Numba's integer typing (kiln.cuda.jit) or NumPy's (CuPy's jit face):
+        # whether int32 + int32 is int64 or int32.
+        self.numba_integers = function.numba_integers
         self.arg_types = list(arg_types)
         if len(self.arg_types) != len(function.params):
             raise TypeError(f"{function.name} takes {len(function.params)} arguments, got {len(self.arg_types)}")
@@ -419,6 +423,8 @@ class Typed:
         if op is ast.Div:
             return T.FLOAT64 if ta.kind in "biu" and tb.kind in "biu" else T.promote(ta, tb)
         r = T.promote(ta, tb)
+        if self.numba_integers and r.kind in "iu" and ta.kind in "biu" and tb.kind in "biu":
+            r = T.numba_integer(ta, tb)
         if r.kind == "c" and op in (ast.FloorDiv, ast.Mod) + _BITWISE:
             self.typing(node, f"the operator {op.__name__} is not defined for complex numbers")
         if op in _BITWISE and not (T.is_int(r) or (ta.kind == tb.kind == "b" and op in _BITWISE[:3])):
@@ -433,6 +439,8 @@ class Typed:
         if isinstance(node.op, ast.Not):
             return T.BOOL
         r = T.INT64 if ta.kind == "b" else ta
+        if self.numba_integers and r.kind in "iu":
+            r = T.numba_integer(r)
         if isinstance(node.op, ast.Invert) and not T.is_int(r):
             self.typing(node, f"~ needs an integer, not {ta}")
         return r

@@ -14,8 +14,8 @@ C_NAMES = {
     "uint64": "unsigned long long", "float16": "float16", "float32": "float", "float64": "double",
     "complex64": "complex<float>", "complex128": "complex<double>",
 }
-BOOL, INT32, INT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = (
-    np.dtype(n) for n in ("bool", "int32", "int64", "float16", "float32", "float64", "complex128"))
+BOOL, INT32, INT64, UINT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = (
+    np.dtype(n) for n in ("bool", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128"))
 
 
 class ArrayType:
@@ -191,6 +191,14 @@ def promote(a, b):
     if a.kind == "b" and b.kind == "b":
         return INT64
     return np.promote_types(INT64 if a.kind == "b" else a, INT64 if b.kind == "b" else b)
+
+
+def numba_integer(*operands):
+    """The type of integer arithmetic in Numba (its integer-typing NBEP):
+    64 bits whatever the operands' widths, signed unless every operand is
+    unsigned, so that ``blockIdx.x * blockDim.x`` (int32s) does not wrap at
+    2**31 as C's int would. Bools count as int64."""
+    return UINT64 if all(t.kind == "u" for t in operands) else INT64
 
 
 def unify(a, b):
