@@ -294,7 +294,7 @@ def test_errors_name_the_construct_file_and_line(current):
         assert issubclass(kind, kiln.CompileError)
     with pytest.raises(TypeError, match="takes 1 arguments, got 2"):
         add_one_2d[1, 1](cuda.device_array((2, 2)), 1)
-    with pytest.raises(TypeError, match=r"launch add_one_2d with a configuration"):
+    with pytest.raises(ValueError, match=r"add_one_2d: the launch configuration was not specified"):
         add_one_2d(cuda.device_array((2, 2)))
     with pytest.raises(RuntimeError, match="can only be used inside a kiln.cuda.jit kernel"):
         cuda.syncthreads()
@@ -868,3 +868,46 @@ def test_integer_arithmetic_is_64_bit_as_numba_types_it(current):
     out = kiln.zeros(6, dtype="float64", device=current)
     arithmetic[1, 1](out)
     assert kiln.asnumpy(out).tolist() == [4e9, 6e9, 2**31, 8e9, 6e9, 0]
+
+
+def test_a_local_assigned_one_constant_sizes_arrays(current):
+    """``N = 100`` then ``cuda.shared.array(N, int32)``: a local assigned once
+    from a constant is that constant, as in Numba; forall refuses a negative
+    count with Numba's ValueError."""
+    from kiln.cuda import int32
+
+    @cuda.jit("void(int32[::1])")
+    def reversed_through_shared(out):
+        N = 64
+        block = cuda.shared.array(N, int32)
+        scratch = cuda.local.array(N // 2, int32)
+        i = cuda.threadIdx.x
+        scratch[0] = i
+        block[i] = scratch[0]
+        cuda.syncthreads()
+        out[i] = block[N - 1 - i]
+
+    out = kiln.zeros(64, dtype="int32", device=current)
+    reversed_through_shared[1, 64](out)
+    assert kiln.asnumpy(out).tolist() == list(range(63, -1, -1))
+    with pytest.raises(ValueError, match="negative task count"):
+        reversed_through_shared.forall(-1)
+
+
+def test_nested_enumerate_and_zip(current):
+    """``enumerate(zip(a, b))`` and ``zip(enumerate(a), b)`` walk in step as
+    in Python, the targets unpacked to match."""
+
+    @cuda.jit
+    def walks(x, y, out):
+        for i, (xv, yv) in enumerate(zip(x, y), 10):
+            out[0, i - 10] = i * 100 + xv + yv
+        for (i, xv), yv in zip(enumerate(x), y):
+            out[1, i] = i * 100 + xv * yv
+
+    x, y = np.arange(5.0), np.arange(5.0) + 1
+    out = kiln.zeros((2, 5), device=current)
+    walks[1, 1](kiln.asarray(x, device=current), kiln.asarray(y, device=current), out)
+    want = [[i * 100 + a + b for i, (a, b) in enumerate(zip(x, y), 10)],
+            [i * 100 + a * b for (i, a), b in zip(enumerate(x), y)]]
+    np.testing.assert_array_equal(kiln.asnumpy(out), want)

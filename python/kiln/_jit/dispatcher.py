@@ -225,13 +225,16 @@ class Dispatcher:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch with enough threads for `ntasks` (Numba's ``kernel.forall(n)``)."""
+        if ntasks < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {ntasks}")
         tpb = tpb or 128
         return self[max(1, -(-int(ntasks) // tpb)), tpb, stream, sharedmem]
 
     def __call__(self, *args):
         if self._kiln_device_function:
             raise TypeError(f"{self.__name__} is a device function: it runs only inside kernels")
-        raise TypeError(f"launch {self.__name__} with a configuration: {self.__name__}[griddim, blockdim](...)")
+        raise ValueError(f"{self.__name__}: the launch configuration was not specified: launch it as "
+                         f"{self.__name__}[griddim, blockdim](...)")  # Numba's ValueError
 
     def kernel_for(self, types):
         kernel = self._kernels.get(types)

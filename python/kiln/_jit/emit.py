@@ -358,7 +358,7 @@ class Emitter:
         counter, lengths, items = f"_k{tag}", [], []
         self.line("{")
         self._depth += 1
-        for n, (kind, node, ty) in enumerate(plan):
+        for n, (kind, node, ty, _) in enumerate(plan):
             source = f"_seq{tag}_{n}"
             if kind == "index":
                 self.line(f"const long long {source} = (long long)({self.expr(node)});")
@@ -378,9 +378,7 @@ class Emitter:
             bound = f"({length} < {bound} ? {length} : {bound})"
         self.line(f"for (long long {counter} = 0, _n{tag} = {bound}; {counter} < _n{tag}; ++{counter}) {{")
         self._depth += 1
-        target = s.target
-        names = target.elts if isinstance(target, ast.Tuple) and len(plan) > 1 else [target]
-        for name, item in zip(names, items):
+        for (_, _, _, name), item in zip(plan, items):
             self.line(f"{name.id} = {cast(self.typed.locals[name.id], item)};")
         self.block(s.body)
         self._depth -= 1

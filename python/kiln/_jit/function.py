@@ -36,6 +36,7 @@ class Function:
         _Desugar().visit(self.node)
         _rename_cxx_keywords(self.node)
         self.params = [a.arg for a in args.args]
+        self.assigned_once = _assigned_once(self.node, self.params)
 
     @property
     def c_name(self):
@@ -44,6 +45,17 @@ class Function:
     def error(self, kind, node, what):
         line = getattr(node, "lineno", self.first_line)
         raise kind(f"{what} (in {self.name}, {self.filename}:{line})")
+
+
+def _assigned_once(function, params):
+    """The locals stored exactly once, each by a plain ``name = value``: name -> value."""
+    stores, values = {}, {}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = node.value
+    return {name: value for name, value in values.items() if stores.get(name) == 1 and name not in params}
 
 
 def _statement_text(text):

@@ -39,6 +39,7 @@ class Typed:
         # Numba's integer typing (kiln.cuda.jit) or NumPy's (CuPy's jit face):
         # whether int32 + int32 is int64 or int32.
         self.numba_integers = function.numba_integers
+        self._folding = set()  # locals whose constant value constant() is finding
         self.arg_types = list(arg_types)
         if len(self.arg_types) != len(function.params):
             raise TypeError(f"{function.name} takes {len(function.params)} arguments, got {len(self.arg_types)}")
@@ -75,8 +76,20 @@ class Typed:
             return self.bound[node.id]
         if isinstance(node, ast.Name) and node.id not in self.locals and node.id in self.f.scope:
             return self.f.scope[node.id]
+        if isinstance(node, ast.Name) and node.id in self.f.assigned_once and node.id not in self._folding:
+            # A local assigned once, from a constant (``N = 100`` before
+            # ``cuda.shared.array(N, int32)``), is that constant, as in Numba.
+            self._folding.add(node.id)
+            try:
+                return self.constant(self.f.assigned_once[node.id])
+            finally:
+                self._folding.discard(node.id)
         if isinstance(node, ast.Attribute):
-            return getattr(self.constant(node.value), node.attr)
+            base = self.constant(node.value)
+            try:
+                return getattr(base, node.attr)
+            except Exception:  # cuda.gridDim.x and the like have values only in a kernel
+                self.typing(node, "expected a constant (a literal or a module-level value)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.constant(node.operand)
         if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv):
@@ -257,30 +270,45 @@ class Typed:
 
     def _for_sequence(self, s):
         """``for x in a`` (an array: its elements, or its rows as views), over a
-        tuple (literal, constant, shape), and ``enumerate``/``zip`` of those:
-        ``iterations[s]`` is the list of (kind, node, item type) the loop walks
-        in step, kind "index" (enumerate's counter, from node), "array" or
-        "tuple"."""
-        it, target = s.iter, s.target
+        tuple (literal, constant, shape), and ``enumerate``/``zip`` of those,
+        nested too (``for i, (x, y) in enumerate(zip(a, b))``):
+        ``iterations[s]`` is the list of (kind, node, item type, target name)
+        the loop walks in step, kind "index" (enumerate's counter, from node),
+        "array" or "tuple"."""
+        plan = self._streams(s, s.iter, s.target, top=True)
+        for kind, node, ty, name in plan:
+            self._bind(name.id, ty, s, node if kind == "index" else None)
+        self.iterations[s] = plan
+
+    def _streams(self, s, it, target, top=False):
+        """The streams `it` walks in step, each with the name of `target` it binds."""
         function = self.global_value(it.func) if isinstance(it, ast.Call) else None
         if function is enumerate:
             if not 1 <= len(it.args) <= 2:
                 self.typing(s, "enumerate() takes an iterable and an optional start")
             start = it.args[1] if len(it.args) == 2 else ast.copy_location(ast.Constant(value=0), it)
             self.scalars(s, self.expr(start))
-            plan = [("index", start, T.INT64), self._sequence(it.args[0])]
+            parts = [("index", start), it.args[0]]
         elif function is zip:
             if not it.args:
                 self.typing(s, "zip() of nothing")
-            plan = [self._sequence(a) for a in it.args]
+            parts = list(it.args)
         else:
-            plan = [self._sequence(it)]
-        names = target.elts if isinstance(target, ast.Tuple) and len(plan) > 1 else [target]
-        if len(names) != len(plan) or not all(isinstance(n, ast.Name) for n in names):
-            self.unsupported(s, f"the for loop's target must be {len(plan)} name(s)")
-        for name, (kind, node, ty) in zip(names, plan):
-            self._bind(name.id, ty, s, node if kind == "index" else None)
-        self.iterations[s] = plan
+            if not isinstance(target, ast.Name):
+                self.unsupported(s, "the for loop's target must be a name for each value it walks")
+            return [self._sequence(it) + (target,)]
+        if not isinstance(target, ast.Tuple) or len(target.elts) != len(parts):
+            self.unsupported(s, f"the for loop's target must be {len(parts)} name(s)"
+                             + ("" if top else " for each enumerate() or zip() inside"))
+        streams = []
+        for part, t in zip(parts, target.elts):
+            if isinstance(part, tuple):  # enumerate's counter
+                if not isinstance(t, ast.Name):
+                    self.unsupported(s, "the for loop's target must be a name for enumerate's counter")
+                streams.append(("index", part[1], T.INT64, t))
+            else:
+                streams += self._streams(s, part, t)
+        return streams
 
     def _sequence(self, node):
         if not (isinstance(node, ast.Tuple) or (isinstance(node, ast.Attribute) and node.attr == "shape") or (
