@@ -911,3 +911,18 @@ def test_nested_enumerate_and_zip(current):
     want = [[i * 100 + a + b for i, (a, b) in enumerate(zip(x, y), 10)],
             [i * 100 + a * b for (i, a), b in zip(enumerate(x), y)]]
     np.testing.assert_array_equal(kiln.asnumpy(out), want)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "complex128"])
+def test_builtin_pow_is_the_power_operator(current, dtype):
+    @cuda.jit
+    def powers(r, x, y):
+        i = cuda.grid(1)
+        if i < len(r):
+            r[i] = pow(x[i], y[i])
+
+    x = (np.arange(1, 5) * (1 + 0.5j if dtype.startswith("complex") else 1)).astype(dtype)
+    y = np.array([2, 3, 0.5, 1], dtype=dtype)
+    r = kiln.zeros(4, dtype=dtype, device=current)
+    powers[1, 4](r, kiln.asarray(x, device=current), kiln.asarray(y, device=current))
+    np.testing.assert_allclose(kiln.asnumpy(r), x ** y, rtol=1e-6)

@@ -52,6 +52,7 @@ class Typed:
         self.iterations = {}  # for statement -> what it walks (see _for_sequence)
         self.synthetic = {}  # a tuple value used as an index -> its items as subscripts of it
         self.call_types = {}  # device function call -> its arguments' types (ConstantArg: known)
+        self.pow_operators = {}  # pow(x, y) call -> the x ** y it is (constructs/builtins_.py)
         self.raised = {}  # raise or assert statement -> its exception's code in debug mode (0: not in debug mode)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).

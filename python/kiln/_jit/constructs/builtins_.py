@@ -1,4 +1,4 @@
-"""Python's builtins a kernel may call (``abs``, ``min``, ``max``, ``round``,
+"""Python's builtins a kernel may call (``abs``, ``min``, ``max``, ``round``, ``pow``,
 ``len``, ``int``/``float``/``bool`` and NumPy's scalar types as casts) and
 calls of device functions (``@cuda.jit(device=True)``)."""
 import ast
@@ -162,6 +162,24 @@ class DeviceCall(Construct):
         return f"{c_name}({', '.join(codes)})"
 
 
+class Power(Construct):
+    """``pow(x, y)``: ``x ** y``, typed and emitted as that operator (the
+    three-argument modular form is refused)."""
+
+    @staticmethod
+    def _operator(typer_or_emitter, node):
+        if len(node.args) != 2 or node.keywords:
+            typer_or_emitter.unsupported(node, "pow() with other than two arguments (use x ** y)")
+        return ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node)
+
+    def type(self, typer, node):
+        typer.pow_operators[node] = self._operator(typer, node)
+        return typer.expr(typer.pow_operators[node])
+
+    def emit(self, emitter, node):
+        return emitter.expr(emitter.typed.pow_operators[node])
+
+
 CAST = Cast()
 DEVICE_CALL = DeviceCall()
 
@@ -169,7 +187,7 @@ DEVICE_CALL = DeviceCall()
 def constructs():
     return {builtins.abs: Abs(), builtins.min: MinMax(True), builtins.max: MinMax(False), builtins.round: Round(),
             builtins.int: CAST, builtins.float: CAST, builtins.bool: CAST, builtins.len: Len(),
-            builtins.complex: MakeComplex(), builtins.print: Print()}
+            builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power()}
 
 
 class Print(Construct):
