@@ -926,3 +926,25 @@ def test_builtin_pow_is_the_power_operator(current, dtype):
     r = kiln.zeros(4, dtype=dtype, device=current)
     powers[1, 4](r, kiln.asarray(x, device=current), kiln.asarray(y, device=current))
     np.testing.assert_allclose(kiln.asnumpy(r), x ** y, rtol=1e-6)
+
+
+def test_dynamic_shared_memory_has_the_launch_size(current):
+    """cuda.shared.array(0, dtype) holds the launch's dynamic shared bytes:
+    its len() is theirs, and slices count from its real end."""
+    from kiln.cuda import int32
+
+    @cuda.jit
+    def reverse_slice(x):
+        dynamic = cuda.shared.array(0, dtype=int32)
+        odd_from_the_end = dynamic[-1::-2]
+        for k in range(6):
+            dynamic[k] = 99
+        for k in range(3):
+            odd_from_the_end[k] = k + 1
+        for k in range(6):
+            x[k] = dynamic[k]
+        x[6] = len(dynamic)
+
+    out = kiln.zeros(7, dtype="int32", device=current)
+    reverse_slice[1, 1, 0, 24](out)
+    assert kiln.asnumpy(out).tolist() == [99, 3, 99, 2, 99, 1, 6]

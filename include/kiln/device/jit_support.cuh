@@ -5,6 +5,17 @@
 // Compiles under NVRTC and under the host compiler.
 #include <stdio.h>  // printf, for print() in kernels (built into NVRTC; the C library's on the CPU)
 #include "kiln/device/kernel_types.cuh"  // float16, complex<float>, complex<double>
+// The bytes of dynamic shared memory each block of this launch has: what a
+// cuda.shared.array(0, dtype) holds.
+__device__ __forceinline__ long long kiln_dynamic_shared_bytes() {
+#ifdef __CUDA_ARCH__
+  unsigned bytes;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+  return bytes;
+#else
+  return (long long)kiln_host::current_launch->shared_bytes;
+#endif
+}
 // An array argument or a shared/local array: data, shape and byte strides.
 // Python's negative indices are resolved by wrap(), which the translator
 // leaves out where an index can be shown never to be negative.

@@ -54,7 +54,8 @@ def declare(emitter, name, node):
     if kind == "shared" and shape[0] == 0:
         emitter.module.needs_dynamic_shared = True
         data = f"reinterpret_cast<{ce}*>(kiln_dynamic_shared)"
-        shape = (1 << 30,) + shape[1:]  # sized at launch; indexing is not bounds-checked
+        rest = int(np.prod(shape[1:], dtype=np.int64))
+        shape = (f"(kiln_dynamic_shared_bytes() / {ty.dtype.itemsize * rest})",) + shape[1:]  # sized at launch
     elif kind == "const":
         data = emitter.module.constant_array(ty.dtype, values)
     else:
@@ -65,6 +66,7 @@ def declare(emitter, name, node):
     strides, step = [], ty.dtype.itemsize
     for s in reversed(shape):
         strides.insert(0, step)
-        step *= s
-    emitter.line(f"const {ty.c_name} {name} = {{{data}, {{{', '.join(f'{s}LL' for s in shape)}}}, "
+        step *= s if isinstance(s, int) else 1  # the first extent (a launch's) scales no stride
+    extents = ", ".join(f"{s}LL" if isinstance(s, int) else s for s in shape)
+    emitter.line(f"const {ty.c_name} {name} = {{{data}, {{{extents}}}, "
                  f"{{{', '.join(f'{s}LL' for s in strides)}}}}};")
