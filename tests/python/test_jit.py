@@ -948,3 +948,27 @@ def test_dynamic_shared_memory_has_the_launch_size(current):
     out = kiln.zeros(7, dtype="int32", device=current)
     reverse_slice[1, 1, 0, 24](out)
     assert kiln.asnumpy(out).tolist() == [99, 3, 99, 2, 99, 1, 6]
+
+
+def test_kernels_may_be_named_like_c_library_functions(current):
+    """A kernel called div or rand (C library functions) compiles: kernels
+    live in a namespace of their own. (One that calls the C function of its
+    own name, a kernel exp calling math.exp, still does not.)"""
+    from kiln.cuda import float32, int32, void
+
+    @cuda.jit(void(float32[:, :], int32, int32))
+    def div(grid, l_x, l_y):
+        for x in range(l_x):
+            for y in range(l_y):
+                grid[x, y] /= 2.0
+
+    @cuda.jit
+    def rand(a):
+        a[0] = math.exp(a[0])
+
+    grid = kiln.ones((2, 2), dtype="float32", device=current)
+    div[1, 1](grid, 2, 2)
+    assert kiln.asnumpy(grid).tolist() == [[0.5, 0.5], [0.5, 0.5]]
+    one = kiln.zeros(1, device=current)
+    rand[1, 1](one)
+    assert kiln.asnumpy(one).tolist() == [1.0]

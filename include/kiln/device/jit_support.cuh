@@ -329,6 +329,10 @@ __device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_e
 #define KILN_JIT_ERROR_RECORD __device__ kiln_jit_error_t kiln_jit_error;
 
 // The heads of translated kernels and of the device functions they call.
+// cuda.jit's kernels have C++ linkage inside namespace kiln_jit and are found
+// by name expression, so a kernel may be named like a C library function
+// (div, exp); vectorize's and guvectorize's, named by kiln, are extern "C".
+#define KILN_JIT_NAMED_KERNEL __global__ void
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__
 // A device function compile_ptx shows on its own, with C linkage.

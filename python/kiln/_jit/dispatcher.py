@@ -243,7 +243,7 @@ class Dispatcher:
                 raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
                                 f"{self.__name__} was declared for {self._declared()}")
             source, module = self.source_for(types)
-            kernel, = generated_kernels(source, [self.function.c_name], self._options)
+            kernel, = generated_kernels(source, [f"kiln_jit::{self.function.c_name}"], self._options)
             kernel._kiln_exceptions = module.exceptions if self.debug else None
             self._kernels[types] = kernel
             if self._carveout is not None and device_of([]).type == "cuda":
@@ -280,7 +280,8 @@ class Dispatcher:
         """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
         module = Module(self.debug, self._launch_bounds)
         translation = Translation(self.function, list(types), module, kernel=True, c_name=self.function.c_name)
-        source = self._sources[tuple(types)] = module.source(translation.lines)
+        kernel_lines = ["namespace kiln_jit {"] + translation.lines + ["}  // namespace kiln_jit"]
+        source = self._sources[tuple(types)] = module.source(kernel_lines)
         return source, module
 
     def inspect_asm(self, signature=None):

@@ -2,8 +2,9 @@
 read from the typed tree, never inferred here; calls and special names are
 emitted by their constructs (constructs/). Every statement carries a
 ``#line`` of the Python source, so C++ errors point at the Python line.
-A kernel is an extern "C" kernel (KILN_JIT_KERNEL), a device function an
-inlined helper (KILN_JIT_DEVICE_FUNCTION); both macros are
+A kernel is a C++ kernel the dispatcher puts in namespace kiln_jit
+(KILN_JIT_NAMED_KERNEL), a device function an inlined helper
+(KILN_JIT_DEVICE_FUNCTION); both macros are
 include/kiln/device/jit_support.cuh's."""
 import ast
 
@@ -244,7 +245,7 @@ class Emitter:
                   if not isinstance(ty, T.ConstantArg)]
         bounds = self.module.launch_bounds
         launch = f"__launch_bounds__({', '.join(map(str, bounds))}) " if bounds and typed.kernel else ""
-        head = f"KILN_JIT_KERNEL {launch}{c_name}" if typed.kernel else \
+        head = f"KILN_JIT_NAMED_KERNEL {launch}{c_name}" if typed.kernel else \
             f"KILN_JIT_DEVICE_FUNCTION {T.c_name(typed.return_type)} {c_name}"
         self.lines.append(f"{head}({', '.join(params)}) {{")
         self._depth = 1
