@@ -41,12 +41,21 @@ bool resolve(void* lib, BlasLibrary& out) {
       for (int t = 0; t < 4; ++t)
         if (!(out.fn[r][t] = dlsym(lib, (std::string(s.prefix) + kNames[r][t] + s.suffix).c_str()))) return false;
     out.ilp64 = s.ilp64;
+    out.set_threads_here = reinterpret_cast<int (*)(int)>(dlsym(lib, "openblas_set_num_threads_local"));
     return true;
   }
   return false;
 }
 
 }  // namespace
+
+SmallCallsOnThisThread::SmallCallsOnThisThread(bool small) {
+  if (small && blas_library().set_threads_here) saved_ = blas_library().set_threads_here(1);
+}
+
+SmallCallsOnThisThread::~SmallCallsOnThisThread() {
+  if (saved_ > 0) blas_library().set_threads_here(saved_);
+}
 
 const BlasLibrary& blas_library() {
   static const BlasLibrary* loaded = [] {

@@ -1,6 +1,6 @@
 // LAPACK's factorizations on the CPU, one matrix of the batch after another
-// (the library spreads each over the cores). Workspace sizes come from
-// LAPACK's own queries (lwork = -1).
+// (the library spreads a large one over the cores; small ones run on the
+// calling thread). Workspace sizes come from LAPACK's own queries (lwork = -1).
 #include <algorithm>
 #include <complex>
 #include <vector>
@@ -193,8 +193,13 @@ struct Lapack {
   }
 };
 
+// Matrices up to this side are factored on the calling thread (see
+// SmallCallsOnThisThread); the library's threads pay off above it.
+constexpr int64_t kOneThreadMaxSide = 64;
+
 template <class T, void (*F32)(const LapackArgs&), void (*F64)(const LapackArgs&)>
 void with_width(const LapackArgs& p) {
+  SmallCallsOnThisThread one_thread(std::max(p.m, p.n) <= kOneThreadMaxSide);
   if (blas_library().ilp64) F64(p);
   else F32(p);
 }
