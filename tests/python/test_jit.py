@@ -972,3 +972,23 @@ def test_kernels_may_be_named_like_c_library_functions(current):
     one = kiln.zeros(1, device=current)
     rand[1, 1](one)
     assert kiln.asnumpy(one).tolist() == [1.0]
+
+
+def test_fp16_functions_round_as_float16_and_take_literals(current):
+    """cuda.fp16's functions compute in float and round once to float16; a
+    literal argument (2, 2.5, 0.1) is first a float16, as in Numba."""
+
+    @cuda.jit
+    def halves(x, out):
+        out[0] = cuda.fp16.hmul(x[0], 2)
+        out[1] = cuda.fp16.hmul(x[0], 2.5)
+        out[2] = cuda.fp16.hadd(x[1], 0.1)
+        out[3] = cuda.fp16.hfma(x[0], x[1], x[2])
+        out[4] = cuda.fp16.hsqrt(x[2])
+
+    x = np.array([321, 1, 3], dtype=np.float16)
+    out = kiln.zeros(5, dtype="float16", device=current)
+    halves[1, 1](kiln.asarray(x, device=current), out)
+    f16 = np.float16
+    want = [x[0] * f16(2), x[0] * f16(2.5), x[1] + f16(0.1), f16(np.float32(x[0]) * x[1] + x[2]), np.sqrt(x[2])]
+    assert kiln.asnumpy(out).tolist() == [float(w) for w in want]

@@ -1,6 +1,8 @@
 """Numba's ``cuda.fp16`` functions: arithmetic, comparisons and math on
 float16 values, computed in float and rounded back to float16 (binary16),
 as the GPU's half-precision instructions round their result once."""
+import ast
+
 from ...cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast
@@ -22,13 +24,15 @@ class HalfFunction(Construct):
         self.arity = 3 if name == "hfma" else 1 if name in _UNARY else 2
 
     def type(self, typer, node):
-        for t in typer.args(node, self.arity):
-            if t.kind != "f":
+        for t, arg in zip(typer.args(node, self.arity), node.args):
+            literal = isinstance(arg, ast.Constant) and type(arg.value) in (int, float)
+            if t.kind != "f" and not literal:  # a literal 2 or 2.5 becomes a float16, as in Numba
                 typer.typing(node, f"cuda.fp16.{self.name} takes float16 values, not {t}")
         return T.BOOL if self.name in _COMPARISONS else T.FLOAT16
 
     def emit(self, emitter, node):
-        a, b, c = ([cast(T.FLOAT32, code) for code, _ in emitter.args(node)] + [None, None])[:3]
+        # Each argument as the float16 it is (or a literal becomes), computed in float.
+        a, b, c = ([cast(T.FLOAT32, cast(T.FLOAT16, code)) for code, _ in emitter.args(node)] + [None, None])[:3]
         if self.name in _COMPARISONS:
             return f"(({a}) {_COMPARISONS[self.name]} ({b}))"
         if self.name in _ARITHMETIC:
