@@ -115,6 +115,14 @@ void leading_columns(int device, DType dt, const char* src, char* dst, int64_t b
   copy_strided(device, dt, false, 2, shape, src, src_strides, dst, dst_strides);
 }
 
+// The host info of a cuBLAS routine with no numerical failure (getrs and
+// geqrf batched), which only checks the arguments: -i for argument i
+// refused; otherwise every matrix's LAPACK info is 0.
+void arguments_checked(int info, const char* routine, const LapackArgs& p) {
+  if (info != 0) throw CudaError(std::string(routine) + " refused argument " + std::to_string(-info));
+  std::fill(p.info, p.info + p.batch, 0);
+}
+
 // Q's kernel per precision (S, D, C, Z) and device.
 std::atomic<CUfunction> form_q_slots[4][kMaxDevices];
 
@@ -179,15 +187,14 @@ bool getrs_batched(const LapackArgs& p, DType dt) {
   convert(p.device, DType::Int64, p.pivots, DType::Int32, pivots->data(), p.batch * p.n);
   BufferPtr a = matrix_addresses(p.device, p.a, batch, p.n * p.n * itemsize(dt));
   BufferPtr b = matrix_addresses(p.device, p.b, batch, p.n * p.nrhs * itemsize(dt));
-  int info = 0;  // the arguments' check only: getrs has no numerical failure
+  int info = 0;
   check(cublas().getrs_batched[lapack_precision(dt)](cublas_handle(p.device), CUBLAS_OP_N, n,
                                                      static_cast<int>(p.nrhs),
                                                      static_cast<const void* const*>(a->data()), n,
                                                      static_cast<const int*>(pivots->data()),
                                                      static_cast<void* const*>(b->data()), n, &info, batch),
         "cublas<t>getrsBatched");
-  if (info != 0) throw CudaError("cublas<t>getrsBatched refused argument " + std::to_string(-info));
-  std::fill(p.info, p.info + p.batch, 0);
+  arguments_checked(info, "cublas<t>getrsBatched", p);
   return true;
 }
 
@@ -207,7 +214,7 @@ bool potrf_batched(const LapackArgs& p, DType dt) {
 }
 
 // cuBLAS's batched QR wants m >= n (the core's wide matrices go one at a
-// time). It has no numerical failure: its info only checks the arguments.
+// time).
 bool geqrf_batched(const LapackArgs& p, DType dt) {
   if (p.m < p.n || !small_stack(p, kQrMaxSide)) return false;
   ContextScope scope(p.device);
@@ -219,8 +226,7 @@ bool geqrf_batched(const LapackArgs& p, DType dt) {
                                                      static_cast<void* const*>(a->data()), m,
                                                      static_cast<void* const*>(tau->data()), &info, batch),
         "cublas<t>geqrfBatched");
-  if (info != 0) throw CudaError("cublas<t>geqrfBatched refused argument " + std::to_string(-info));
-  std::fill(p.info, p.info + p.batch, 0);
+  arguments_checked(info, "cublas<t>geqrfBatched", p);
   return true;
 }
 

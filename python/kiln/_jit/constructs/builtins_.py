@@ -166,15 +166,12 @@ class Power(Construct):
     """``pow(x, y)``: ``x ** y``, typed and emitted as that operator (the
     three-argument modular form is refused)."""
 
-    @staticmethod
-    def _operator(typer_or_emitter, node):
-        if len(node.args) != 2 or node.keywords:
-            typer_or_emitter.unsupported(node, "pow() with other than two arguments (use x ** y)")
-        return ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node)
-
     def type(self, typer, node):
-        typer.pow_operators[node] = self._operator(typer, node)
-        return typer.expr(typer.pow_operators[node])
+        if len(node.args) != 2 or node.keywords:
+            typer.unsupported(node, "pow() with other than two arguments (use x ** y)")
+        power = ast.copy_location(ast.BinOp(left=node.args[0], op=ast.Pow(), right=node.args[1]), node)
+        typer.pow_operators[node] = power
+        return typer.expr(power)
 
     def emit(self, emitter, node):
         return emitter.expr(emitter.typed.pow_operators[node])
