@@ -107,6 +107,14 @@ void store_python_number(const KernelLauncher& k, size_t i, PyObject* o, Argumen
   if (PyErr_Occurred()) throw nb::python_error();
 }
 
+// A Python bool/int/float/complex that is not a NumPy scalar: numpy.float64
+// and numpy.complex128 subclass float and complex but pass as their exact
+// type, so they work where the parameter's type is unknown too.
+bool is_python_number(PyObject* o) {
+  if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_CheckExact(o) || PyComplex_CheckExact(o)) return true;
+  return (PyFloat_Check(o) || PyComplex_Check(o)) && PyObject_IsInstance(o, numpy_types().generic.ptr()) != 1;
+}
+
 Device cuda_array_interface_device() {
 #ifdef KILN_WITH_CUDA
   return Device::cuda(cuda::current_device());
@@ -179,7 +187,7 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       merge_device(*this, i, array.device(), have_device, device);
     } else if (PyBytes_Check(o)) {
       pointers[i] = PyBytes_AS_STRING(o);  // a struct passed by value, packed by the caller
-    } else if (PyBool_Check(o) || PyLong_Check(o) || PyFloat_Check(o) || PyComplex_Check(o)) {
+    } else if (is_python_number(o)) {
       store_python_number(*this, i, o, slots[i]);
     } else if (PyObject_IsInstance(o, numpy_types().generic.ptr()) == 1) {
       Py_buffer view;  // a NumPy scalar passes as its exact type
