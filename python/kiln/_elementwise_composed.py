@@ -98,16 +98,30 @@ def logaddexp2(x1, x2, /, *, out=None):
     return into(_core._where(a == b, a + 1, result).astype(dtype, copy=False), out)
 
 
+# For each float type: the exponents whose power of two is a normal number,
+# and the signed integer type and shift that build that power from its bits.
+_POWERS_OF_TWO = {"float16": (-14, 15, "int16", 10), "float32": (-126, 127, "int32", 23),
+                  "float64": (-1022, 1023, "int64", 52)}
+
+
 def ldexp(x1, x2, /, *, out=None):
-    """``x1 * 2**x2`` (the power split in two so that neither half overflows
-    where the product does not)."""
+    """``x1 * 2**x2``, rounded once as C's ldexp where the power of two is
+    a normal number: one multiplication by it, the power built from its bits
+    (exact on every device, where exp2 need not be). Exponents beyond that
+    range take a second multiplication first, so that neither power
+    overflows where the product does not."""
     m, e = operands(x1, x2)
     if e.dtype.kind not in "biu":
         raise TypeError("ldexp: the exponent must be an integer")
     if m.dtype.kind not in "fc":
         m = m.astype("float16" if m.itemsize == 1 else "float32" if m.itemsize == 2 else "float64")
-    half = e // 2
-    return into((m * _core.exp2(half.astype(m.dtype))) * _core.exp2((e - half).astype(m.dtype)), out)
+    real = {"complex64": "float32", "complex128": "float64"}.get(str(m.dtype), str(m.dtype))
+    low, high, bits, shift = _POWERS_OF_TWO[real]
+    last = _core.minimum(_core.maximum(e.astype("int64"), low), high)
+    power = ((last - (low - 1)).astype(bits) << shift).view(real)
+    scaled = (m * _core.exp2((e - last).astype(real))) * power
+    # Zero, infinities and NaN are their own ldexp (inf * 2**-1100 is not 0 * inf).
+    return into(_core._where(_core.isfinite(m) & (m != 0), scaled, m), out)
 
 
 def frexp(x, /, out1=None, out2=None, *, out=None):
