@@ -1,11 +1,11 @@
 """kiln.scipy: SciPy's spellings for code ported from ``cupyx.scipy``."""
-from . import fft, sparse  # noqa: F401
+from . import fft  # noqa: F401
 
 
 def __getattr__(name):
-    # kiln.scipy.special, linalg and ndimage are loaded when first used: they
+    # kiln.scipy.special, linalg, ndimage and sparse are loaded when first used: they
     # need NumPy, which `import kiln` does not load.
-    if name in ("special", "linalg", "ndimage"):
+    if name in ("special", "linalg", "ndimage", "sparse"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

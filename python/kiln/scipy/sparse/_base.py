@@ -1,0 +1,369 @@
+"""What every sparse matrix of kiln.scipy.sparse shares: shape, dtype and
+device, conversions between the formats and to the host's SciPy, the
+arithmetic operators (each format's own work is done in CSR), reductions,
+and the helpers that build index arrays with kiln's array operations, so
+that every format runs on every device."""
+import operator
+
+from ... import _elementwise
+from ..._creation import arange, asarray, zeros
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+class SparseEfficiencyWarning(UserWarning):
+    """A change of sparsity structure that is costly in this format (SciPy's)."""
+
+
+class SparseWarning(UserWarning):
+    pass
+
+
+def index_dtype(*maxima):
+    """SciPy's index dtype: int32 while every index and count fits, else int64."""
+    return "int32" if max((int(m) for m in maxima), default=0) < 2 ** 31 else "int64"
+
+
+def expand_pointers(indptr, count):
+    """The major index of each stored entry: i repeated indptr[i+1] - indptr[i] times."""
+    from ..._rearranging import diff, repeat
+
+    return repeat(arange(indptr.shape[0] - 1, dtype="int64", device=indptr.device), diff(indptr))[:count]
+
+
+def pointers(major, n_major, device):
+    """indptr for entries sorted by their major index."""
+    from ..._core import bincount
+    from ..._joining import concatenate
+    from ..._reductions import cumsum
+
+    counts = bincount(major, minlength=n_major) if major.shape[0] else zeros(n_major, dtype="int64", device=device)
+    return concatenate([zeros(1, dtype="int64", device=device), cumsum(counts)])
+
+
+def segment_sums(keys, values):
+    """For keys sorted ascending: the distinct keys and the sum of the values
+    of each (in the values' dtype)."""
+    from ..._joining import concatenate
+    from ..._reductions import cumsum
+
+    if keys.shape[0] == 0:
+        return keys, values
+    first = concatenate([asarray([True], device=keys.device), keys[1:] != keys[:-1]])
+    group = cumsum(first) - 1
+    count = int(group[-1]) + 1
+    sums = zeros(count, dtype=values.dtype, device=values.device)
+    _elementwise.add.at(sums, group, values)
+    return keys[first], sums
+
+
+def stable_order(keys):
+    from ..._sorting import argsort
+
+    return argsort(keys, kind="stable")
+
+
+def result_dtype(*dtypes):
+    from ..._core import result_type
+
+    return str(result_type(*dtypes))
+
+
+def is_scalar(x):
+    import numbers
+
+    np = _np()
+    return isinstance(x, (numbers.Number, np.generic)) or (hasattr(x, "ndim") and x.ndim == 0 and
+                                                          not isinstance(x, spmatrix))
+
+
+def check_shape(shape):
+    """A 2-tuple of non-negative ints (SciPy's matrices are 2-d)."""
+    try:
+        shape = tuple(operator.index(s) for s in shape)
+    except TypeError as e:
+        raise TypeError("invalid shape") from e
+    if len(shape) != 2:
+        raise ValueError("shape must be a 2-tuple")
+    if any(s < 0 for s in shape):
+        raise ValueError("'shape' elements cannot be negative")
+    return shape
+
+
+class spmatrix:
+    """The base class of kiln's sparse matrices (CuPy's ``cupyx.scipy.sparse.spmatrix``)."""
+
+    __array_priority__ = 101
+    ndim = 2
+    maxprint = 50
+    format = None
+
+    def __init__(self, device=None):
+        if type(self) is spmatrix:
+            raise ValueError("This class is not intended to be instantiated directly.")
+        self._device = device
+
+    # -- description ------------------------------------------------------
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def size(self):
+        return self.getnnz()
+
+    @property
+    def nnz(self):
+        return self.getnnz()
+
+    def getnnz(self, axis=None):
+        if axis is not None:
+            raise NotImplementedError("getnnz over an axis is not supported")
+        return int(self.data.shape[0])
+
+    def count_nonzero(self):
+        """The number of stored entries that are not zero (after summing duplicates)."""
+        csr = self.tocsr()
+        csr.sum_duplicates()
+        return int((csr.data != 0).sum())
+
+    def get_shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        """Reshape in place (SciPy's)."""
+        reshaped = self.reshape(check_shape(shape)).asformat(self.format)
+        self.__dict__ = reshaped.__dict__
+
+    shape = property(get_shape, set_shape)
+
+    def getformat(self):
+        return self.format
+
+    def __len__(self):
+        raise TypeError("sparse matrix length is ambiguous; use getnnz() or shape[0]")
+
+    def __bool__(self):
+        if self.shape == (1, 1):
+            return self.nnz != 0
+        raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                         "Use a.any() or a.all().")
+
+    def __iter__(self):
+        for r in range(self.shape[0]):
+            yield self[r]
+
+    def __repr__(self):
+        return (f"<{self.shape[0]}x{self.shape[1]} sparse matrix of type '{self.dtype}'\n"
+                f"\twith {self.nnz} stored elements in {_FORMAT_NAMES.get(self.format, self.format)} format>")
+
+    def __str__(self):
+        return str(self.get())
+
+    # -- conversions ------------------------------------------------------
+    def asformat(self, format):
+        if format is None or format == self.format:
+            return self
+        converter = getattr(self, "to" + format, None)
+        if converter is None:
+            raise ValueError(f"Format {format} is unknown.")
+        return converter()
+
+    def tocoo(self, copy=False):
+        return self.tocsr().tocoo(copy=False)
+
+    def tocsc(self, copy=False):
+        return self.tocsr().tocsc(copy=False)
+
+    def todia(self, copy=False):
+        from ._dia import coo_to_dia
+
+        return coo_to_dia(self.tocoo())
+
+    def tolil(self, copy=False):
+        raise NotImplementedError("kiln.scipy.sparse has no LIL format")
+
+    def todok(self, copy=False):
+        raise NotImplementedError("kiln.scipy.sparse has no DOK format")
+
+    def todense(self, order=None, out=None):
+        return self.toarray(order=order, out=out)
+
+    @property
+    def A(self):
+        return self.toarray()
+
+    def asfptype(self):
+        if self.dtype.kind in "fc" and self.dtype.itemsize >= 4:
+            return self
+        return self.astype("float32" if self.dtype.itemsize <= 2 else "float64")
+
+    def conj(self, copy=True):
+        return self.conjugate(copy=copy)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def H(self):
+        return self.getH()
+
+    def getH(self):
+        return self.transpose().conj()
+
+    def get(self, stream=None):
+        """The matrix as SciPy's, on the host."""
+        return self.tocsr().get()
+
+    def __array__(self, *args, **kwargs):
+        raise TypeError("kiln sparse matrices do not convert implicitly to NumPy arrays; use .get() or "
+                        ".toarray()")
+
+    # -- arithmetic (done in CSR) -----------------------------------------
+    def __neg__(self):
+        return -self.tocsr()
+
+    def __pos__(self):
+        return self.copy()
+
+    def __add__(self, other):
+        return self.tocsr().__add__(other)
+
+    def __radd__(self, other):
+        return self.tocsr().__radd__(other)
+
+    def __sub__(self, other):
+        return self.tocsr().__sub__(other)
+
+    def __rsub__(self, other):
+        return self.tocsr().__rsub__(other)
+
+    def __mul__(self, other):
+        return self.tocsr().__mul__(other)
+
+    def __rmul__(self, other):
+        return self.tocsr().__rmul__(other)
+
+    def __matmul__(self, other):
+        if is_scalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self.tocsr().dot(other)
+
+    def __rmatmul__(self, other):
+        if is_scalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self.tocsr().__rmul__(other)
+
+    def __truediv__(self, other):
+        return self.tocsr().__truediv__(other)
+
+    def __div__(self, other):
+        return self.__truediv__(other)
+
+    def __pow__(self, other):
+        """The matrix power (``*`` is the matrix product for spmatrix)."""
+        from ._construct import identity
+
+        if self.shape[0] != self.shape[1]:
+            raise TypeError("matrix is not square")
+        if not is_scalar(other) or int(other) != other:
+            raise ValueError("exponent must be an integer")
+        other = int(other)
+        if other < 0:
+            raise ValueError("exponent must be >= 0")
+        if other == 0:
+            return identity(self.shape[0], dtype=self.dtype, format="csr", device=self.device)
+        result = self.tocsr()
+        for _ in range(other - 1):
+            result = result.dot(self)
+        return result
+
+    def dot(self, other):
+        return self.tocsr().dot(other)
+
+    def multiply(self, other):
+        return self.tocsr().multiply(other)
+
+    def power(self, n, dtype=None):
+        return self.tocsr().power(n, dtype=dtype)
+
+    def maximum(self, other):
+        return self.tocsr().maximum(other)
+
+    def minimum(self, other):
+        return self.tocsr().minimum(other)
+
+    def __abs__(self):
+        return abs(self.tocsr())
+
+    def __eq__(self, other):
+        return self.tocsr().__eq__(other)
+
+    def __ne__(self, other):
+        return self.tocsr().__ne__(other)
+
+    def __lt__(self, other):
+        return self.tocsr().__lt__(other)
+
+    def __gt__(self, other):
+        return self.tocsr().__gt__(other)
+
+    def __le__(self, other):
+        return self.tocsr().__le__(other)
+
+    def __ge__(self, other):
+        return self.tocsr().__ge__(other)
+
+    __hash__ = None
+
+    # -- reductions -------------------------------------------------------
+    def sum(self, axis=None, dtype=None, out=None):
+        return self.tocsr().sum(axis=axis, dtype=dtype, out=out)
+
+    def mean(self, axis=None, dtype=None, out=None):
+        """The mean over all entries or along an axis (as a 2-d array), zeros included."""
+        np = _np()
+        if axis is None:
+            count = self.shape[0] * self.shape[1]
+        else:
+            axis = _axis(axis)
+            count = self.shape[axis]
+        if dtype is None:
+            dtype = "float64" if self.dtype.kind in "biu" else str(self.dtype)
+        total = self.astype(dtype).sum(axis=axis, dtype=dtype)
+        result = total / np.array(count, dtype=np.dtype(dtype).type(0).real.dtype)
+        if out is not None:
+            out[...] = result
+            return out
+        return result
+
+    def diagonal(self, k=0):
+        return self.tocsr().diagonal(k=k)
+
+    def setdiag(self, values, k=0):
+        raise NotImplementedError(f"setdiag is not supported for the {self.format} format")
+
+    def reshape(self, *shape, order="C"):
+        return self.tocoo().reshape(*shape, order=order)
+
+    def transpose(self, axes=None, copy=False):
+        return self.tocsr().transpose(axes=axes, copy=copy)
+
+    def copy(self):
+        return self.__class__(self, copy=True)
+
+
+def _axis(axis):
+    axis = operator.index(axis)
+    if axis < -2 or axis > 1:
+        raise ValueError("axis out of range")
+    return axis % 2
+
+
+_FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate",
+                 "dia": "DIAgonal"}

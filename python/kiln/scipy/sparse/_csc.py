@@ -1,0 +1,12 @@
+"""Compressed sparse columns (SciPy's csc_matrix); the work is _compressed.py's."""
+from ._compressed import _FORMATS, _compressed_matrix
+
+
+class csc_matrix(_compressed_matrix):
+    """A sparse matrix stored by columns: ``data``, ``indices`` (the row of
+    each entry) and ``indptr`` (where each column's entries start)."""
+
+    format = "csc"
+
+
+_FORMATS["csc"] = csc_matrix
