@@ -328,10 +328,10 @@ class spmatrix:
     def mean(self, axis=None, dtype=None, out=None):
         """The mean over all entries or along an axis (as a 2-d array), zeros included."""
         np = _np()
+        axis = None if axis is None else _axis(axis)
         if axis is None:
             count = self.shape[0] * self.shape[1]
         else:
-            axis = _axis(axis)
             count = self.shape[axis]
         if dtype is None:
             dtype = "float64" if self.dtype.kind in "biu" else str(self.dtype)
@@ -357,13 +357,66 @@ class spmatrix:
     def copy(self):
         return self.__class__(self, copy=True)
 
+    def _with_summed_data(self, function):
+        """function of the stored values, repeats summed first, in this format."""
+        csr = self.tocsr()
+        csr = csr.copy() if csr is self else csr
+        csr.sum_duplicates()
+        return csr._with(function(csr.data)).asformat(self.format)
+
+    def __getstate__(self):
+        # The device is found again from the arrays (Device objects do not pickle).
+        state = dict(self.__dict__)
+        state.pop("_device", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._device = self.data.device
+
+    def getrow(self, i):
+        """Row i as a 1 x n CSR matrix."""
+        return self.tocsr()[i, :].tocsr()
+
+    def getcol(self, j):
+        """Column j as an m x 1 CSC matrix."""
+        return self.tocsc()[:, j].tocsc()
+
+
 
 def _axis(axis):
+    """An axis (0 or 1), or None for both (SciPy takes (0, 1) as both)."""
+    if isinstance(axis, tuple):
+        axes = {_axis(a) for a in axis}
+        if len(axes) != len(axis):
+            raise ValueError("duplicate value in 'axis'")
+        return None if len(axes) == 2 else axes.pop()
     axis = operator.index(axis)
     if axis < -2 or axis > 1:
         raise ValueError("axis out of range")
     return axis % 2
 
 
+# NumPy's functions that keep zero at zero, which SciPy's matrices offer as
+# methods acting on the stored values (repeats summed first).
+_ZERO_PRESERVING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad", "expm1", "floor", "log1p",
+                    "rad2deg", "rint", "sign", "sin", "sinh", "sqrt", "tan", "tanh", "trunc")
+
+
+def _zero_preserving_method(name):
+    def method(self):
+        from ... import _elementwise
+
+        return self._with_summed_data(getattr(_elementwise, name))
+
+    method.__name__ = name
+    method.__doc__ = f"{name} of each stored value (zero stays zero)."
+    return method
+
+
 _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Column", "coo": "COOrdinate",
                  "dia": "DIAgonal"}
+
+
+for _name in _ZERO_PRESERVING:
+    setattr(spmatrix, _name, _zero_preserving_method(_name))

@@ -26,6 +26,8 @@ def _dense(x, device):
     """x as a kiln array on `device` (NumPy arrays and lists are copied there)."""
     from ..._core import ndarray
 
+    if isinstance(x, str):
+        raise ValueError(f"invalid input format: {x!r} is not an array")
     if isinstance(x, ndarray):
         return x
     return asarray(x, device=device)
@@ -73,6 +75,8 @@ class _compressed_matrix(spmatrix):
                 shape = self._swap((major, minor))
         else:
             dense = _dense(arg1, None)
+            if dense.ndim == 1:
+                dense = dense.reshape(1, -1)
             if dense.ndim != 2:
                 raise TypeError("expected dimension <= 2 array or matrix")
             coo = coo_matrix(dense, dtype=dtype).asformat(self.format)
@@ -263,7 +267,7 @@ class _compressed_matrix(spmatrix):
         return result
 
     def transpose(self, axes=None, copy=False):
-        if axes is not None and tuple(axes) != (1, 0):
+        if axes is not None and axes != (1, 0):
             raise ValueError("Sparse matrices do not support an 'axes' parameter because swapping "
                              "dimensions is the only logical permutation.")
         other = "csc" if self.format == "csr" else "csr"
@@ -491,13 +495,13 @@ class _compressed_matrix(spmatrix):
         """The sum of all entries, or along an axis as a 2-d (1, n) or (m, 1) array."""
         from ..._reductions import sum as total
 
+        axis = None if axis is None else _axis(axis)
         if axis is None:
             result = total(self.data, dtype=dtype)
             if out is not None:
                 out[...] = result
                 return out
             return result
-        axis = _axis(axis)
         sum_dtype = str(total(zeros(0, dtype=str(self.data.dtype), device=self.device), dtype=dtype).dtype)
         rows, cols = self._coordinates()
         lines = cols if axis == 0 else rows
@@ -509,6 +513,109 @@ class _compressed_matrix(spmatrix):
             out[...] = result
             return out
         return result
+
+    def _extreme_places(self, axis):
+        """For min/max: (line of each entry, place of it along the line, the
+        number of lines, the line length), over the canonical entries."""
+        # Entries sorted by line, then by place along it.
+        canonical = self.tocsc() if axis == 0 else self.tocsr()
+        canonical = canonical.copy() if canonical is self else canonical
+        canonical.sum_duplicates()
+        rows, cols = canonical._coordinates()
+        m, n = self._shape
+        if axis is None:
+            return canonical, zeros(rows.shape, dtype="int64", device=self.device), rows * n + cols, 1, m * n
+        if axis == 0:
+            return canonical, cols, rows, n, m
+        return canonical, rows, cols, m, n
+
+    def _min_or_max(self, axis, maximum, explicit=False):
+        """The extreme over all places (implicit zeros included unless
+        `explicit`): a scalar, or SciPy's sparse (1, n) or (m, 1) matrix."""
+        from ..._core import bincount
+        from ._coo import coo_matrix
+
+        axis = None if axis is None else _axis(axis)
+        if self._shape[0] * self._shape[1] == 0 and (axis is None or self._shape[axis] == 0):
+            raise ValueError("zero-size array to reduction operation, which has no identity")
+        canonical, lines, _, count, length = self._extreme_places(axis)
+        ufunc = _elementwise.maximum if maximum else _elementwise.minimum
+        stored = bincount(lines, minlength=count) if lines.shape[0] else zeros(count, dtype="int64",
+                                                                                device=self.device)
+        result = zeros(count, dtype=str(self.data.dtype), device=self.device)
+        full = stored == length
+        if bool(full.any()):
+            # Lines with no implicit zero start from one of their own values.
+            from ..._core import _where
+            from ..._sorting import searchsorted
+
+            first = searchsorted(lines, arange(count, dtype="int64", device=self.device))
+            first = _elementwise.minimum(first, max(lines.shape[0] - 1, 0))
+            result = _where(full, canonical.data[first] if lines.shape[0] else result, result)
+        if explicit:
+            raise NotImplementedError("explicit=True is not supported")
+        if lines.shape[0]:
+            ufunc.at(result, lines, canonical.data)
+        if axis is None:
+            return result.reshape(())
+        positions = arange(count, dtype="int64", device=self.device)
+        zero = zeros(count, dtype="int64", device=self.device)
+        shape = (1, count) if axis == 0 else (count, 1)
+        rows, cols = (zero, positions) if axis == 0 else (positions, zero)
+        keep = result != 0
+        return coo_matrix((result[keep], (rows[keep], cols[keep])), shape=shape)
+
+    def max(self, axis=None, out=None, *, explicit=False):
+        return self._min_or_max(axis, True, explicit)
+
+    def min(self, axis=None, out=None, *, explicit=False):
+        return self._min_or_max(axis, False, explicit)
+
+    def _arg_extreme(self, axis, maximum):
+        """The place of the first maximum (minimum) of each line, implicit
+        zeros included: a flat C-order index for axis None, else a 2-d array."""
+        from ..._core import _where, bincount
+
+        axis = None if axis is None else _axis(axis)
+        if axis is not None and self._shape[1 - axis] == 0 or self._shape[0] * self._shape[1] == 0 and axis is None:
+            raise ValueError("cannot apply argmax/argmin to an empty sparse matrix")
+        canonical, lines, places, count, length = self._extreme_places(axis)
+        ufunc = _elementwise.maximum if maximum else _elementwise.minimum
+        big = length + 1
+        best_place = zeros(count, dtype="int64", device=self.device) + big
+        stored = bincount(lines, minlength=count) if lines.shape[0] else zeros(count, dtype="int64",
+                                                                                device=self.device)
+        # The first place of each line that holds no entry (length when full).
+        from ..._sorting import searchsorted
+
+        starts = searchsorted(lines, arange(count, dtype="int64", device=self.device))
+        rank = arange(lines.shape[0], dtype="int64", device=self.device) - starts[lines] if lines.shape[0] \
+            else lines
+        missing = stored.copy()
+        if lines.shape[0]:
+            _elementwise.minimum.at(missing, lines, _where(places != rank, rank, length))
+            first = _elementwise.minimum(starts, lines.shape[0] - 1)
+            extreme = canonical.data[first]
+            ufunc.at(extreme, lines, canonical.data)
+            hit = canonical.data == extreme[lines]
+            _elementwise.minimum.at(best_place, lines, _where(hit, places, big))
+            beats_zero = ((extreme > 0) if maximum else (extreme < 0)) & (stored > 0)
+            ties_zero = (extreme == 0) & (stored > 0)
+        else:
+            extreme = zeros(count, dtype=str(self.data.dtype), device=self.device)
+            beats_zero = ties_zero = zeros(count, dtype="bool", device=self.device)
+        has_zero = stored < length
+        answer = _where(~has_zero | beats_zero, best_place,
+                        _where(ties_zero, _elementwise.minimum(best_place, missing), missing))
+        if axis is None:
+            return int(answer[0])
+        return answer.reshape((1, -1) if axis == 0 else (-1, 1))
+
+    def argmax(self, axis=None, out=None):
+        return self._arg_extreme(axis, True)
+
+    def argmin(self, axis=None, out=None):
+        return self._arg_extreme(axis, False)
 
     def diagonal(self, k=0):
         rows, cols = self._coordinates()

@@ -125,6 +125,9 @@ def kron(A, B, format=None):
     A, B = A.tocoo(), B.tocoo()
     (ma, na), (mb, nb) = A.shape, B.shape
     shape = (ma * mb, na * nb)
+    if A.nnz == 0 or B.nnz == 0:  # SciPy's empty product: float64, whatever the operands
+        return _coo(zeros(0, dtype="float64", device=A.device), zeros(0, dtype="int64", device=A.device),
+                    zeros(0, dtype="int64", device=A.device), shape).asformat(format or "coo")
     count_a, count_b = A.data.shape[0], B.data.shape[0]
     rows = repeat(A.row.astype("int64") * mb, count_b) + tile(B.row.astype("int64"), count_a)
     cols = repeat(A.col.astype("int64") * nb, count_b) + tile(B.col.astype("int64"), count_a)

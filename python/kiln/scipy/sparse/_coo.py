@@ -55,9 +55,9 @@ class coo_matrix(spmatrix):
             data = data.astype(str(_np().dtype(dtype)))
             copy = False
         if not (data.ndim == row.ndim == col.ndim == 1):
-            raise TypeError("row, column, and data array must all be the same length")
+            raise ValueError("row, column, and data arrays must be 1-D")
         if not (data.shape[0] == row.shape[0] == col.shape[0]):
-            raise TypeError("row, column, and data array must all be the same length")
+            raise ValueError("row, column, and data array must all be the same length")
         if row.shape[0]:
             if int(row.max()) >= self._shape[0] or int(col.max()) >= self._shape[1]:
                 raise ValueError("row index exceeds matrix dimensions" if int(row.max()) >= self._shape[0]
@@ -159,7 +159,7 @@ class coo_matrix(spmatrix):
         return coo_matrix((data, (self.row, self.col)), shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
-        if axes is not None and tuple(axes) != (1, 0):
+        if axes is not None and axes != (1, 0):
             raise ValueError("Sparse matrices do not support an 'axes' parameter because swapping "
                              "dimensions is the only logical permutation.")
         return coo_matrix((self.data, (self.col, self.row)), shape=(self._shape[1], self._shape[0]), copy=copy)
