@@ -9,8 +9,9 @@ tests call the module-level distributions through their private module
 ``cupy.random._distributions``, and build generators from its private
 ``cupy.random._bit_generator``: both names are mapped to ``kiln.random``,
 where kiln's module-level distributions and bit generators are.
-Nothing else is changed: a module kiln lacks fails to import, as it would
-for a user."""
+CuPy's low-level ``cupy_backends.cuda.api.runtime`` and ``.driver`` are
+kiln.cuda's runtime and driver modules. Nothing else is changed: a module
+kiln lacks fails to import, as it would for a user."""
 import importlib
 import importlib.util
 import math
@@ -67,6 +68,15 @@ def install(cupy_source):
     sys.modules["cupy.random"]._bit_generator = sys.modules["cupy.random._bit_generator"] = kiln.random
     for name in CUPYX_MODULES:
         _alias(f"cupyx.{name}", f"kiln.{name}")
+    # CuPy's low-level runtime and driver modules, which some tests import
+    # for runtime.is_hip and driver.get_build_version(): kiln's.
+    backends = ["cupy_backends", "cupy_backends.cuda", "cupy_backends.cuda.api"]
+    for name in backends:
+        sys.modules[name] = types.ModuleType(name)
+    for name in ("runtime", "driver"):
+        _alias(f"cupy_backends.cuda.api.{name}", f"kiln.cuda.{name}")
+    sys.modules["cupy_backends"].cuda = sys.modules["cupy_backends.cuda"]
+    sys.modules["cupy_backends.cuda"].api = sys.modules["cupy_backends.cuda.api"]
     core = types.ModuleType("cupy._core")
     sys.modules["cupy"]._core = core
     core.internal = types.SimpleNamespace(prod=math.prod)

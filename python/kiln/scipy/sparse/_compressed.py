@@ -487,8 +487,83 @@ class _compressed_matrix(spmatrix):
         values = left.data[both].astype(dtype) * right.data[at[both]].astype(dtype)
         return self._from_entries(self._shape, rows[both], cols[both], values)
 
-    def _compare(self, other, name):
-        raise NotImplementedError(f"comparing sparse matrices with {name} is not supported")
+    def _union_values(self, other):
+        """The places where self or other (same shape) store an entry, row-major
+        keys, and each matrix's value there (zero where it stores none)."""
+        from ..._joining import concatenate
+        from ..._sets import unique
+        from ..._sorting import searchsorted
+
+        left, right = self.tocsr().copy(), other.tocsr().copy()
+        left.sum_duplicates()
+        right.sum_duplicates()
+        keys, rkeys = left._keys(), right._keys()
+        union = unique(concatenate([keys, rkeys]))
+        values = zeros(union.shape, dtype=str(left.data.dtype), device=self.device)
+        other_values = zeros(union.shape, dtype=str(right.data.dtype), device=self.device)
+        if keys.shape[0]:
+            values[searchsorted(union, keys)] = left.data
+        if rkeys.shape[0]:
+            other_values[searchsorted(union, rkeys)] = right.data
+        return union, values, other_values
+
+    def _sparse_from_dense(self, dense):
+        from ._coo import coo_matrix
+
+        return coo_matrix(dense).asformat(self.format)
+
+    def _elementwise_op(self, other, function):
+        """function(self, other) elementwise, as SciPy gives it: sparse (this
+        format) for a scalar or sparse operand, dense for a dense one."""
+        width = max(self._shape[1], 1)
+        if is_scalar(other):
+            at_zero = function(zeros(1, dtype=str(self.data.dtype), device=self.device), other)
+            if bool((at_zero != 0).any()):
+                return self._sparse_from_dense(function(self.toarray(), other))
+            canonical = self.tocsr().copy()
+            canonical.sum_duplicates()
+            keys, values = canonical._keys(), function(canonical.data, other)
+        elif isinstance(other, spmatrix):
+            if other.shape != self._shape:
+                if _np().broadcast_shapes(self._shape, other.shape) == self._shape:
+                    return self._sparse_from_dense(function(self.toarray(), other.toarray()))
+                raise ValueError("inconsistent shapes")
+            probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
+                             zeros(1, dtype=str(other.dtype), device=self.device))
+            if bool((probe != 0).any()):
+                return self._sparse_from_dense(function(self.toarray(), other.toarray()))
+            keys, mine, theirs = self._union_values(other)
+            values = function(mine, theirs)
+        else:
+            return function(self.toarray(), _dense(other, self.device))
+        keep = values != 0
+        return self._from_entries(self._shape, keys[keep] // width, keys[keep] % width, values[keep])
+
+    def maximum(self, other):
+        return self._elementwise_op(other, _elementwise.maximum)
+
+    def minimum(self, other):
+        return self._elementwise_op(other, _elementwise.minimum)
+
+    def __eq__(self, other):
+        return self._elementwise_op(other, _elementwise.equal)
+
+    def __ne__(self, other):
+        return self._elementwise_op(other, _elementwise.not_equal)
+
+    def __lt__(self, other):
+        return self._elementwise_op(other, _elementwise.less)
+
+    def __gt__(self, other):
+        return self._elementwise_op(other, _elementwise.greater)
+
+    def __le__(self, other):
+        return self._elementwise_op(other, _elementwise.less_equal)
+
+    def __ge__(self, other):
+        return self._elementwise_op(other, _elementwise.greater_equal)
+
+    __hash__ = None
 
     # -- reductions -----------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
