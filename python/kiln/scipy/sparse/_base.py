@@ -375,12 +375,14 @@ class spmatrix:
         self._device = self.data.device
 
     def getrow(self, i):
-        """Row i as a 1 x n CSR matrix."""
-        return self.tocsr()[i, :].tocsr()
+        """Row i as a 1 x n matrix of this format (CSR for the others)."""
+        source = self if self.format in ("csr", "csc") else self.tocsr()
+        return source[i, :]
 
     def getcol(self, j):
-        """Column j as an m x 1 CSC matrix."""
-        return self.tocsc()[:, j].tocsc()
+        """Column j as an m x 1 matrix of this format (CSR for the others)."""
+        source = self if self.format in ("csr", "csc") else self.tocsr()
+        return source[:, j]
 
 
 

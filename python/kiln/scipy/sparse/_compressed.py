@@ -75,10 +75,10 @@ class _compressed_matrix(spmatrix):
                 shape = self._swap((major, minor))
         else:
             dense = _dense(arg1, None)
-            if dense.ndim == 1:
+            if dense.ndim < 2:
                 dense = dense.reshape(1, -1)
             if dense.ndim != 2:
-                raise TypeError("expected dimension <= 2 array or matrix")
+                raise ValueError("expected dimension <= 2 array or matrix")
             coo = coo_matrix(dense, dtype=dtype).asformat(self.format)
             data, indices, indptr, shape = coo.data, coo.indices, coo.indptr, coo.shape
             copy = False
@@ -376,21 +376,26 @@ class _compressed_matrix(spmatrix):
         return self.transpose().dot(other.T).T
 
     def __truediv__(self, other):
+        """Division by a scalar (real data in float64, as SciPy's), by a
+        sparse matrix (dense: 0/0 is NaN), or by a dense array (sparse: the
+        stored values times the reciprocal)."""
         if is_scalar(other):
-            dtype = result_dtype(self.data.dtype, "float64" if self.dtype.kind in "biu" else self.data.dtype)
-            return self._with(self.data.astype(dtype) / other)
+            data = self.data if self.dtype.kind == "c" else self.data.astype("float64")
+            return self._with(data * (1.0 / other))
         if isinstance(other, spmatrix):
             return self.toarray() / other.toarray()
-        return self.toarray() / _dense(other, self.device)
+        return self.multiply(_elementwise.true_divide(1.0, _dense(other, self.device)))
 
     def dot(self, other):
         """The matrix product with a sparse matrix (sparse result) or a dense
         vector or matrix (dense result)."""
-        if is_scalar(other):
+        if is_scalar(other) and not hasattr(other, "shape"):
             return self._scaled(other)
         if isinstance(other, spmatrix):
             return self._matmul_sparse(other)
         other = _dense(other, self.device)
+        if other.ndim == 0:
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
         if other.ndim == 1:
             if other.shape[0] != self._shape[1]:
                 raise ValueError("dimension mismatch")
@@ -512,13 +517,18 @@ class _compressed_matrix(spmatrix):
 
         return coo_matrix(dense).asformat(self.format)
 
-    def _elementwise_op(self, other, function):
+    def _elementwise_op(self, other, function, comparison=False):
         """function(self, other) elementwise, as SciPy gives it: sparse (this
-        format) for a scalar or sparse operand, dense for a dense one."""
+        format) for a scalar or sparse operand, dense for a dense one. A
+        comparison true where both are zero fills the matrix, with SciPy's
+        SparseEfficiencyWarning."""
         width = max(self._shape[1], 1)
         if is_scalar(other):
             at_zero = function(zeros(1, dtype=str(self.data.dtype), device=self.device), other)
             if bool((at_zero != 0).any()):
+                if comparison:
+                    _warn_efficiency("Comparing a sparse matrix with a scalar that makes the result dense is "
+                                     "inefficient.")
                 return self._sparse_from_dense(function(self.toarray(), other))
             canonical = self.tocsr().copy()
             canonical.sum_duplicates()
@@ -526,11 +536,17 @@ class _compressed_matrix(spmatrix):
         elif isinstance(other, spmatrix):
             if other.shape != self._shape:
                 if _np().broadcast_shapes(self._shape, other.shape) == self._shape:
+                    probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
+                                     zeros(1, dtype=str(other.dtype), device=self.device))
+                    if comparison and bool((probe != 0).any()):
+                        _warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
                     return self._sparse_from_dense(function(self.toarray(), other.toarray()))
                 raise ValueError("inconsistent shapes")
             probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
                              zeros(1, dtype=str(other.dtype), device=self.device))
             if bool((probe != 0).any()):
+                if comparison:
+                    _warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
                 return self._sparse_from_dense(function(self.toarray(), other.toarray()))
             keys, mine, theirs = self._union_values(other)
             values = function(mine, theirs)
@@ -546,22 +562,22 @@ class _compressed_matrix(spmatrix):
         return self._elementwise_op(other, _elementwise.minimum)
 
     def __eq__(self, other):
-        return self._elementwise_op(other, _elementwise.equal)
+        return self._elementwise_op(other, _elementwise.equal, True)
 
     def __ne__(self, other):
-        return self._elementwise_op(other, _elementwise.not_equal)
+        return self._elementwise_op(other, _elementwise.not_equal, True)
 
     def __lt__(self, other):
-        return self._elementwise_op(other, _elementwise.less)
+        return self._elementwise_op(other, _elementwise.less, True)
 
     def __gt__(self, other):
-        return self._elementwise_op(other, _elementwise.greater)
+        return self._elementwise_op(other, _elementwise.greater, True)
 
     def __le__(self, other):
-        return self._elementwise_op(other, _elementwise.less_equal)
+        return self._elementwise_op(other, _elementwise.less_equal, True)
 
     def __ge__(self, other):
-        return self._elementwise_op(other, _elementwise.greater_equal)
+        return self._elementwise_op(other, _elementwise.greater_equal, True)
 
     __hash__ = None
 
@@ -627,8 +643,16 @@ class _compressed_matrix(spmatrix):
             first = searchsorted(lines, arange(count, dtype="int64", device=self.device))
             first = _elementwise.minimum(first, max(lines.shape[0] - 1, 0))
             result = _where(full, canonical.data[first] if lines.shape[0] else result, result)
-        if explicit:
-            raise NotImplementedError("explicit=True is not supported")
+        if explicit:  # the stored values only; a line with none gives zero
+            from ..._core import _where
+
+            has = stored > 0
+            if bool(has.any()):
+                from ..._sorting import searchsorted
+
+                first = _elementwise.minimum(searchsorted(lines, arange(count, dtype="int64", device=self.device)),
+                                             max(lines.shape[0] - 1, 0))
+                result = _where(has, canonical.data[first], result)
         if lines.shape[0]:
             ufunc.at(result, lines, canonical.data)
         if axis is None:
@@ -691,6 +715,22 @@ class _compressed_matrix(spmatrix):
 
     def argmin(self, axis=None, out=None):
         return self._arg_extreme(axis, False)
+
+    def setdiag(self, values, k=0):
+        """Set diagonal k to `values` (a scalar, or one value a place; a
+        shorter sequence sets that many places)."""
+        m, n = self._shape
+        if not -m < k < n and not (m == 0 or n == 0):
+            raise ValueError("k exceeds matrix dimensions")
+        length = max(0, min(m + min(k, 0), n - max(k, 0)))
+        values = asarray(values, device=self.device)
+        if values.ndim > 0:
+            length = min(length, values.shape[0])
+            values = values[:length]
+        start = arange(length, dtype="int64", device=self.device)
+        from ._index import set_item
+
+        set_item(self, (start - min(k, 0), start + max(k, 0)), values)
 
     def diagonal(self, k=0):
         rows, cols = self._coordinates()

@@ -41,10 +41,10 @@ class coo_matrix(spmatrix):
             from ..._nonzero import nonzero
 
             dense = _dense(arg1, None)
-            if dense.ndim == 1:
+            if dense.ndim < 2:
                 dense = dense.reshape(1, -1)
             if dense.ndim != 2:
-                raise TypeError("expected dimension <= 2 array or matrix")
+                raise ValueError("expected dimension <= 2 array or matrix")
             row, col = nonzero(dense)
             data = dense[row, col]
             shape = tuple(dense.shape) if shape is None else shape
