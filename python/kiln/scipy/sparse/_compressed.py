@@ -33,6 +33,13 @@ def _dense(x, device):
     return asarray(x, device=device)
 
 
+def _array_types():
+    """kiln's and NumPy's array types (a 0-d array is not a scalar to dot)."""
+    from ..._core import ndarray
+
+    return (ndarray, _np().ndarray)
+
+
 class _compressed_matrix(spmatrix):
     """A CSR or CSC matrix: ``data``, ``indices`` (minor index of each
     entry) and ``indptr`` (where each major line's entries start)."""
@@ -389,7 +396,7 @@ class _compressed_matrix(spmatrix):
     def dot(self, other):
         """The matrix product with a sparse matrix (sparse result) or a dense
         vector or matrix (dense result)."""
-        if is_scalar(other) and not hasattr(other, "shape"):
+        if is_scalar(other) and not isinstance(other, _array_types()):
             return self._scaled(other)
         if isinstance(other, spmatrix):
             return self._matmul_sparse(other)

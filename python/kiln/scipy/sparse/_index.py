@@ -126,6 +126,8 @@ def get_item(matrix, key):
         rows, cols = broadcast_arrays(rows, cols)
         values = _look_up(matrix, rows, cols)
         if values.ndim <= 1:
+            if values.size == 0:  # SciPy's empty selection stays sparse
+                return type(matrix)((1, 0), dtype=str(matrix.dtype))
             return values.reshape(1, -1)  # SciPy's (1, k) dense matrix
         return type(matrix)(values)
     if (row_kind == "array" and rows.ndim != 1) or (col_kind == "array" and cols.ndim != 1):
@@ -180,8 +182,8 @@ def set_item(matrix, key, value):
     if values.dtype.kind == "c" and matrix.dtype.kind != "c":
         raise TypeError("cannot assign complex values to a real sparse matrix")
     values = values.astype(dtype)
-    if values.ndim == 2 and rows.ndim == 2 and values.shape != rows.shape and values.shape[::-1] == rows.shape \
-            and 1 in values.shape:
+    # As SciPy: values of the places' shape but for axes of length one are reshaped.
+    if tuple(values.squeeze().shape) == tuple(rows.squeeze().shape):
         values = values.reshape(rows.shape)
     try:
         values = broadcast_to(values, rows.shape)
