@@ -6,13 +6,35 @@ that every format runs on every device."""
 import operator
 
 from ... import _elementwise
-from ..._creation import arange, asarray, zeros
+from ..._creation import arange, asarray, full, zeros
 
 
 def _np():
     import numpy
 
     return numpy
+
+
+# The matrix class of each format, registered by its module ("csr": csr_matrix,
+# ...), so that the formats convert into one another without importing each other.
+FORMATS = {}
+
+
+def _is_host_sparse(x):
+    """Whether x is one of SciPy's sparse matrices or arrays (host memory)."""
+    module = type(x).__module__
+    return module.startswith("scipy.sparse") and hasattr(x, "tocoo")
+
+
+def _dense(x, device):
+    """x as a kiln array on `device` (NumPy arrays and lists are copied there)."""
+    from ..._core import ndarray
+
+    if isinstance(x, str):
+        raise ValueError(f"invalid input format: {x!r} is not an array")
+    if isinstance(x, ndarray):
+        return x
+    return asarray(x, device=device)
 
 
 class SparseEfficiencyWarning(UserWarning):
@@ -180,9 +202,7 @@ class spmatrix:
         return self.tocsr().tocsc(copy=False)
 
     def todia(self, copy=False):
-        from ._dia import coo_to_dia
-
-        return coo_to_dia(self.tocoo())
+        return FORMATS["dia"].from_coo(self.tocoo())
 
     def tolil(self, copy=False):
         raise NotImplementedError("kiln.scipy.sparse has no LIL format")
@@ -252,7 +272,7 @@ class spmatrix:
     def __matmul__(self, other):
         if is_scalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self.tocsr().dot(other)
+        return self.dot(other)
 
     def __rmatmul__(self, other):
         if is_scalar(other):
@@ -267,8 +287,6 @@ class spmatrix:
 
     def __pow__(self, other):
         """The matrix power (``*`` is the matrix product for spmatrix)."""
-        from ._construct import identity
-
         if self.shape[0] != self.shape[1]:
             raise TypeError("matrix is not square")
         if not is_scalar(other) or int(other) != other:
@@ -277,7 +295,10 @@ class spmatrix:
         if other < 0:
             raise ValueError("exponent must be >= 0")
         if other == 0:
-            return identity(self.shape[0], dtype=self.dtype, format="csr", device=self.device)
+            n = self.shape[0]
+            return FORMATS["csr"]((full(n, 1, dtype=str(self.dtype), device=self.device),
+                                   arange(n, dtype="int32", device=self.device),
+                                   arange(n + 1, dtype="int32", device=self.device)), shape=(n, n))
         result = self.tocsr()
         for _ in range(other - 1):
             result = result.dot(self)

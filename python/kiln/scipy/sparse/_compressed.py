@@ -12,25 +12,9 @@ import warnings
 
 from ... import _elementwise
 from ..._creation import arange, asarray, zeros
-from ._base import (SparseEfficiencyWarning, _axis, _np, check_shape, expand_pointers, index_dtype, is_scalar,
+from ._base import (FORMATS, SparseEfficiencyWarning, _axis, _dense, _is_host_sparse, _np, check_shape,
+                    expand_pointers, index_dtype, is_scalar,
                     pointers, result_dtype, segment_sums, spmatrix, stable_order)
-
-
-def _is_host_sparse(x):
-    """Whether x is one of SciPy's sparse matrices or arrays (host memory)."""
-    module = type(x).__module__
-    return module.startswith("scipy.sparse") and hasattr(x, "tocoo")
-
-
-def _dense(x, device):
-    """x as a kiln array on `device` (NumPy arrays and lists are copied there)."""
-    from ..._core import ndarray
-
-    if isinstance(x, str):
-        raise ValueError(f"invalid input format: {x!r} is not an array")
-    if isinstance(x, ndarray):
-        return x
-    return asarray(x, device=device)
 
 
 def _array_types():
@@ -45,7 +29,7 @@ class _compressed_matrix(spmatrix):
     entry) and ``indptr`` (where each major line's entries start)."""
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         device = None
         if isinstance(arg1, spmatrix):
@@ -114,7 +98,7 @@ class _compressed_matrix(spmatrix):
 
     def _with(self, data, indices=None, indptr=None, shape=None, format=None):
         """A matrix of this (or the given) format sharing the structure unless given."""
-        cls = _FORMATS[format or self.format]
+        cls = FORMATS[format or self.format]
         return cls((data, self.indices if indices is None else indices, self.indptr if indptr is None else indptr),
                    shape=self._shape if shape is None else shape)
 
@@ -211,7 +195,7 @@ class _compressed_matrix(spmatrix):
 
     # -- conversions --------------------------------------------------------
     def tocoo(self, copy=False):
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         rows, cols = self._coordinates()
         kind = str(self.indices.dtype)
@@ -228,7 +212,7 @@ class _compressed_matrix(spmatrix):
         n_major, n_minor = self._shape if format == "csr" else (self._shape[1], self._shape[0])
         order = stable_order(major * max(n_minor, 1) + minor)
         kind = index_dtype(max(self._shape), self.data.shape[0])
-        return _FORMATS[format]((self.data[order], minor[order].astype(kind),
+        return FORMATS[format]((self.data[order], minor[order].astype(kind),
                                  pointers(major[order], n_major, self.device).astype(kind)), shape=self._shape)
 
     def tocsr(self, copy=False):
@@ -281,7 +265,7 @@ class _compressed_matrix(spmatrix):
         data, indices, indptr = self.data, self.indices, self.indptr
         if copy:
             data, indices, indptr = data.copy(), indices.copy(), indptr.copy()
-        return _FORMATS[other]((data, indices, indptr), shape=(self._shape[1], self._shape[0]))
+        return FORMATS[other]((data, indices, indptr), shape=(self._shape[1], self._shape[0]))
 
     def reshape(self, *shape, order="C"):
         return self.tocoo().reshape(*shape, order=order).asformat(self.format)
@@ -318,7 +302,7 @@ class _compressed_matrix(spmatrix):
     def _from_entries(self, shape, rows, cols, data, format=None, drop_zeros=True):
         """The canonical matrix of `format` holding the entries (summed where
         they share a place; zeros dropped unless told)."""
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         kind = index_dtype(max(shape), rows.shape[0])
         result = coo_matrix((data, (rows.astype(kind), cols.astype(kind))), shape=shape).asformat(
@@ -471,7 +455,7 @@ class _compressed_matrix(spmatrix):
         rows, cols, data = self._entries()
         full = broadcast_to(other, self._shape)
         dtype = result_dtype(self.data.dtype, other.dtype)
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         return coo_matrix((data.astype(dtype) * full[rows, cols].astype(dtype), (rows, cols)), shape=self._shape)
 
@@ -520,7 +504,7 @@ class _compressed_matrix(spmatrix):
         return union, values, other_values
 
     def _sparse_from_dense(self, dense):
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         return coo_matrix(dense).asformat(self.format)
 
@@ -631,7 +615,7 @@ class _compressed_matrix(spmatrix):
         """The extreme over all places (implicit zeros included unless
         `explicit`): a scalar, or SciPy's sparse (1, n) or (m, 1) matrix."""
         from ..._core import bincount
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         axis = None if axis is None else _axis(axis)
         if self._shape[0] * self._shape[1] == 0 and (axis is None or self._shape[axis] == 0):
@@ -764,5 +748,3 @@ class _compressed_matrix(spmatrix):
 def _warn_efficiency(message):
     warnings.warn(message, SparseEfficiencyWarning, stacklevel=3)
 
-
-_FORMATS = {}

@@ -6,7 +6,7 @@ import numbers
 import operator
 
 from ..._creation import arange, asarray, full, zeros
-from ._base import _np, check_shape, index_dtype, spmatrix
+from ._base import FORMATS, _np, check_shape, index_dtype, result_dtype, spmatrix
 
 
 def _dtype(dtype, default="float64"):
@@ -14,7 +14,7 @@ def _dtype(dtype, default="float64"):
 
 
 def _coo(data, rows, cols, shape):
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     kind = index_dtype(max(shape), rows.shape[0])
     return coo_matrix((data, (rows.astype(kind), cols.astype(kind))), shape=shape)
@@ -83,7 +83,7 @@ def _is_scalar_like(x):
 
 def spdiags(data, diags, m=None, n=None, format=None):
     """The matrix whose diagonals at offsets `diags` are the rows of `data`."""
-    from ._dia import dia_matrix
+    dia_matrix = FORMATS["dia"]
 
     if n is None and m is not None and not isinstance(m, numbers.Integral):
         m, n = m
@@ -118,7 +118,7 @@ def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None, *, dev
 def kron(A, B, format=None):
     """The Kronecker product: block (i, j) is A[i, j] * B."""
     from ..._rearranging import repeat, tile
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     A = A if isinstance(A, spmatrix) else coo_matrix(A)
     B = B if isinstance(B, spmatrix) else coo_matrix(B)
@@ -131,7 +131,6 @@ def kron(A, B, format=None):
     count_a, count_b = A.data.shape[0], B.data.shape[0]
     rows = repeat(A.row.astype("int64") * mb, count_b) + tile(B.row.astype("int64"), count_a)
     cols = repeat(A.col.astype("int64") * nb, count_b) + tile(B.col.astype("int64"), count_a)
-    from ._base import result_dtype
 
     dtype = result_dtype(A.data.dtype, B.data.dtype)
     data = repeat(A.data.astype(dtype), count_b) * tile(B.data.astype(dtype), count_a)
@@ -140,7 +139,7 @@ def kron(A, B, format=None):
 
 def kronsum(A, B, format=None):
     """kron(I_n, A) + kron(B, I_m) for square A (m x m) and B (n x n)."""
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     A = A if isinstance(A, spmatrix) else coo_matrix(A)
     B = B if isinstance(B, spmatrix) else coo_matrix(B)
@@ -148,7 +147,6 @@ def kronsum(A, B, format=None):
         raise ValueError("A is not square")
     if B.shape[0] != B.shape[1]:
         raise ValueError("B is not square")
-    from ._base import result_dtype
 
     dtype = result_dtype(A.data.dtype, B.data.dtype)
     left = kron(identity(B.shape[0], dtype=dtype, device=A.device), A, format="coo")
@@ -159,7 +157,7 @@ def kronsum(A, B, format=None):
 def bmat(blocks, format=None, dtype=None):
     """The matrix built of a 2-d grid of sparse blocks (None for zeros)."""
     from ..._joining import concatenate
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     grid = [list(row) for row in blocks]
     if not grid or any(len(row) != len(grid[0]) for row in grid):
@@ -230,7 +228,7 @@ def block_diag(mats, format=None, dtype=None):
 
 
 def _triangle(A, k, format, lower):
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     A = (A if isinstance(A, spmatrix) else coo_matrix(A)).tocoo()
     rows, cols = A.row.astype("int64"), A.col.astype("int64")
@@ -250,7 +248,7 @@ def triu(A, k=0, format=None):
 
 def find(A):
     """(rows, columns, values) of A's nonzero entries, repeats summed, in row-major order."""
-    from ._coo import coo_matrix
+    coo_matrix = FORMATS["coo"]
 
     coo = coo_matrix(A, copy=True) if isinstance(A, spmatrix) else coo_matrix(A)
     coo.sum_duplicates()

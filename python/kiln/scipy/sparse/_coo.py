@@ -3,8 +3,8 @@
 compressed formats by one stable sort of (row, column) keys, summing
 repeats as SciPy does."""
 from ..._creation import asarray, zeros
-from ._base import _np, check_shape, index_dtype, is_scalar, pointers, segment_sums, spmatrix, stable_order
-from ._compressed import _dense, _FORMATS, _is_host_sparse
+from ._base import (FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, is_scalar, pointers,
+                    segment_sums, spmatrix, stable_order)
 
 
 class coo_matrix(spmatrix):
@@ -114,7 +114,7 @@ class coo_matrix(spmatrix):
         keys, data = segment_sums(keys[order], self.data[order])
         major = keys // max(n_minor, 1)
         kind = index_dtype(max(self._shape), keys.shape[0])
-        result = _FORMATS[format]((data, (keys - major * max(n_minor, 1)).astype(kind),
+        result = FORMATS[format]((data, (keys - major * max(n_minor, 1)).astype(kind),
                                    pointers(major, n_major, self.device).astype(kind)), shape=self._shape)
         result._canonical = (True, True)
         return result
@@ -198,3 +198,5 @@ class coo_matrix(spmatrix):
     def __getitem__(self, key):
         raise TypeError("'coo_matrix' object is not subscriptable")
 
+
+FORMATS["coo"] = coo_matrix

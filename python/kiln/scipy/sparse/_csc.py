@@ -1,5 +1,6 @@
 """Compressed sparse columns (SciPy's csc_matrix); the work is _compressed.py's."""
-from ._compressed import _FORMATS, _compressed_matrix
+from ._base import FORMATS
+from ._compressed import _compressed_matrix
 
 
 class csc_matrix(_compressed_matrix):
@@ -9,4 +10,4 @@ class csc_matrix(_compressed_matrix):
     format = "csc"
 
 
-_FORMATS["csc"] = csc_matrix
+FORMATS["csc"] = csc_matrix

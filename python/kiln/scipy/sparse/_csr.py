@@ -1,5 +1,6 @@
 """Compressed sparse rows (SciPy's csr_matrix); the work is _compressed.py's."""
-from ._compressed import _FORMATS, _compressed_matrix
+from ._base import FORMATS
+from ._compressed import _compressed_matrix
 
 
 class csr_matrix(_compressed_matrix):
@@ -9,4 +10,4 @@ class csr_matrix(_compressed_matrix):
     format = "csr"
 
 
-_FORMATS["csr"] = csr_matrix
+FORMATS["csr"] = csr_matrix

@@ -2,8 +2,7 @@
 in column j of the diagonal at ``offsets[d]`` (row j - offsets[d]).
 Arithmetic and conversions go through the coordinate format."""
 from ..._creation import arange, asarray, zeros
-from ._base import _np, check_shape, index_dtype, spmatrix
-from ._compressed import _dense, _is_host_sparse
+from ._base import FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, spmatrix
 
 
 class dia_matrix(spmatrix):
@@ -40,7 +39,7 @@ class dia_matrix(spmatrix):
             if offsets.ndim != 1:
                 raise ValueError("offsets array must have rank 1")
         else:
-            from ._coo import coo_matrix
+            coo_matrix = FORMATS["coo"]
 
             source = coo_matrix(_dense(arg1, None), dtype=dtype).todia()
             data, offsets, shape = source.data, source.offsets, source.shape
@@ -78,7 +77,7 @@ class dia_matrix(spmatrix):
     def tocoo(self, copy=False):
         """Every stored place inside the matrix, zeros included (as SciPy's)."""
         from ..._manipulation import broadcast_to
-        from ._coo import coo_matrix
+        coo_matrix = FORMATS["coo"]
 
         m, n = self._shape
         count, width = self.data.shape if self.data.ndim == 2 else (0, 0)
@@ -148,18 +147,21 @@ class dia_matrix(spmatrix):
     def __getitem__(self, key):
         raise TypeError("'dia_matrix' object is not subscriptable")
 
+    @classmethod
+    def from_coo(cls, coo):
+        """A COO matrix's entries laid out by diagonal (repeats summed)."""
+        from ... import _elementwise
+        from ..._sets import unique
+        from ..._sorting import searchsorted
 
-def coo_to_dia(coo):
-    """A COO matrix's entries laid out by diagonal (repeats summed)."""
-    from ... import _elementwise
-    from ..._sets import unique
-    from ..._sorting import searchsorted
+        rows, cols = coo.row.astype("int64"), coo.col.astype("int64")
+        offsets = unique(cols - rows) if rows.shape[0] else zeros(0, dtype="int64", device=coo.device)
+        width = int(cols.max()) + 1 if cols.shape[0] else 0
+        data = zeros((offsets.shape[0], max(width, 0)), dtype=str(coo.data.dtype), device=coo.device)
+        if rows.shape[0]:
+            which = searchsorted(offsets, cols - rows)
+            _elementwise.add.at(data, (which, cols), coo.data)
+        return cls((data, offsets.astype("int32")), shape=coo.shape)
 
-    rows, cols = coo.row.astype("int64"), coo.col.astype("int64")
-    offsets = unique(cols - rows) if rows.shape[0] else zeros(0, dtype="int64", device=coo.device)
-    width = int(cols.max()) + 1 if cols.shape[0] else 0
-    data = zeros((offsets.shape[0], max(width, 0)), dtype=str(coo.data.dtype), device=coo.device)
-    if rows.shape[0]:
-        which = searchsorted(offsets, cols - rows)
-        _elementwise.add.at(data, (which, cols), coo.data)
-    return dia_matrix((data, offsets.astype("int32")), shape=coo.shape)
+
+FORMATS["dia"] = dia_matrix

@@ -12,7 +12,7 @@ import operator
 import warnings
 
 from ..._creation import arange, asarray, ones, zeros
-from ._base import SparseEfficiencyWarning, _np, index_dtype, spmatrix, stable_order
+from ._base import FORMATS, SparseEfficiencyWarning, _np, index_dtype, spmatrix, stable_order
 
 
 def _expand_key(key):
@@ -80,7 +80,7 @@ def _as_index(k, size, device):
 def _selection(positions, size, dtype, device, columns=False):
     """The matrix whose product picks `positions` out of `size` lines (rows
     of the result for a row selection, columns for a column one)."""
-    from ._csr import csr_matrix
+    csr_matrix = FORMATS["csr"]
 
     count = positions.shape[0]
     kind = index_dtype(max(size, count), count)

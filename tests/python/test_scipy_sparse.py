@@ -1,0 +1,219 @@
+"""kiln.scipy.sparse against SciPy's scipy.sparse on every device: each
+format built from dense, triples, compressed arrays and SciPy's matrices;
+conversions, repeats and explicit zeros; products with dense vectors and
+matrices and with sparse matrices; sums, elementwise operations,
+comparisons, min/max/argmin/argmax; indexing and assignment; the
+constructors; every float and complex dtype, empty matrices, errors."""
+import warnings
+
+import numpy as np
+import pytest
+
+import kiln
+from kiln.scipy import sparse as ks
+
+ss = pytest.importorskip("scipy.sparse")
+DTYPES = ["float32", "float64", "complex64", "complex128"]
+FORMATS = ["csr", "csc", "coo"]
+
+
+def _host(x):
+    if ks.issparse(x):
+        return x.get().toarray()
+    return kiln.asnumpy(x) if isinstance(x, kiln.ndarray) else np.asarray(x)
+
+
+def _same(got, want, rtol=1e-5):
+    """Equal values (and the same format where SciPy's result is sparse)."""
+    if ss.issparse(want):
+        assert ks.issparse(got) and got.format == want.format and got.shape == want.shape
+        got, want = got.get().toarray(), want.toarray()
+    got, want = _host(got), np.asarray(want)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol)
+
+
+def _random(rng, shape, dtype, density=0.4):
+    dense = rng.standard_normal(shape) * (rng.random(shape) < density)
+    if dtype.startswith("complex"):
+        dense = dense + 1j * rng.standard_normal(shape) * (dense != 0)
+    return dense.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("format", FORMATS + ["dia"])
+def test_construction_and_conversions(device, rng, dtype, format):
+    dense = _random(rng, (5, 7), dtype)
+    want = ss.csr_matrix(dense).asformat(format)
+    got = getattr(ks, f"{format}_matrix")(kiln.asarray(dense, device=device))
+    assert got.device == device
+    _same(got, want)
+    for target in FORMATS + ["dia"]:
+        _same(got.asformat(target), want.asformat(target))
+    _same(getattr(ks, f"{format}_matrix")(want), want)  # from SciPy's matrix
+    assert type(got.get()) is type(want)
+    np.testing.assert_array_equal(kiln.asnumpy(got.toarray()), dense)
+
+
+def test_compressed_inputs_repeats_and_explicit_zeros(device):
+    data = kiln.asarray([1.0, 2.0, 0.0, 3.0, 4.0], device=device)
+    rows = kiln.asarray([0, 0, 1, 2, 0], device=device)
+    cols = kiln.asarray([1, 1, 2, 0, 3], device=device)
+    coo = ks.coo_matrix((data, (rows, cols)), shape=(3, 4))
+    want = ss.coo_matrix(([1.0, 2.0, 0.0, 3.0, 4.0], ([0, 0, 1, 2, 0], [1, 1, 2, 0, 3])), shape=(3, 4))
+    _same(coo, want)
+    csr = coo.tocsr()
+    assert csr.has_canonical_format and csr.nnz == want.tocsr().nnz
+    np.testing.assert_array_equal(kiln.asnumpy(csr.indptr), want.tocsr().indptr)
+    assert str(csr.indices.dtype) == "int32"
+    csr.eliminate_zeros()
+    assert csr.nnz == 3
+    raw = ks.csr_matrix((kiln.asarray([3.0, 1.0, 2.0], device=device), kiln.asarray([2, 0, 0], device=device),
+                         kiln.asarray([0, 2, 3], device=device)), shape=(2, 3))
+    assert not raw.has_sorted_indices
+    raw.sum_duplicates()
+    np.testing.assert_array_equal(kiln.asnumpy(raw.indices), [0, 2, 0])
+    empty = ks.csr_matrix((3, 4), dtype="complex64")
+    assert empty.nnz == 0 and empty.dtype == kiln.complex64
+    _same(empty.toarray(), np.zeros((3, 4), np.complex64))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("format", ["csr", "csc"])
+def test_products(device, rng, dtype, format):
+    a, b = _random(rng, (6, 5), dtype), _random(rng, (5, 4), dtype)
+    A, B = ss.csr_matrix(a).asformat(format), ss.csr_matrix(b)
+    kA = getattr(ks, f"{format}_matrix")(kiln.asarray(a, device=device))
+    kB = ks.csr_matrix(kiln.asarray(b, device=device))
+    x, X = rng.standard_normal(5).astype(dtype), rng.standard_normal((5, 3)).astype(dtype)
+    _same(kA @ kiln.asarray(x, device=device), A @ x)
+    _same(kA.dot(kiln.asarray(X, device=device)), A @ X)
+    _same(kA @ kB, A @ B)
+    _same(kA * kB, A * B)
+    _same(kiln.asarray(X.T, device=device) @ kA.T, X.T @ A.T)
+    _same(kA.T, A.T)
+    _same(kA.H, A.getH())
+    _same(kA * 2.5, A * 2.5)
+    _same(kA / 2, A / 2)
+    _same(kA.power(2), A.power(2))
+    if format == "csr":
+        square = kA[:5, :5]
+        _same(square ** 3, A[:5, :5] ** 3)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_sums_and_elementwise(device, rng, dtype):
+    a, b = _random(rng, (6, 5), dtype), _random(rng, (6, 5), dtype)
+    A, B = ss.csr_matrix(a), ss.csr_matrix(b)
+    kA, kB = ks.csr_matrix(kiln.asarray(a, device=device)), ks.csr_matrix(kiln.asarray(b, device=device))
+    _same(kA + kB, A + B)
+    _same(kA - kB, A - B)
+    _same(kA + kiln.asarray(b, device=device), A + b)
+    _same(kA.multiply(kB), A.multiply(B))
+    _same(kA.multiply(kiln.asarray(b, device=device)), A.multiply(b))
+    _same(-kA, -A)
+    _same(abs(kA), abs(A))
+    for axis in (None, 0, 1, -1):
+        _same(kA.sum(axis=axis), A.sum(axis=axis))
+        _same(kA.mean(axis=axis), A.mean(axis=axis))
+    for k in (-2, 0, 1, 7):
+        _same(kA.diagonal(k), A.diagonal(k))
+    _same(kA.sin(), A.sin())
+    _same(kA.sqrt(), A.sqrt())
+    assert kA.count_nonzero() == A.count_nonzero()
+
+
+def test_comparisons_and_extremes(device, rng):
+    a = np.round(_random(rng, (6, 5), "float64"), 1)
+    b = np.round(_random(rng, (6, 5), "float64"), 1)
+    A, B = ss.csr_matrix(a), ss.csr_matrix(b)
+    kA, kB = ks.csr_matrix(kiln.asarray(a, device=device)), ks.csr_matrix(kiln.asarray(b, device=device))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ss.SparseEfficiencyWarning)
+        warnings.simplefilter("ignore", ks.SparseEfficiencyWarning)
+        for name in ("__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__"):
+            _same(getattr(kA, name)(kB), getattr(A, name)(B))
+            _same(getattr(kA, name)(0.3), getattr(A, name)(0.3))
+            _same(getattr(kA, name)(kiln.asarray(b, device=device)), getattr(A, name)(b))
+    for name in ("maximum", "minimum"):
+        _same(getattr(kA, name)(kB), getattr(A, name)(B))
+        _same(getattr(kA, name)(-0.5), getattr(A, name)(-0.5))
+    for axis in (None, 0, 1):
+        for name in ("max", "min", "argmax", "argmin"):
+            got, want = getattr(kA, name)(axis=axis), getattr(A, name)(axis=axis)
+            _same(got, want.toarray() if ss.issparse(want) else want)
+
+
+@pytest.mark.parametrize("format", ["csr", "csc"])
+def test_indexing(device, rng, format):
+    a = _random(rng, (8, 9), "float64")
+    A = ss.csr_matrix(a).asformat(format)
+    kA = getattr(ks, f"{format}_matrix")(kiln.asarray(a, device=device))
+    keys = [3, -1, (2, 4), (slice(1, 6), slice(None, None, 2)), (slice(None), [1, 1, 5]), ([0, 7, 3], slice(2, 5)),
+            ([1, 2, 6], [0, 8, 3]), (np.array([True, False] * 4), 2), (Ellipsis, 3), (4, Ellipsis),
+            (slice(None, None, -1), slice(None))]
+    for key in keys:
+        got, want = kA[key], A[key]
+        if np.isscalar(want) or getattr(want, "ndim", 1) == 0:
+            assert complex(got) == complex(want)
+        else:
+            _same(got, want)
+    with pytest.raises(IndexError):
+        kA[8, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for key, value in (((1, 2), 5.0), ((slice(0, 3), 4), [1.0, 2.0, 3.0]), (([0, 5], [1, 1]), 0.0),
+                           ((2, slice(None)), 7.5)):
+            A[key] = value
+            kA[key] = value
+            _same(kA, A)
+
+
+def test_constructors(device):
+    for format in ("csr", "csc", "coo", "dia", None):
+        _same(ks.eye(4, 5, k=1, dtype="float32", format=format), ss.eye(4, 5, k=1, dtype="float32", format=format))
+        _same(ks.identity(3, format=format), ss.identity(3, format=format))
+    _same(ks.diags([[1.0, 2.0, 3.0], [4.0, 5.0]], [0, 1]), ss.diags([[1.0, 2.0, 3.0], [4.0, 5.0]], [0, 1]))
+    data = np.arange(12.0).reshape(3, 4)
+    _same(ks.spdiags(kiln.asarray(data), [0, -1, 2], 3, 4), ss.spdiags(data, [0, -1, 2], 3, 4))
+    A = ss.csr_matrix(np.array([[1.0, 0.0], [2.0, 3.0]]))
+    B = ss.csr_matrix(np.array([[0.0, 4.0, 5.0]]))
+    kA, kB = ks.csr_matrix(A), ks.csr_matrix(B)
+    _same(ks.kron(kA, kB, format="csr"), ss.kron(A, B, format="csr"))
+    _same(ks.kronsum(kA, kA, format="csr"), ss.kronsum(A, A, format="csr"))
+    _same(ks.vstack([kA, ks.csr_matrix(np.ones((1, 2)))]), ss.vstack([A, ss.csr_matrix(np.ones((1, 2)))]))
+    _same(ks.hstack([kA, kA.T]), ss.hstack([A, A.T]))
+    _same(ks.bmat([[kA, None], [None, kB]]), ss.bmat([[A, None], [None, B]]))
+    _same(ks.block_diag([kA, kB]), ss.block_diag([A, B]))
+    _same(ks.tril(kA), ss.tril(A))
+    _same(ks.triu(kA, 1), ss.triu(A, 1))
+    for got, want in zip(ks.find(kA), ss.find(A)):
+        np.testing.assert_array_equal(kiln.asnumpy(got), want)
+    r = ks.random(20, 30, density=0.1, format="csr", random_state=3)
+    assert r.shape == (20, 30) and r.nnz == 60 and r.format == "csr"
+    again = ks.random(20, 30, density=0.1, format="csr", random_state=3)
+    np.testing.assert_array_equal(kiln.asnumpy(r.toarray()), kiln.asnumpy(again.toarray()))
+    with pytest.raises(ValueError, match="density"):
+        ks.random(3, 4, density=1.5)
+
+
+def test_errors_and_protocols(device):
+    m = ks.csr_matrix(kiln.asarray([[1.0, 0.0], [0.0, 2.0]], device=device))
+    with pytest.raises(TypeError, match="ambiguous"):
+        len(m)
+    with pytest.raises(ValueError, match="dimension mismatch"):
+        m @ kiln.ones(3, device=device)
+    with pytest.raises(ValueError):
+        m.dot(kiln.asarray(2.0, device=device))
+    with pytest.raises(NotImplementedError):
+        m + 1
+    with pytest.raises(ValueError):
+        ks.csr_matrix(("invalid", kiln.asarray([0]), kiln.asarray([0, 1])))
+    with pytest.raises(ValueError):
+        ks.coo_matrix((kiln.ones(2), (kiln.asarray([0, 5]), kiln.asarray([0, 1]))), shape=(2, 2))
+    import pickle
+
+    again = pickle.loads(pickle.dumps(m))
+    assert again.device == m.device
+    np.testing.assert_array_equal(kiln.asnumpy(again.toarray()), kiln.asnumpy(m.toarray()))
+    assert ks.issparse(m) and not ks.issparse(m.toarray()) and not ks.issparse(ss.csr_matrix((2, 2)))
