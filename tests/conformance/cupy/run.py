@@ -2,7 +2,7 @@
 (cupy_shim.py): the judge of kiln's CuPy face.
 
     python tests/conformance/cupy/run.py [--source DIR] [--device cpu|cuda] [--record]
-                                         [--only DIR ...] [--reasons]
+                                         [--only DIR ...] [--fold RESULTS_JSON] [--reasons]
 
 --source is a checkout of cupy/cupy or its git directory (default:
 $CUPY_SRC, else a clone in ~/.cache/kiln/conformance). Each directory of
@@ -13,7 +13,10 @@ marks slow. Writes results-<device>.json beside this
 file and prints the pass rates per directory; with --record the run becomes
 baseline-<device>.json, otherwise a test that passed in the baseline and
 fails now is reported as a regression (exit status 1). --only runs some
-directories (a fast slice); --reasons prints the commonest failures.
+directories (a fast slice; with --record its outcomes replace those
+directories' in the baseline); --fold takes the --only directories' outcomes
+from another machine's results file instead of running them; --reasons
+prints the commonest failures.
 """
 import argparse
 import json
@@ -74,7 +77,18 @@ def main():
                         help="also run the tests CuPy marks slow (arrays of 4 GiB and more), which CuPy's own "
                              "regular CI leaves out")
     parser.add_argument("--reasons", action="store_true", help="print the commonest failure reasons")
+    parser.add_argument("--fold", metavar="RESULTS_JSON",
+                        help="run nothing: take the --only parts' outcomes from a results file (another "
+                             "machine's run) and, with --record, fold them into the baseline")
     options = parser.parse_args()
+    if options.fold:
+        if not options.only:
+            parser.error("--fold needs --only (the parts to take from the file)")
+        found = json.loads(pathlib.Path(options.fold).read_text())["outcomes"]
+        outcomes = {t: o for t, o in found.items() if _in_parts(t, options.only)}
+        result = {"device": options.device, "cupy": PINNED, "summary": suite_runner.summarise(outcomes, part_of),
+                  "outcomes": outcomes}
+        return _finish_slice(options, result)
     outcomes, reasons = {}, {}
     with tempfile.TemporaryDirectory(prefix="kiln-cupy-") as tmp:
         work = pathlib.Path(tmp)
@@ -95,9 +109,29 @@ def main():
             print(f"{count:6} {reason}")
     result = {"device": options.device, "cupy": PINNED, "summary": suite_runner.summarise(outcomes, part_of),
               "outcomes": outcomes}
-    if options.only:  # a slice is compared with the baseline's same parts, and never recorded
-        return suite_runner.report(HERE, options.device, result, False, lambda t: part_of(t) in options.only)
+    if options.only:
+        return _finish_slice(options, result)
     return suite_runner.report(HERE, options.device, result, options.record)
+
+
+def _in_parts(test_id, parts):
+    """Whether a test id lies under one of the parts (directories or files of CuPy's tests/)."""
+    return any(part.replace("/", ".").removesuffix(".py").replace("*", "") in test_id.replace("::", ".")
+               for part in parts)
+
+
+def _finish_slice(options, result):
+    """A slice is compared with the baseline's same parts; with --record its
+    outcomes replace those parts' in the baseline (the rest is kept)."""
+    if not options.record:
+        return suite_runner.report(HERE, options.device, result, False, lambda t: _in_parts(t, options.only))
+    baseline = HERE / f"baseline-{options.device}.json"
+    kept = json.loads(baseline.read_text())["outcomes"] if baseline.exists() else {}
+    outcomes = {t: o for t, o in kept.items() if not _in_parts(t, options.only)}
+    outcomes.update(result["outcomes"])
+    folded = {"device": options.device, "cupy": PINNED, "summary": suite_runner.summarise(outcomes, part_of),
+              "outcomes": outcomes}
+    return suite_runner.report(HERE, options.device, folded, True)
 
 
 if __name__ == "__main__":
