@@ -2,7 +2,9 @@
 // again for the same rounded size: a fresh large block costs a page fault per
 // 4 KiB on first touch, which dominates a bandwidth-bound op, and malloc/free
 // of small blocks dominates the cost of an op on a small array.
+#include <cstdint>
 #include <cstdlib>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -94,9 +96,32 @@ size_t size_class(size_t nbytes) {
   return size;
 }
 
+// The bytes the system can still give (MemAvailable + SwapFree from
+// /proc/meminfo), or SIZE_MAX where that is unknown.
+size_t host_bytes_available() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  size_t kib = 0, total = 0;
+  bool found = false;
+  std::string unit;
+  while (meminfo >> key >> kib) {
+    std::getline(meminfo, unit);
+    if (key == "MemAvailable:" || key == "SwapFree:") total += kib, found = true;
+  }
+  return found ? total * 1024 : SIZE_MAX;
+}
+
+// Allocations from this size on are checked against what the system can
+// give: Linux overcommits, so a too-large malloc succeeds and the process is
+// killed later, when the pages are touched, with no exception to catch.
+constexpr size_t kCheckedAllocation = size_t{256} << 20;
+
 BufferPtr allocate_host(size_t nbytes, Device device) {
   const size_t size = size_class(nbytes);
   void* p = cache().take(size);
+  if (!p && size >= kCheckedAllocation && size > host_bytes_available())
+    throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes (more than the " +
+                           std::to_string(host_bytes_available() >> 20) + " MiB the system has available)");
   if (!p) p = std::aligned_alloc(kAlignment, size);
   if (!p) {
     cache().forget(size);

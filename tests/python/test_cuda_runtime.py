@@ -118,6 +118,15 @@ def test_memory_pool_reuse_limit_and_out_of_memory():
         kiln.empty((1 << 50,), dtype="uint8", device="cuda")
 
 
+def test_host_allocation_beyond_the_system_raises():
+    # Linux overcommits: without kiln's check the allocation would succeed
+    # and the process be killed on first touch.
+    with pytest.raises(kiln.cuda.memory.OutOfMemoryError, match="available") as info:
+        kiln.empty((1 << 50,), dtype="uint8", device="cpu")
+    assert isinstance(info.value, MemoryError)
+    assert int(kiln.ones(1 << 20, dtype="uint8", device="cpu").sum()) == 1 << 20
+
+
 @needs_gpu
 def test_memory_pool_splits_and_merges_blocks():
     pool = kiln.get_default_memory_pool()

@@ -15,6 +15,7 @@ import contextlib
 import ctypes
 import threading
 
+from .._core import OutOfMemoryError  # noqa: F401  (CuPy's cupy.cuda.memory.OutOfMemoryError)
 from ._backend import core
 from .device import Device, get_device_id, host_mode
 

@@ -5,8 +5,9 @@ lu_factor is LAPACK's getrf (cuSOLVER's on the GPU) through kiln's
 decompositions; lu, lu_solve and solve_triangular build on it and on
 kiln.linalg.solve; expm is Higham's scaling and squaring with the degree-13
 Pade approximant; the special matrices are gathers from their defining
-vectors. ``overwrite_*`` and ``check_finite`` are accepted and change
-nothing (kiln never overwrites its inputs)."""
+vectors. ``check_finite`` refuses infinities and NaNs with SciPy's
+ValueError; ``overwrite_*`` are accepted and change nothing (kiln never
+overwrites its inputs)."""
 import math
 
 from .. import _core
@@ -33,6 +34,12 @@ def _matrix(a, name="a"):
     return a
 
 
+def _finite(check_finite, *arrays):
+    """SciPy's check_finite: a ValueError for an input holding inf or NaN."""
+    if check_finite and not all(bool(_core.isfinite(x).all()) for x in arrays):
+        raise ValueError("array must not contain infs or NaNs")
+
+
 def _transposed(a, trans):
     return a if trans == 0 else a.mT if trans == 1 else _core.conj(a.mT)
 
@@ -41,6 +48,7 @@ def lu_factor(a, overwrite_a=False, check_finite=True):
     """(lu, piv): U on and above the diagonal, L's multipliers below it, and
     the 0-based row interchanges (row i was swapped with row piv[i])."""
     a = _matrix(a)
+    _finite(check_finite, a)
     lu, pivots = _core._lu_factor(a)
     return lu, (pivots - 1).astype("int32")
 
@@ -60,6 +68,7 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
     triangular, k = min(m, n); (P L, U) with permute_l; P as row indices
     with p_indices."""
     a = _matrix(a)
+    _finite(check_finite, a)
     m, n = a.shape
     k = min(m, n)
     factors, piv = lu_factor(a)
@@ -84,21 +93,29 @@ def lu(a, permute_l=False, overwrite_a=False, check_finite=True, p_indices=False
 def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_b=False, check_finite=True):
     """x with op(T) x = b for T the lower (or upper) triangle of a, its
     diagonal taken as ones with unit_diagonal; op is T, T^T or T^H for trans
-    0, 1, 2 (or 'N', 'T', 'C')."""
-    a, b = _matrix(a), _inexact(b)
-    if a.shape[0] != a.shape[1]:
+    0, 1, 2 (or 'N', 'T', 'C'). A stack of matrices a (..., n, n) solves
+    each with its b: (..., n) vectors, or (..., n, k) matrices."""
+    a, b = _inexact(a), _inexact(b)
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise ValueError(f"expected square matrix, got {a.shape}")
-    if b.ndim == 0 or b.shape[0] != a.shape[0]:
+    _finite(check_finite, a, b)
+    vector = b.ndim == a.ndim - 1
+    if b.ndim == 0 or (a.ndim > 2 and not vector and b.ndim != a.ndim) or \
+            b.shape[-1 if vector else -2] != a.shape[-1] or \
+            (a.ndim > 2 and tuple(b.shape[:a.ndim - 2]) != tuple(a.shape[:-2])):
         raise ValueError(f"shapes of a {a.shape} and b {b.shape} are incompatible")
     if trans not in _TRANS:
         raise ValueError(f"trans must be 0, 1, 2, 'N', 'T' or 'C', got {trans!r}")
-    n = a.shape[0]
+    n = a.shape[-1]
     i, j = arange(n, device=a.device)[:, None], arange(n, device=a.device)[None, :]
     keep = i >= j if lower else i <= j
     triangle = _core._where(keep, a, 0).astype(a.dtype)
     if unit_diagonal:
         triangle = _core._where(i == j, 1, triangle).astype(a.dtype)
-    return solve(_transposed(triangle, _TRANS[trans]), b)
+    op = _transposed(triangle, _TRANS[trans])
+    if a.ndim > 2 and vector:
+        return solve(op, b[..., None])[..., 0]
+    return solve(op, b)
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
@@ -106,6 +123,7 @@ def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     A^H for trans 0, 1, 2."""
     factors, piv = lu_and_piv
     factors, b = _matrix(factors, "lu"), _inexact(b)
+    _finite(check_finite, factors, b)
     n = factors.shape[0]
     if factors.shape[1] != n or b.ndim == 0 or b.shape[0] != n:
         raise ValueError(f"shapes of lu {factors.shape} and b {b.shape} are incompatible")
