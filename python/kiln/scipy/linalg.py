@@ -113,9 +113,44 @@ def solve_triangular(a, b, trans=0, lower=False, unit_diagonal=False, overwrite_
     if unit_diagonal:
         triangle = _core._where(i == j, 1, triangle).astype(a.dtype)
     op = _transposed(triangle, _TRANS[trans])
-    if a.ndim > 2 and vector:
-        return solve(op, b[..., None])[..., 0]
-    return solve(op, b)
+    zero = (triangle[..., arange(n, device=a.device), arange(n, device=a.device)] == 0).reshape(-1, n).any(axis=0)
+    if bool(zero.any()):
+        first = int(arange(n, device=a.device)[zero][0])
+        raise LinAlgError(f"singular matrix: resolution failed at diagonal {first}")
+    dtype = str(_core.result_type(op.dtype, b.dtype))
+    rhs = b[..., None] if vector or b.ndim == 1 else b
+    x = _substitute(op.astype(dtype), rhs.astype(dtype), lower != (_TRANS[trans] != 0))
+    return x[..., 0] if vector or b.ndim == 1 else x
+
+
+# Below this many unknowns a triangle is solved one unknown at a time.
+_SUBSTITUTION_BLOCK = 16
+
+
+def _substitute(t, b, lower):
+    """x with t x = b for a (stack of) lower or upper triangular t: forward or
+    back substitution, as LAPACK's trtrs, in blocks whose coupling is one
+    matrix product, so that results round as SciPy's do."""
+    from .._joining import concatenate
+
+    n = t.shape[-1]
+    if n > _SUBSTITUTION_BLOCK:
+        h = n // 2
+        if lower:
+            first = _substitute(t[..., :h, :h], b[..., :h, :], True)
+            second = _substitute(t[..., h:, h:], b[..., h:, :] - t[..., h:, :h] @ first, True)
+        else:
+            second = _substitute(t[..., h:, h:], b[..., h:, :], False)
+            first = _substitute(t[..., :h, :h], b[..., :h, :] - t[..., :h, h:] @ second, False)
+        return concatenate([first, second], axis=-2)
+    rows = [None] * n
+    for i in (range(n) if lower else range(n - 1, -1, -1)):
+        known = range(i) if lower else range(i + 1, n)
+        value = b[..., i:i + 1, :]
+        for k in known:
+            value = value - t[..., i:i + 1, k:k + 1] * rows[k]
+        rows[i] = value / t[..., i:i + 1, i:i + 1]
+    return concatenate(rows, axis=-2) if n else b
 
 
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
