@@ -217,3 +217,39 @@ def test_errors_and_protocols(device):
     assert again.device == m.device
     np.testing.assert_array_equal(kiln.asnumpy(again.toarray()), kiln.asnumpy(m.toarray()))
     assert ks.issparse(m) and not ks.issparse(m.toarray()) and not ks.issparse(ss.csr_matrix((2, 2)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_krylov_solvers_and_operators(device, rng, dtype):
+    from kiln.scipy.sparse import linalg as kl
+    import scipy.sparse.linalg as sl
+
+    n = 60
+    spd = ss.diags([-1.0, 2.5, -1.0], [-1, 0, 1], shape=(n, n), format="csr").astype(dtype)
+    general = (ss.random(n, n, 0.1, random_state=4) + 4 * ss.eye(n)).astype(dtype).tocsr()
+    b = rng.random(n).astype(dtype)
+    kb = kiln.asarray(b, device=device)
+    tolerance = 1e-4 if dtype == "float32" else 1e-9
+    for name, matrix in (("cg", spd), ("cgs", general), ("bicgstab", general), ("gmres", general)):
+        x, info = getattr(kl, name)(ks.csr_matrix(kiln.asarray(matrix.toarray(), device=device)), kb,
+                                    rtol=tolerance)
+        assert info == 0 and x.device == device
+        residual = np.linalg.norm(matrix @ kiln.asnumpy(x) - b) / np.linalg.norm(b)
+        assert residual < 10 * tolerance, (name, residual)
+    # A preconditioner, a starting guess and the callback.
+    seen = []
+    jacobi = kl.LinearOperator((n, n), lambda v: v / 2.5, dtype=dtype)
+    x, info = kl.cg(ks.csr_matrix(spd), kb, x0=kiln.zeros(n, dtype=dtype, device=device), M=jacobi,
+                    rtol=tolerance, callback=lambda xk: seen.append(1))
+    assert info == 0 and seen
+    # Not converged within maxiter: info is the count.
+    assert kl.cg(ks.csr_matrix(spd), kb, rtol=1e-14, maxiter=2)[1] == 2
+    operator = kl.aslinearoperator(ks.csr_matrix(general))
+    np.testing.assert_allclose(kiln.asnumpy(operator @ kb), general @ b, rtol=1e-5)
+    np.testing.assert_allclose(kiln.asnumpy(operator.H.matvec(kb)), general.getH() @ b, rtol=1e-5)
+    np.testing.assert_allclose(kiln.asnumpy((2 * operator).matvec(kb)), 2 * (general @ b), rtol=1e-5)
+    for order in (None, "fro", 1, -1, np.inf, -np.inf):
+        np.testing.assert_allclose(float(abs(complex(kl.norm(ks.csr_matrix(general), order)))),
+                                   sl.norm(general, order), rtol=1e-5)
+    with pytest.raises(ValueError, match="square"):
+        kl.cg(ks.csr_matrix(np.ones((3, 4))), kiln.ones(3, device=device))

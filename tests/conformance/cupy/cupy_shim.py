@@ -24,7 +24,7 @@ CUPY_MODULES = ["cuda", "cuda.driver", "cuda.runtime", "cuda.memory", "cuda.stre
                 "cuda.profiler",
                 "exceptions", "fft", "lib", "lib.stride_tricks", "linalg", "polynomial", "random", "typing"]
 CUPYX_MODULES = ["cusolver", "cusparse", "jit", "profiler", "scipy", "scipy.fft", "scipy.linalg", "scipy.ndimage", "scipy.signal",
-                 "scipy.sparse", "scipy.special", "scipy.stats", "fallback_mode", "time"]
+                 "scipy.sparse", "scipy.sparse.linalg", "scipy.special", "scipy.stats", "fallback_mode", "time"]
 
 
 def _alias(alias, target):

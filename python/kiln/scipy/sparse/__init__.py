@@ -3,7 +3,7 @@
 
 The formats are CSR and CSC (_compressed.py, where the work is done), COO
 (_coo.py) and DIA (_dia.py), each holding kiln arrays; the constructors are
-_construct.py's and indexing is _index.py's. Every operation is built of
+_construct.py's and indexing is _index.py's; the solvers are linalg's. Every operation is built of
 kiln's array operations (sorts, gathers, ``add.at``), so a matrix works on
 whichever device its arrays live on. ``get()`` gives SciPy's matrix on the
 host; SciPy's own matrices are accepted wherever a matrix is built."""
@@ -14,6 +14,7 @@ from ._coo import coo_matrix
 from ._csc import csc_matrix
 from ._csr import csr_matrix
 from ._dia import dia_matrix
+from . import linalg  # noqa: F401  (scipy.sparse.linalg)
 
 
 def issparse(x):

@@ -1,0 +1,364 @@
+"""kiln.scipy.sparse.linalg: SciPy's linear operators, matrix norms and
+Krylov solvers (cg, cgs, bicgstab, gmres) for code ported from
+``cupyx.scipy.sparse.linalg``, on every device.
+
+The solvers are the textbook iterations (Saad, "Iterative Methods for
+Sparse Linear Systems", 2003: CG, CGS, BiCGSTAB, restarted GMRES with
+Givens rotations) over kiln arrays, so they run wherever the operator's
+products run; each iteration reads the residual norm on the host to decide
+whether to stop, with SciPy's rule ``norm(r) <= max(rtol * norm(b), atol)``
+and its ``(x, info)`` result (0: converged, k > 0: not within k steps)."""
+import math
+
+from ... import _elementwise
+from ..._creation import asarray, zeros
+from ._base import spmatrix
+
+
+def _np():
+    import numpy
+
+    return numpy
+
+
+class LinearOperator:
+    """An m x n operator known by its products (SciPy's LinearOperator):
+    ``matvec`` (required), and ``rmatvec``, ``matmat``, ``rmatmat`` for the
+    adjoint and for blocks of vectors."""
+
+    def __init__(self, shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
+        shape = tuple(int(s) for s in shape)
+        if len(shape) != 2 or shape[0] < 0 or shape[1] < 0:
+            raise ValueError(f"invalid shape {shape!r} (must be 2-d)")
+        self.shape = shape
+        self._matvec_fn, self._rmatvec_fn = matvec, rmatvec
+        self._matmat_fn, self._rmatmat_fn = matmat, rmatmat
+        if dtype is None:
+            dtype = self.matvec(zeros(shape[1], dtype="float64")).dtype
+        self.dtype = _np().dtype(str(dtype))
+        self.ndim = 2
+
+    def matvec(self, x):
+        """A x for a vector x (shape (n,) or (n, 1), kept)."""
+        x = asarray(x)
+        if x.shape not in ((self.shape[1],), (self.shape[1], 1)):
+            raise ValueError(f"dimension mismatch: {tuple(x.shape)} for an operator of shape {self.shape}")
+        y = asarray(self._matvec_fn(x.reshape(-1)))
+        return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
+
+    def rmatvec(self, x):
+        """A^H x."""
+        if self._rmatvec_fn is None:
+            raise NotImplementedError("rmatvec is not defined")
+        x = asarray(x)
+        y = asarray(self._rmatvec_fn(x.reshape(-1)))
+        return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
+
+    def matmat(self, X):
+        """A X for a 2-d X: the given matmat, else one matvec a column."""
+        from ..._joining import stack
+
+        X = asarray(X)
+        if X.ndim != 2 or X.shape[0] != self.shape[1]:
+            raise ValueError(f"dimension mismatch: {tuple(X.shape)} for an operator of shape {self.shape}")
+        if self._matmat_fn is not None:
+            return asarray(self._matmat_fn(X))
+        return stack([self.matvec(X[:, j]) for j in range(X.shape[1])], axis=1)
+
+    def rmatmat(self, X):
+        from ..._joining import stack
+
+        X = asarray(X)
+        if self._rmatmat_fn is not None:
+            return asarray(self._rmatmat_fn(X))
+        return stack([self.rmatvec(X[:, j]) for j in range(X.shape[1])], axis=1)
+
+    def dot(self, x):
+        if isinstance(x, LinearOperator):
+            return _ProductOperator(self, x)
+        if _np().isscalar(x):
+            return _ScaledOperator(self, x)
+        x = asarray(x)
+        return self.matvec(x) if x.ndim == 1 or x.shape == (self.shape[1], 1) else self.matmat(x)
+
+    __matmul__ = dot
+
+    def __mul__(self, x):
+        return self.dot(x)
+
+    def __rmul__(self, x):
+        if _np().isscalar(x):
+            return _ScaledOperator(self, x)
+        return NotImplemented
+
+    def __call__(self, x):
+        return self.dot(x)
+
+    def __add__(self, other):
+        if not isinstance(other, LinearOperator):
+            return NotImplemented
+        if other.shape != self.shape:
+            raise ValueError("cannot add operators of different shapes")
+        return LinearOperator(self.shape, lambda x: self.matvec(x) + other.matvec(x),
+                              lambda x: self.rmatvec(x) + other.rmatvec(x),
+                              dtype=_np().promote_types(self.dtype, other.dtype))
+
+    def __neg__(self):
+        return _ScaledOperator(self, -1)
+
+    def __sub__(self, other):
+        return self + (-other)
+
+    def adjoint(self):
+        return LinearOperator((self.shape[1], self.shape[0]), self.rmatvec, self.matvec, dtype=self.dtype)
+
+    H = property(adjoint)
+
+    def transpose(self):
+        def matvec(x):
+            return _elementwise.conj(self.rmatvec(_elementwise.conj(x)))
+
+        def rmatvec(x):
+            return _elementwise.conj(self.matvec(_elementwise.conj(x)))
+
+        return LinearOperator((self.shape[1], self.shape[0]), matvec, rmatvec, dtype=self.dtype)
+
+    T = property(transpose)
+
+    def __repr__(self):
+        return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"
+
+
+def _ScaledOperator(operator, scale):
+    return LinearOperator(operator.shape, lambda x: operator.matvec(x) * scale,
+                          lambda x: operator.rmatvec(x) * _np().conj(scale),
+                          dtype=_np().result_type(operator.dtype, _np().asarray(scale).dtype))
+
+
+def _ProductOperator(left, right):
+    if left.shape[1] != right.shape[0]:
+        raise ValueError("cannot multiply operators of incompatible shapes")
+    return LinearOperator((left.shape[0], right.shape[1]), lambda x: left.matvec(right.matvec(x)),
+                          lambda x: right.rmatvec(left.rmatvec(x)),
+                          dtype=_np().promote_types(left.dtype, right.dtype))
+
+
+def aslinearoperator(A):
+    """A as a LinearOperator: itself, or the products of a sparse matrix or
+    a dense 2-d array."""
+    if isinstance(A, LinearOperator):
+        return A
+    if isinstance(A, spmatrix):
+        return LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
+                              rmatmat=lambda X: A.getH().dot(X))
+    if hasattr(A, "shape") and hasattr(A, "dtype") and len(A.shape) == 2:
+        dense = asarray(A)
+        return LinearOperator(dense.shape, dense.__matmul__, lambda x: _elementwise.conj(dense.T) @ x,
+                              matmat=dense.__matmul__, dtype=str(dense.dtype),
+                              rmatmat=lambda X: _elementwise.conj(dense.T) @ X)
+    raise TypeError("type not understood")
+
+
+def norm(x, ord=None, axis=None):
+    """The Frobenius (default), 1, -1, inf or -inf norm of a sparse matrix,
+    or the vector norm along an axis."""
+    from ... import linalg as dense_linalg
+    from ..._reductions import max as _max, min as _min, sum as _sum
+
+    if not isinstance(x, spmatrix):
+        raise TypeError("input is not sparse. use cupy.linalg.norm")
+    csr = x.tocsr().copy()
+    csr.sum_duplicates()
+    magnitude = abs(csr.data)
+    if axis is None:
+        if ord in (None, "fro", "f"):
+            return _elementwise.sqrt(_sum(magnitude ** 2))
+        if ord in (math.inf, -math.inf, 1, -1):
+            summed = abs(csr).sum(axis=1 if ord in (math.inf, -math.inf) else 0)
+            return (_max if ord in (math.inf, 1) else _min)(summed)
+        raise ValueError("Invalid norm order for matrices.")
+    dense = x.toarray()
+    return dense_linalg.norm(dense, ord=ord, axis=axis)
+
+
+def _operands(A, b, x0, M):
+    A = aslinearoperator(A)
+    n = A.shape[0]
+    if A.shape[0] != A.shape[1]:
+        raise ValueError(f"expected square matrix (shape: {A.shape})")
+    b = asarray(b)
+    if b.shape not in ((n,), (n, 1)):
+        raise ValueError(f"b has incompatible dimensions {tuple(b.shape)}")
+    dtype = str(_np().promote_types(A.dtype, _np().dtype(str(b.dtype))))
+    if dtype not in ("float32", "float64", "complex64", "complex128"):
+        dtype = "float64"
+    b = b.reshape(-1).astype(dtype)
+    x = zeros(n, dtype=dtype, device=b.device) if x0 is None else asarray(x0).reshape(-1).astype(dtype)
+    M = (lambda v: v) if M is None else aslinearoperator(M).matvec
+    return A, b, x, M, n
+
+
+def _dot(a, b):
+    """a^H b as a Python number."""
+    from ..._products import vdot
+
+    return complex(vdot(a, b)) if a.dtype.kind == "c" else float(vdot(a, b))
+
+
+def _norm(v):
+    return math.sqrt(abs(_dot(v, v)))
+
+
+def _target(b, rtol, atol):
+    return max(rtol * _norm(b), atol)
+
+
+def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
+    """Conjugate gradients for a Hermitian positive definite A: (x, info)."""
+    A, b, x, M, n = _operands(A, b, x0, M)
+    maxiter = n * 10 if maxiter is None else maxiter
+    target = _target(b, rtol, atol)
+    if _norm(b) == 0:
+        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    r = b - A.matvec(x) if x0 is not None else b.copy()
+    z = M(r)
+    p = z
+    rho = _dot(r, z)
+    for _ in range(maxiter):
+        if _norm(r) <= target:
+            return x, 0
+        q = A.matvec(p)
+        alpha = rho / _dot(p, q)
+        x = x + alpha * p
+        r = r - alpha * q
+        if callback is not None:
+            callback(x)
+        z = M(r)
+        rho_next = _dot(r, z)
+        p = z + (rho_next / rho) * p
+        rho = rho_next
+    return x, (0 if _norm(r) <= target else maxiter)
+
+
+def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
+    """Conjugate gradients squared for a general square A: (x, info)."""
+    A, b, x, M, n = _operands(A, b, x0, M)
+    maxiter = n * 10 if maxiter is None else maxiter
+    target = _target(b, rtol, atol)
+    if _norm(b) == 0:
+        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    r = b - A.matvec(x)
+    shadow = r.copy()
+    rho_previous = 1.0
+    p = q = zeros(n, dtype=str(b.dtype), device=b.device)
+    for iteration in range(maxiter):
+        if _norm(r) <= target:
+            return x, 0
+        rho = _dot(shadow, r)
+        if rho == 0:
+            return x, -10  # breakdown, as SciPy reports it
+        if iteration == 0:
+            u = r
+            p = u
+        else:
+            beta = rho / rho_previous
+            u = r + beta * q
+            p = u + beta * (q + beta * p)
+        phat = M(p)
+        v = A.matvec(phat)
+        alpha = rho / _dot(shadow, v)
+        q = u - alpha * v
+        uhat = M(u + q)
+        x = x + alpha * uhat
+        r = r - alpha * A.matvec(uhat)
+        rho_previous = rho
+        if callback is not None:
+            callback(x)
+    return x, (0 if _norm(r) <= target else maxiter)
+
+
+def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
+    """Biconjugate gradients, stabilised, for a general square A: (x, info)."""
+    A, b, x, M, n = _operands(A, b, x0, M)
+    maxiter = n * 10 if maxiter is None else maxiter
+    target = _target(b, rtol, atol)
+    if _norm(b) == 0:
+        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    r = b - A.matvec(x)
+    shadow = r.copy()
+    rho_previous = alpha = omega = 1.0
+    p = v = zeros(n, dtype=str(b.dtype), device=b.device)
+    for iteration in range(maxiter):
+        if _norm(r) <= target:
+            return x, 0
+        rho = _dot(shadow, r)
+        if rho == 0 or omega == 0:
+            return x, -10
+        if iteration == 0:
+            p = r
+        else:
+            p = r + (rho / rho_previous) * (alpha / omega) * (p - omega * v)
+        phat = M(p)
+        v = A.matvec(phat)
+        alpha = rho / _dot(shadow, v)
+        s = r - alpha * v
+        if _norm(s) <= target:
+            x = x + alpha * phat
+            if callback is not None:
+                callback(x)
+            return x, 0
+        shat = M(s)
+        t = A.matvec(shat)
+        omega = _dot(t, s) / _dot(t, t)
+        x = x + alpha * phat + omega * shat
+        r = s - omega * t
+        rho_previous = rho
+        if callback is not None:
+            callback(x)
+    return x, (0 if _norm(r) <= target else maxiter)
+
+
+def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=None, callback=None,
+          callback_type=None):
+    """Restarted GMRES for a general square A: (x, info). Each cycle builds
+    an orthonormal Krylov basis of `restart` vectors (Arnoldi, modified
+    Gram-Schmidt) and takes the least-squares step; the small Hessenberg
+    problem is solved on the host."""
+    from ..._joining import stack
+
+    np = _np()
+    A, b, x, M, n = _operands(A, b, x0, M)
+    restart = min(20 if restart is None else restart, max(n, 1))
+    maxiter = n * 10 if maxiter is None else maxiter
+    target = _target(b, rtol, atol)
+    if _norm(b) == 0:
+        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    complex_ = b.dtype.kind == "c"
+    for _ in range(maxiter):
+        r = M(b - A.matvec(x))
+        beta = _norm(r)
+        if _norm(b - A.matvec(x)) <= target:
+            return x, 0
+        basis = [r / beta]
+        hessenberg = np.zeros((restart + 1, restart), dtype=complex if complex_ else float)
+        steps = 0
+        for j in range(restart):
+            w = M(A.matvec(basis[j]))
+            for i in range(j + 1):
+                hessenberg[i, j] = _dot(basis[i], w)
+                w = w - hessenberg[i, j] * basis[i]
+            hessenberg[j + 1, j] = _norm(w)
+            steps = j + 1
+            if hessenberg[j + 1, j] == 0:
+                break
+            basis.append(w / hessenberg[j + 1, j])
+        rhs = np.zeros(steps + 1, dtype=hessenberg.dtype)
+        rhs[0] = beta
+        y = np.linalg.lstsq(hessenberg[:steps + 1, :steps], rhs, rcond=None)[0]
+        x = x + (stack(basis[:steps], axis=1) @ asarray(y.astype(str(b.dtype)), device=b.device))
+        if callback is not None:
+            callback(x if callback_type in (None, "x", "legacy") else _norm(b - A.matvec(x)) / _norm(b))
+    return x, (0 if _norm(b - A.matvec(x)) <= target else maxiter)
+
+
+__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "norm"]
