@@ -109,7 +109,13 @@ class _compressed_matrix(spmatrix):
         return dtype(str(self.data.dtype))
 
     def _majors(self):
-        return expand_pointers(self.indptr, self.data.shape[0])
+        """The major index of each entry, kept while indptr is the same array
+        (every product and conversion needs it; building it is a repeat)."""
+        cached = getattr(self, "_majors_of", None)
+        if cached is None or cached[0] is not self.indptr or cached[1].shape[0] != self.data.shape[0]:
+            cached = (self.indptr, expand_pointers(self.indptr, self.data.shape[0]))
+            self._majors_of = cached
+        return cached[1]
 
     def _coordinates(self):
         """(rows, columns) of the stored entries, int64."""
