@@ -230,26 +230,29 @@ def test_krylov_solvers_and_operators(device, rng, dtype):
     b = rng.random(n).astype(dtype)
     kb = kiln.asarray(b, device=device)
     tolerance = 1e-4 if dtype == "float32" else 1e-9
+
+    def on_device(matrix):
+        return ks.csr_matrix(kiln.asarray(matrix.toarray(), device=device))
+
     for name, matrix in (("cg", spd), ("cgs", general), ("bicgstab", general), ("gmres", general)):
-        x, info = getattr(kl, name)(ks.csr_matrix(kiln.asarray(matrix.toarray(), device=device)), kb,
-                                    rtol=tolerance)
+        x, info = getattr(kl, name)(on_device(matrix), kb, rtol=tolerance)
         assert info == 0 and x.device == device
         residual = np.linalg.norm(matrix @ kiln.asnumpy(x) - b) / np.linalg.norm(b)
         assert residual < 10 * tolerance, (name, residual)
     # A preconditioner, a starting guess and the callback.
     seen = []
     jacobi = kl.LinearOperator((n, n), lambda v: v / 2.5, dtype=dtype)
-    x, info = kl.cg(ks.csr_matrix(spd), kb, x0=kiln.zeros(n, dtype=dtype, device=device), M=jacobi,
+    x, info = kl.cg(on_device(spd), kb, x0=kiln.zeros(n, dtype=dtype, device=device), M=jacobi,
                     rtol=tolerance, callback=lambda xk: seen.append(1))
     assert info == 0 and seen
     # Not converged within maxiter: info is the count.
-    assert kl.cg(ks.csr_matrix(spd), kb, rtol=1e-14, maxiter=2)[1] == 2
-    operator = kl.aslinearoperator(ks.csr_matrix(general))
+    assert kl.cg(on_device(spd), kb, rtol=1e-14, maxiter=2)[1] == 2
+    operator = kl.aslinearoperator(on_device(general))
     np.testing.assert_allclose(kiln.asnumpy(operator @ kb), general @ b, rtol=1e-5)
     np.testing.assert_allclose(kiln.asnumpy(operator.H.matvec(kb)), general.getH() @ b, rtol=1e-5)
     np.testing.assert_allclose(kiln.asnumpy((2 * operator).matvec(kb)), 2 * (general @ b), rtol=1e-5)
     for order in (None, "fro", 1, -1, np.inf, -np.inf):
-        np.testing.assert_allclose(float(abs(complex(kl.norm(ks.csr_matrix(general), order)))),
+        np.testing.assert_allclose(float(abs(complex(kl.norm(on_device(general), order)))),
                                    sl.norm(general, order), rtol=1e-5)
     with pytest.raises(ValueError, match="square"):
-        kl.cg(ks.csr_matrix(np.ones((3, 4))), kiln.ones(3, device=device))
+        kl.cg(ks.csr_matrix(kiln.ones((3, 4), device=device)), kiln.ones(3, device=device))
