@@ -67,6 +67,28 @@ def pointers(major, n_major, device):
     return concatenate([zeros(1, dtype="int64", device=device), cumsum(counts)])
 
 
+def line_sums(lines, values, count):
+    """The sum of the values of each line 0..count-1 (lines: the line of each
+    value), in the values' dtype. Float and complex values go through
+    bincount's weighted count (one pass, in double precision); others and
+    2-d values through add.at."""
+    from ..._core import bincount
+
+    dtype = str(values.dtype)
+    if values.ndim == 1 and values.dtype.kind in "fc":
+        if lines.shape[0] == 0:
+            return zeros(count, dtype=dtype, device=values.device)
+        if values.dtype.kind == "c":
+            real = bincount(lines, weights=values.real, minlength=count)
+            imag = bincount(lines, weights=values.imag, minlength=count)
+            return (real + 1j * imag).astype(dtype)
+        return bincount(lines, weights=values, minlength=count).astype(dtype)
+    result = zeros((count,) + tuple(values.shape[1:]), dtype=dtype, device=values.device)
+    if lines.shape[0]:
+        _elementwise.add.at(result, lines, values)
+    return result
+
+
 def segment_sums(keys, values):
     """For keys sorted ascending: the distinct keys and the sum of the values
     of each (in the values' dtype)."""
@@ -77,10 +99,7 @@ def segment_sums(keys, values):
         return keys, values
     first = concatenate([asarray([True], device=keys.device), keys[1:] != keys[:-1]])
     group = cumsum(first) - 1
-    count = int(group[-1]) + 1
-    sums = zeros(count, dtype=values.dtype, device=values.device)
-    _elementwise.add.at(sums, group, values)
-    return keys[first], sums
+    return keys[first], line_sums(group, values, int(group[-1]) + 1)
 
 
 def stable_order(keys):

@@ -13,7 +13,7 @@ import warnings
 from ... import _elementwise
 from ..._creation import arange, asarray, zeros
 from ._base import (FORMATS, SparseEfficiencyWarning, _axis, _dense, _is_host_sparse, _np, check_shape,
-                    expand_pointers, index_dtype, is_scalar,
+                    expand_pointers, index_dtype, is_scalar, line_sums,
                     pointers, result_dtype, segment_sums, spmatrix, stable_order)
 
 
@@ -406,18 +406,19 @@ class _compressed_matrix(spmatrix):
     def _matvec(self, x):
         rows, cols = self._coordinates()
         dtype = result_dtype(self.data.dtype, x.dtype)
-        y = zeros(self._shape[0], dtype=dtype, device=self.device)
-        if rows.shape[0]:
-            _elementwise.add.at(y, rows, self.data.astype(dtype) * x[cols].astype(dtype))
-        return y
+        return line_sums(rows, self.data.astype(dtype) * x[cols].astype(dtype), self._shape[0])
 
     def _matmat(self, x):
-        rows, cols = self._coordinates()
+        from ..._joining import stack
+
         dtype = result_dtype(self.data.dtype, x.dtype)
-        y = zeros((self._shape[0], x.shape[1]), dtype=dtype, device=self.device)
-        if rows.shape[0] and x.shape[1]:
-            _elementwise.add.at(y, rows, self.data.astype(dtype)[:, None] * x[cols].astype(dtype))
-        return y
+        if x.shape[1] == 0 or x.shape[1] > 16:
+            rows, cols = self._coordinates()
+            y = zeros((self._shape[0], x.shape[1]), dtype=dtype, device=self.device)
+            if rows.shape[0] and x.shape[1]:
+                _elementwise.add.at(y, rows, self.data.astype(dtype)[:, None] * x[cols].astype(dtype))
+            return y
+        return stack([self._matvec(x[:, j]) for j in range(x.shape[1])], axis=1)
 
     def _matmul_sparse(self, other):
         """The product of two sparse matrices: each entry (i, j, a) of self
@@ -593,9 +594,7 @@ class _compressed_matrix(spmatrix):
         sum_dtype = str(total(zeros(0, dtype=str(self.data.dtype), device=self.device), dtype=dtype).dtype)
         rows, cols = self._coordinates()
         lines = cols if axis == 0 else rows
-        result = zeros(self._shape[1 - axis], dtype=sum_dtype, device=self.device)
-        if lines.shape[0]:
-            _elementwise.add.at(result, lines, self.data.astype(sum_dtype))
+        result = line_sums(lines, self.data.astype(sum_dtype), self._shape[1 - axis])
         result = result.reshape((1, -1) if axis == 0 else (-1, 1))
         if out is not None:
             out[...] = result
