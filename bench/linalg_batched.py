@@ -16,7 +16,7 @@ import platform
 import numpy as np
 
 import kiln
-from run import ROOT, _fmt, anchors, machine, median_seconds, replace_doc_section
+from run import ROOT, _fmt, anchors, machine, replace_doc_section, seconds_per_library
 
 STACKS = [(10_000, 4), (1_000, 32), (100, 256)]
 
@@ -58,18 +58,9 @@ def main():
     for batch, n in STACKS:
         data = stack(batch, n, rng)
         for routine, call in ROUTINES.items():
-            row = {"case": f"{routine}, {batch:,} {n}x{n} float64", "seconds": {}}
-            for lib, convert, xp, sync in libs:
-                a, b, pd = (convert(t) for t in data)
-
-                def timed_call():
-                    call(xp, a, b, pd)
-                    sync()
-
-                try:
-                    row["seconds"][lib] = median_seconds(timed_call, min_time=0.3, repeats=7)
-                except Exception as e:  # a library without this routine is reported, not fatal
-                    print(f"  {lib}: {type(e).__name__}: {e}")
+            row = {"case": f"{routine}, {batch:,} {n}x{n} float64",
+                   "seconds": seconds_per_library(libs, lambda convert, xp: [convert(t) for t in data],
+                                                  lambda xp, operands: call(xp, *operands), 0.3, 7)}
             rows.append(row)
             print(f"{row['case']:36s} " + "  ".join(f"{lib} {t * 1e3:9.3f} ms" for lib, t in row["seconds"].items()),
                   flush=True)

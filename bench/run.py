@@ -45,6 +45,25 @@ def median_seconds(fn, min_time=0.5, repeats=15):
     return statistics.median(samples)
 
 
+def seconds_per_library(libs, prepare, call, min_time, repeats):
+    """{library: median seconds of call(namespace, data), synchronised}, data
+    = prepare(convert, namespace) for each (name, convert, namespace, sync) in
+    `libs`; a library that lacks the routine is reported and left out."""
+    seconds = {}
+    for lib, convert, namespace, sync in libs:
+        try:
+            data = prepare(convert, namespace)
+
+            def timed_call():
+                call(namespace, data)
+                sync()
+
+            seconds[lib] = median_seconds(timed_call, min_time=min_time, repeats=repeats)
+        except Exception as e:  # a library without this routine is reported, not fatal
+            print(f"  {lib}: {type(e).__name__}: {e}")
+    return seconds
+
+
 def anchors(device):
     """Array libraries to compare on `device`, each as (name, asarray, namespace, synchronize)."""
     def nothing():

@@ -18,7 +18,7 @@ import numpy as np
 import scipy.sparse as host_sparse
 
 import kiln
-from run import ROOT, machine, median_seconds
+from run import ROOT, machine, seconds_per_library
 from linalg_batched import write_table
 
 
@@ -86,18 +86,7 @@ def main():
          lambda sp, conv: conv(image), lambda sp, data: sp.ndimage.gaussian_filter(data, 2.0)),
         ("erfinv, 64M float32", lambda sp, conv: conv(uniform), lambda sp, data: sp.special.erfinv(data)),
     ]:
-        row = {"case": case, "seconds": {}}
-        for lib, convert, namespace, sync in libs:
-            try:
-                data = make(namespace, convert)
-
-                def timed_call():
-                    run(namespace, data)
-                    sync()
-
-                row["seconds"][lib] = median_seconds(timed_call, min_time=1.0, repeats=5)
-            except Exception as e:  # a library without this routine is reported, not fatal
-                print(f"  {lib}: {type(e).__name__}: {e}")
+        row = {"case": case, "seconds": seconds_per_library(libs, lambda convert, sp: make(sp, convert), run, 1.0, 5)}
         rows.append(row)
         print(f"{case:52s} " + "  ".join(f"{lib} {t * 1e3:9.3f} ms" for lib, t in row["seconds"].items()),
               flush=True)
