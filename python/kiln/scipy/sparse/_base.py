@@ -108,6 +108,27 @@ def stable_order(keys):
     return argsort(keys, kind="stable")
 
 
+def sorted_sums(keys, values):
+    """The distinct keys in ascending order and the sum of the values of each."""
+    order = stable_order(keys)
+    return segment_sums(keys[order], values[order])
+
+
+def with_dtype(data, dtype):
+    """(data as `dtype` (itself when None or already so), whether it was cast)."""
+    if dtype is None or str(_np().dtype(dtype)) == str(data.dtype):
+        return data, False
+    return data.astype(str(_np().dtype(dtype))), True
+
+
+def warn_efficiency(message, stacklevel=3):
+    """SciPy's SparseEfficiencyWarning, attributed `stacklevel` frames up
+    from here (3: the caller of the function that warns)."""
+    import warnings
+
+    warnings.warn(message, SparseEfficiencyWarning, stacklevel=stacklevel)
+
+
 def result_dtype(*dtypes):
     from ..._core import result_type
 
@@ -397,11 +418,17 @@ class spmatrix:
     def copy(self):
         return self.__class__(self, copy=True)
 
+    def _canonical_copy(self, format="csr"):
+        """This matrix in `format` (CSR or CSC) with repeats summed and each
+        line sorted, never self: self keeps its layout."""
+        result = self.asformat(format)
+        result = result.copy() if result is self else result
+        result.sum_duplicates()
+        return result
+
     def _with_summed_data(self, function):
         """function of the stored values, repeats summed first, in this format."""
-        csr = self.tocsr()
-        csr = csr.copy() if csr is self else csr
-        csr.sum_duplicates()
+        csr = self._canonical_copy()
         return csr._with(function(csr.data)).asformat(self.format)
 
     def __getstate__(self):

@@ -8,13 +8,11 @@ matrices expands each entry of the left one over the matching row of the
 right one and sums the products that land on one place. Results keep
 SciPy's formats and its rules on explicit zeros (sums and products drop
 them, conversions keep them)."""
-import warnings
-
 from ... import _elementwise
 from ..._creation import arange, asarray, zeros
-from ._base import (FORMATS, SparseEfficiencyWarning, _axis, _dense, _is_host_sparse, _np, check_shape,
-                    expand_pointers, index_dtype, is_scalar, line_sums,
-                    pointers, result_dtype, segment_sums, spmatrix, stable_order)
+from ._base import (FORMATS, _axis, _dense, _is_host_sparse, _np, check_shape, expand_pointers, index_dtype,
+                    is_scalar, line_sums, pointers, result_dtype, sorted_sums, spmatrix, stable_order,
+                    warn_efficiency, with_dtype)
 
 
 def _array_types():
@@ -75,9 +73,8 @@ class _compressed_matrix(spmatrix):
             copy = False
         super().__init__(data.device)
         self._shape = check_shape(shape)
-        if dtype is not None and str(dtype) != str(data.dtype):
-            data = data.astype(str(_np().dtype(dtype)))
-            copy = False
+        data, cast = with_dtype(data, dtype)
+        copy = copy and not cast
         if data.ndim != 1 or indices.ndim != 1 or indptr.ndim != 1:
             raise ValueError("data, indices, and indptr should be 1-D")
         if indptr.shape[0] != self._swap(self._shape)[0] + 1:
@@ -166,9 +163,7 @@ class _compressed_matrix(spmatrix):
         """Sort each line's entries and add up those at one place, in place."""
         if self.has_canonical_format:
             return
-        keys = self._keys()
-        order = stable_order(keys)
-        keys, data = segment_sums(keys[order], self.data[order])
+        keys, data = sorted_sums(self._keys(), self.data)
         self._set_entries(keys, data, self._swap(self._shape)[1])
         self._canonical = (True, True)
 
@@ -473,11 +468,7 @@ class _compressed_matrix(spmatrix):
             if other.shape in ((1, self._shape[1]), (self._shape[0], 1)):
                 return self.multiply(other.toarray())
             raise ValueError("inconsistent shapes")
-        left = self.tocsr()
-        left = left.copy() if left is self else left
-        left.sum_duplicates()
-        right = other.tocsr().copy()
-        right.sum_duplicates()
+        left, right = self._canonical_copy(), other._canonical_copy()
         dtype = result_dtype(left.data.dtype, right.data.dtype)
         keys, rkeys = left._keys(), right._keys()
         if keys.shape[0] == 0 or rkeys.shape[0] == 0:
@@ -497,9 +488,7 @@ class _compressed_matrix(spmatrix):
         from ..._sets import unique
         from ..._sorting import searchsorted
 
-        left, right = self.tocsr().copy(), other.tocsr().copy()
-        left.sum_duplicates()
-        right.sum_duplicates()
+        left, right = self._canonical_copy(), other._canonical_copy()
         keys, rkeys = left._keys(), right._keys()
         union = unique(concatenate([keys, rkeys]))
         values = zeros(union.shape, dtype=str(left.data.dtype), device=self.device)
@@ -525,11 +514,10 @@ class _compressed_matrix(spmatrix):
             at_zero = function(zeros(1, dtype=str(self.data.dtype), device=self.device), other)
             if bool((at_zero != 0).any()):
                 if comparison:
-                    _warn_efficiency("Comparing a sparse matrix with a scalar that makes the result dense is "
+                    warn_efficiency("Comparing a sparse matrix with a scalar that makes the result dense is "
                                      "inefficient.")
                 return self._sparse_from_dense(function(self.toarray(), other))
-            canonical = self.tocsr().copy()
-            canonical.sum_duplicates()
+            canonical = self._canonical_copy()
             keys, values = canonical._keys(), function(canonical.data, other)
         elif isinstance(other, spmatrix):
             if other.shape != self._shape:
@@ -537,14 +525,14 @@ class _compressed_matrix(spmatrix):
                     probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
                                      zeros(1, dtype=str(other.dtype), device=self.device))
                     if comparison and bool((probe != 0).any()):
-                        _warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
+                        warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
                     return self._sparse_from_dense(function(self.toarray(), other.toarray()))
                 raise ValueError("inconsistent shapes")
             probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
                              zeros(1, dtype=str(other.dtype), device=self.device))
             if bool((probe != 0).any()):
                 if comparison:
-                    _warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
+                    warn_efficiency("Comparing sparse matrices with a test true at zero is inefficient.")
                 return self._sparse_from_dense(function(self.toarray(), other.toarray()))
             keys, mine, theirs = self._union_values(other)
             values = function(mine, theirs)
@@ -605,9 +593,7 @@ class _compressed_matrix(spmatrix):
         """For min/max: (line of each entry, place of it along the line, the
         number of lines, the line length), over the canonical entries."""
         # Entries sorted by line, then by place along it.
-        canonical = self.tocsc() if axis == 0 else self.tocsr()
-        canonical = canonical.copy() if canonical is self else canonical
-        canonical.sum_duplicates()
+        canonical = self._canonical_copy("csc" if axis == 0 else "csr")
         rows, cols = canonical._coordinates()
         m, n = self._shape
         if axis is None:
@@ -749,7 +735,4 @@ class _compressed_matrix(spmatrix):
 
         set_item(self, key, value)
 
-
-def _warn_efficiency(message):
-    warnings.warn(message, SparseEfficiencyWarning, stacklevel=3)
 

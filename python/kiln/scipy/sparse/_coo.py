@@ -4,7 +4,7 @@ compressed formats by one stable sort of (row, column) keys, summing
 repeats as SciPy does."""
 from ..._creation import asarray, zeros
 from ._base import (FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, is_scalar, pointers,
-                    segment_sums, spmatrix, stable_order)
+                    sorted_sums, spmatrix, with_dtype)
 
 
 class coo_matrix(spmatrix):
@@ -51,9 +51,8 @@ class coo_matrix(spmatrix):
             copy = False
         super().__init__(data.device)
         self._shape = check_shape(shape)
-        if dtype is not None and str(_np().dtype(dtype)) != str(data.dtype):
-            data = data.astype(str(_np().dtype(dtype)))
-            copy = False
+        data, cast = with_dtype(data, dtype)
+        copy = copy and not cast
         if not (data.ndim == row.ndim == col.ndim == 1):
             raise ValueError("row, column, and data arrays must be 1-D")
         if not (data.shape[0] == row.shape[0] == col.shape[0]):
@@ -92,9 +91,7 @@ class coo_matrix(spmatrix):
         """Sort the entries by (row, column) and add up repeats, in place."""
         if self._canonical:
             return
-        keys = self._keys()
-        order = stable_order(keys)
-        keys, data = segment_sums(keys[order], self.data[order])
+        keys, data = sorted_sums(self._keys(), self.data)
         width = max(self._shape[1], 1)
         kind = str(self.row.dtype)
         self.row, self.col, self.data = (keys // width).astype(kind), (keys % width).astype(kind), data
@@ -109,9 +106,7 @@ class coo_matrix(spmatrix):
         rows, cols = self.row.astype("int64"), self.col.astype("int64")
         major, minor = (rows, cols) if format == "csr" else (cols, rows)
         n_major, n_minor = self._shape if format == "csr" else (self._shape[1], self._shape[0])
-        keys = major * max(n_minor, 1) + minor
-        order = stable_order(keys)
-        keys, data = segment_sums(keys[order], self.data[order])
+        keys, data = sorted_sums(major * max(n_minor, 1) + minor, self.data)
         major = keys // max(n_minor, 1)
         kind = index_dtype(max(self._shape), keys.shape[0])
         result = FORMATS[format]((data, (keys - major * max(n_minor, 1)).astype(kind),

@@ -2,7 +2,7 @@
 in column j of the diagonal at ``offsets[d]`` (row j - offsets[d]).
 Arithmetic and conversions go through the coordinate format."""
 from ..._creation import arange, asarray, zeros
-from ._base import FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, spmatrix
+from ._base import FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, spmatrix, with_dtype
 
 
 class dia_matrix(spmatrix):
@@ -46,9 +46,8 @@ class dia_matrix(spmatrix):
             copy = False
         super().__init__(data.device)
         self._shape = check_shape(shape)
-        if dtype is not None and str(_np().dtype(dtype)) != str(data.dtype):
-            data = data.astype(str(_np().dtype(dtype)))
-            copy = False
+        data, cast = with_dtype(data, dtype)
+        copy = copy and not cast
         if data.shape[0] != offsets.shape[0]:
             raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the number of offsets "
                              f"({offsets.shape[0]})")

@@ -9,10 +9,9 @@ matrix's sorted keys. Assignment merges the new entries into the sorted
 keys: existing places are overwritten, new ones inserted (with SciPy's
 SparseEfficiencyWarning), the last of repeated places winning."""
 import operator
-import warnings
 
 from ..._creation import arange, asarray, ones, zeros
-from ._base import FORMATS, SparseEfficiencyWarning, _np, index_dtype, spmatrix, stable_order
+from ._base import FORMATS, _np, index_dtype, spmatrix, stable_order, warn_efficiency
 
 
 def _expand_key(key):
@@ -89,27 +88,25 @@ def _selection(positions, size, dtype, device, columns=False):
     return picker.transpose().tocsr() if columns else picker
 
 
-def _canonical_rows(matrix):
-    """The CSR form with repeats summed: its row-major keys and values."""
-    csr = matrix.tocsr()
-    csr = csr.copy() if csr is matrix else csr
-    csr.sum_duplicates()
-    return csr._keys(), csr.data
-
-
 def _look_up(matrix, rows, cols):
     """The values at the places (rows, cols) (arrays of one shape)."""
     from ... import _elementwise
     from ..._core import _where
     from ..._sorting import searchsorted
 
-    keys, data = _canonical_rows(matrix)
+    csr = matrix._canonical_copy()
+    keys, data = csr._keys(), csr.data
     wanted = rows * max(matrix.shape[1], 1) + cols
     if keys.shape[0] == 0:
         return zeros(wanted.shape, dtype=str(data.dtype), device=matrix.device)
     at = _elementwise.minimum(searchsorted(keys, wanted.ravel()), keys.shape[0] - 1)
     found = keys[at] == wanted.ravel()
     return _where(found, data[at], zeros(1, dtype=str(data.dtype), device=matrix.device)).reshape(wanted.shape)
+
+
+def _whole(key, size):
+    """Whether an axis's key is a slice taking the whole axis in order."""
+    return isinstance(key, slice) and key.indices(size) == (0, size, 1)
 
 
 def get_item(matrix, key):
@@ -137,11 +134,9 @@ def get_item(matrix, key):
     if col_kind == "int":
         cols = asarray([cols], device=device)
     result = matrix.tocsr()
-    if not (row_kind == "slice" and rows.shape[0] == m and (m == 0 or (int(rows[0]) == 0 and
-                                                                        int(rows[-1]) == m - 1))):
+    if not _whole(row_key, m):
         result = _selection(rows, m, str(matrix.dtype), device).dot(result)
-    if not (col_kind == "slice" and cols.shape[0] == n and (n == 0 or (int(cols[0]) == 0 and
-                                                                        int(cols[-1]) == n - 1))):
+    if not _whole(col_key, n):
         result = result.dot(_selection(cols, n, str(matrix.dtype), device, columns=True))
     result = result.asformat(matrix.format)
     return result.copy() if result is matrix else result
@@ -213,8 +208,7 @@ def set_item(matrix, key, value):
         data[at[found]] = values[found]
     new = ~found
     if bool(new.any()):
-        warnings.warn("Changing the sparsity structure of a matrix is expensive.", SparseEfficiencyWarning,
-                      stacklevel=3)
+        warn_efficiency("Changing the sparsity structure of a matrix is expensive.", stacklevel=4)
         keys = concatenate([keys, wanted[new]])
         data = concatenate([data, values[new]])
         order = stable_order(keys)

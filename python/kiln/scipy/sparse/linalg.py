@@ -167,8 +167,7 @@ def norm(x, ord=None, axis=None):
 
     if not isinstance(x, spmatrix):
         raise TypeError("input is not sparse. use cupy.linalg.norm")
-    csr = x.tocsr().copy()
-    csr.sum_duplicates()
+    csr = x._canonical_copy()
     magnitude = abs(csr.data)
     if axis is None:
         if ord in (None, "fro", "f"):
@@ -181,7 +180,11 @@ def norm(x, ord=None, axis=None):
     return dense_linalg.norm(dense, ord=ord, axis=axis)
 
 
-def _operands(A, b, x0, M):
+def _operands(A, b, x0, M, rtol, atol, maxiter):
+    """What every solver starts from: the operator, b and x as vectors of
+    one float or complex dtype, the preconditioner, the step limit (SciPy's
+    10 n), the residual norm to reach, and the answer when b is zero (x = 0
+    at once, as SciPy's; None otherwise)."""
     A = aslinearoperator(A)
     n = A.shape[0]
     if A.shape[0] != A.shape[1]:
@@ -195,7 +198,10 @@ def _operands(A, b, x0, M):
     b = b.reshape(-1).astype(dtype)
     x = zeros(n, dtype=dtype, device=b.device) if x0 is None else asarray(x0).reshape(-1).astype(dtype)
     M = (lambda v: v) if M is None else aslinearoperator(M).matvec
-    return A, b, x, M, n
+    maxiter = n * 10 if maxiter is None else maxiter
+    b_norm = _norm(b)
+    answer = (zeros(n, dtype=dtype, device=b.device), 0) if b_norm == 0 else None
+    return A, b, x, M, maxiter, max(rtol * b_norm, atol), answer
 
 
 def _dot(a, b):
@@ -209,17 +215,11 @@ def _norm(v):
     return math.sqrt(abs(_dot(v, v)))
 
 
-def _target(b, rtol, atol):
-    return max(rtol * _norm(b), atol)
-
-
 def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """Conjugate gradients for a Hermitian positive definite A: (x, info)."""
-    A, b, x, M, n = _operands(A, b, x0, M)
-    maxiter = n * 10 if maxiter is None else maxiter
-    target = _target(b, rtol, atol)
-    if _norm(b) == 0:
-        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    A, b, x, M, maxiter, target, answer = _operands(A, b, x0, M, rtol, atol, maxiter)
+    if answer is not None:
+        return answer
     r = b - A.matvec(x) if x0 is not None else b.copy()
     z = M(r)
     p = z
@@ -242,15 +242,13 @@ def cg(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=Non
 
 def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """Conjugate gradients squared for a general square A: (x, info)."""
-    A, b, x, M, n = _operands(A, b, x0, M)
-    maxiter = n * 10 if maxiter is None else maxiter
-    target = _target(b, rtol, atol)
-    if _norm(b) == 0:
-        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    A, b, x, M, maxiter, target, answer = _operands(A, b, x0, M, rtol, atol, maxiter)
+    if answer is not None:
+        return answer
     r = b - A.matvec(x)
     shadow = r.copy()
     rho_previous = 1.0
-    p = q = zeros(n, dtype=str(b.dtype), device=b.device)
+    p = q = zeros(b.shape, dtype=str(b.dtype), device=b.device)
     for iteration in range(maxiter):
         if _norm(r) <= target:
             return x, 0
@@ -279,15 +277,13 @@ def cgs(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=No
 
 def bicgstab(A, b, x0=None, *, rtol=1e-5, atol=0.0, maxiter=None, M=None, callback=None):
     """Biconjugate gradients, stabilised, for a general square A: (x, info)."""
-    A, b, x, M, n = _operands(A, b, x0, M)
-    maxiter = n * 10 if maxiter is None else maxiter
-    target = _target(b, rtol, atol)
-    if _norm(b) == 0:
-        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    A, b, x, M, maxiter, target, answer = _operands(A, b, x0, M, rtol, atol, maxiter)
+    if answer is not None:
+        return answer
     r = b - A.matvec(x)
     shadow = r.copy()
     rho_previous = alpha = omega = 1.0
-    p = v = zeros(n, dtype=str(b.dtype), device=b.device)
+    p = v = zeros(b.shape, dtype=str(b.dtype), device=b.device)
     for iteration in range(maxiter):
         if _norm(r) <= target:
             return x, 0
@@ -327,18 +323,17 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     from ..._joining import stack
 
     np = _np()
-    A, b, x, M, n = _operands(A, b, x0, M)
-    restart = min(20 if restart is None else restart, max(n, 1))
-    maxiter = n * 10 if maxiter is None else maxiter
-    target = _target(b, rtol, atol)
-    if _norm(b) == 0:
-        return zeros(n, dtype=str(b.dtype), device=b.device), 0
+    A, b, x, M, maxiter, target, answer = _operands(A, b, x0, M, rtol, atol, maxiter)
+    if answer is not None:
+        return answer
+    restart = min(20 if restart is None else restart, max(b.shape[0], 1))
     complex_ = b.dtype.kind == "c"
     for _ in range(maxiter):
-        r = M(b - A.matvec(x))
-        beta = _norm(r)
-        if _norm(b - A.matvec(x)) <= target:
+        residual = b - A.matvec(x)
+        if _norm(residual) <= target:
             return x, 0
+        r = M(residual)
+        beta = _norm(r)
         basis = [r / beta]
         hessenberg = np.zeros((restart + 1, restart), dtype=complex if complex_ else float)
         steps = 0
