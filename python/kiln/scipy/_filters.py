@@ -9,7 +9,7 @@ The result takes the output's dtype the way SciPy's C code casts it
 filters cast after each axis, as SciPy's do."""
 import operator
 
-from .. import _core
+from .. import _core, asnumpy
 from .._creation import asarray, zeros
 from .._padding import pad
 
@@ -152,7 +152,6 @@ def _offsets(mask):
 
 def _correlate_axes(input, weights, axes, mode, cval, origins, output):
     """The correlation of input with n-d `weights` (a NumPy array) laid over `axes`."""
-    np = _np()
     modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
     origins = [operator.index(o) for o in _per_axis(origins, len(axes), "origin")]
     complex_weights = weights.dtype.kind == "c"
@@ -174,7 +173,7 @@ def _correlate_axes(input, weights, axes, mode, cval, origins, output):
 
 def _weights(weights, ndim_expected=None):
     np = _np()
-    w = np.asarray(weights.get() if hasattr(weights, "get") else weights)
+    w = asnumpy(weights)
     if w.dtype.kind not in "fc":
         w = w.astype(np.float64)
     if ndim_expected is not None and w.ndim != ndim_expected:
@@ -361,7 +360,7 @@ def _footprint(size, footprint, count):
         if size is None:
             raise RuntimeError("no footprint or filter size provided")
         return np.ones(_per_axis(size, count, "size"), dtype=bool)
-    footprint = np.asarray(footprint.get() if hasattr(footprint, "get") else footprint).astype(bool)
+    footprint = asnumpy(footprint).astype(bool)
     if footprint.ndim != count:
         raise RuntimeError("footprint array has incorrect shape.")
     if not footprint.any():
@@ -576,7 +575,7 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     flat = windows.reshape(-1, count)
     keywords = extra_keywords or {}
     if kind == "python":
-        values = np.asarray(flat.get() if hasattr(flat, "get") else flat)
+        values = asnumpy(flat)
         result = asarray(np.array([function(w, *extra_arguments, **keywords) for w in values], dtype=np.float64),
                          device=input.device)
     else:
@@ -608,7 +607,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
     n, length, out_length = lines.shape[0], lines.shape[1], input.shape[axis]
     keywords = extra_keywords or {}
     if kind == "python":
-        host = np.asarray(lines.get() if hasattr(lines, "get") else lines)
+        host = asnumpy(lines)
         out = np.zeros((n, out_length))
         for line, out_line in zip(host, out):
             function(line, out_line, *extra_arguments, **keywords)

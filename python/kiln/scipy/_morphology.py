@@ -14,7 +14,7 @@ double precision before the result is cast, as SciPy's C code does."""
 import operator
 import warnings
 
-from .. import _core, _elementwise
+from .. import _core, _elementwise, asnumpy
 from .._creation import asarray, full, zeros
 from ._filters import (_axes, _cast, _extremum_filter, _finish, _is_array, _min_or_max, _offsets,
                        _padded, _per_axis, _window, _windowed)
@@ -24,11 +24,6 @@ def _np():
     import numpy
 
     return numpy
-
-
-def _host(x):
-    """x as a NumPy array (kiln arrays are copied to the host)."""
-    return _np().asarray(x.get() if hasattr(x, "get") else x)
 
 
 def _reflected(a):
@@ -60,7 +55,7 @@ def iterate_structure(structure, iterations, origin=None):
     """The structuring element dilated by itself `iterations - 1` times, and,
     when `origin` is given, the origin scaled to match."""
     np = _np()
-    structure = _host(structure)
+    structure = asnumpy(structure)
     if iterations < 2:
         grown = asarray(structure.copy())
     else:
@@ -85,7 +80,7 @@ def _binary_structure(structure, count):
         structure = (structure,) * count
     if isinstance(structure, tuple):
         return np.ones(structure, bool)
-    structure = _host(structure).astype(bool)
+    structure = asnumpy(structure).astype(bool)
     if structure.ndim != count:
         raise RuntimeError("structure and input must have same dimensionality")
     if structure.size < 1:
@@ -236,8 +231,8 @@ def _grey(input, size, footprint, structure, output, mode, cval, origin, axes, m
         warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=4)
     if structure is None:
         return _extremum_filter(input, size, footprint, output, mode, cval, origin, axes, minimum)
-    structure = _host(structure).astype("float64")
-    footprint = _np().ones(structure.shape, bool) if footprint is None else _host(footprint).astype(bool)
+    structure = asnumpy(structure).astype("float64")
+    footprint = _np().ones(structure.shape, bool) if footprint is None else asnumpy(footprint).astype(bool)
     if structure.shape != footprint.shape:
         raise RuntimeError("structure array has incorrect shape")
     input, dtype, footprint, windows = _windowed(input, None, footprint, output, mode, cval, origin, axes)
@@ -270,9 +265,9 @@ def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
     input = asarray(input)
     count = len(_axes(axes, input.ndim))
     if structure is not None:
-        structure = _reflected(_host(structure))
+        structure = _reflected(asnumpy(structure))
     if footprint is not None:
-        footprint = _reflected(_host(footprint))
+        footprint = _reflected(asnumpy(footprint))
     element = footprint if footprint is not None else structure
     shape = element.shape if element is not None else _per_axis(size, count, "size")
     origins = _mirrored_origins(_origins(origin, count), shape)

@@ -10,7 +10,7 @@ ValueError; ``overwrite_*`` are accepted and change nothing (kiln never
 overwrites its inputs)."""
 import math
 
-from .. import _core
+from .. import _core, asnumpy
 from .._creation import arange, asarray, eye, zeros
 from .._manipulation import broadcast_to
 from .._reductions import max as _max
@@ -58,7 +58,7 @@ def _row_order(piv, m):
     import numpy as np
 
     rows = np.arange(m)
-    for i, row in enumerate(np.asarray(piv.get() if hasattr(piv, "get") else piv)):
+    for i, row in enumerate(asnumpy(piv)):
         rows[i], rows[row] = rows[row], rows[i]
     return rows
 
