@@ -94,23 +94,19 @@ bench: build
 
 # On a GPU machine with the packages preinstalled and no network (the device
 # tool): build with the system Python, run the whole suite on cpu and cuda,
-# the CUDA tests under compute-sanitizer's memcheck (not the Numba test: Numba's
-# driver binding probes entry points the driver lacks, which memcheck reports),
-# and every benchmark
+# the CUDA tests under compute-sanitizer's memcheck and racecheck in parallel
+# shards (tests/sanitizer/run.py; not the Numba test: Numba's driver binding
+# probes entry points the driver lacks, which memcheck reports), and every
+# benchmark
 # (bench/results/*.json; `bench/all.py --from-results DIR` writes the docs).
-SANITIZER := $(shell command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 gpu-check:
 	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
 	cd tests && python3 -m pytest -q -p no:cacheprovider python
 	cd tests && KILN_THREAD_TEST_SECONDS=30 python3 -m pytest -q -p no:cacheprovider python/test_threads.py
 	cd tests && KILN_FUSION=wait python3 -m pytest -q -p no:cacheprovider python/test_elementwise.py \
 	  python/test_ufuncs.py python/test_fusion.py python/test_numpy_functions.py
-	cd tests && $(SANITIZER) --tool memcheck --error-exitcode 9 python3 -m pytest -q -p no:cacheprovider \
-	  python/test_elementwise.py python/test_reductions.py python/test_cuda_runtime.py python/test_raw_kernel.py \
-	  python/test_elementwise_kernel.py python/test_reduction_kernel.py python/test_pycuda_face.py python/test_jit.py \
-	  python/test_rdf_pipeline.py python/test_counting.py python/test_interop.py python/test_sorting.py \
-	  python/test_products.py python/test_linalg.py python/test_fft.py python/test_cuda_dialects.py python/test_pycuda_arrays.py \
-	  -k "(cuda or gpu or cupy or torch) and not out_of_memory and not missing_global and not numba_and_jax"
+	cd tests && python3 sanitizer/run.py --tool memcheck --shards 14 --seconds 1800
+	cd tests && python3 sanitizer/run.py --tool racecheck --shards 14 --seconds 3600
 	python3 bench/all.py --no-doc
 
 # The fuzz campaign (tests/fuzz/fuzz_calls.py): 10,000 calls with wrong and

@@ -1,0 +1,115 @@
+"""Runs the Python suite's CUDA tests under compute-sanitizer, in parallel shards.
+
+Under memcheck a test runs 5 to 20 times slower, so one process cannot cover
+the suite inside the GPU machine's ten-minute calls. This script collects the
+test ids (CUDA parameters only: KILN_TEST_DEVICES=cuda), deals them out
+round-robin to --shards processes, each `compute-sanitizer --tool TOOL python
+-m pytest IDS`, and reports per shard the tests that passed, failed and were
+skipped at the deadline, and the sanitizer's error count. Tests that fault a
+kernel or exhaust memory on purpose are deselected by name.
+
+    python3 tests/sanitizer/run.py --tool memcheck --shards 12 --seconds 500 --log-dir $OUT
+"""
+import argparse
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TESTS = os.path.dirname(HERE)
+# The tests that touch the GPU (device-parametrised ids end in "cuda"; the
+# CUDA runtime, PyCUDA and interop files name it too), less the deliberate faults.
+SELECT = ("(cuda or gpu or cupy or torch) and not fault and not poisoned and not out_of_memory"
+          " and not missing_global and not numba_and_jax"
+          # the fuzz slice times each call in a child process: the sanitizer's
+          # slowdown reads as a hang there
+          " and not fuzz")
+
+
+def sanitizer():
+    return shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
+
+
+def collect(files, keyword):
+    out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                          "-k", keyword, *files], cwd=TESTS, capture_output=True, text=True,
+                         env=dict(os.environ, KILN_TEST_DEVICES="cuda"))
+    # ids are printed relative to the rootdir (the repository), the shards run in tests/
+    ids = [line.removeprefix("tests/") for line in out.stdout.splitlines() if "::" in line]
+    if not ids:
+        sys.exit("no tests collected:\n" + out.stdout[-3000:] + out.stderr[-3000:])
+    return ids
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tool", default="memcheck", choices=["memcheck", "racecheck", "initcheck", "synccheck"])
+    ap.add_argument("--shards", type=int, default=12)
+    ap.add_argument("--seconds", type=float, default=500, help="no test starts after this many seconds")
+    ap.add_argument("--grace", type=float, default=60,
+                    help="a shard still running this long after --seconds is killed")
+    ap.add_argument("--stall", type=float, default=180,
+                    help="dump the Python stacks of a test running longer than this")
+    ap.add_argument("--log-dir", default=".")
+    ap.add_argument("--resume", metavar="LOG_DIR",
+                    help="leave out the tests that passed in an earlier run's logs")
+    ap.add_argument("-k", dest="keyword", default="", help="further pytest -k selection")
+    ap.add_argument("files", nargs="*", default=["python"])
+    args = ap.parse_args()
+
+    start = time.time()
+    keyword = SELECT + (f" and ({args.keyword})" if args.keyword else "")
+    ids = collect(args.files, keyword)
+    if args.resume:
+        done = set()
+        for folder, _, names in os.walk(args.resume):
+            for name in names:
+                if name.endswith(".log"):
+                    text = open(os.path.join(folder, name), errors="replace").read()
+                    done.update(re.findall(r"^(\S+::\S.*?) PASSED", text, re.M))
+        ids = [i for i in ids if i not in done]
+    shards = [ids[i::args.shards] for i in range(args.shards)]
+    env = dict(os.environ, KILN_TEST_DEVICES="cuda", KILN_TEST_DEADLINE=str(start + args.seconds),
+               KILN_TEST_STALL=str(args.stall),
+               PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
+    procs = []
+    for n, shard in enumerate(shards):
+        log = open(os.path.join(args.log_dir, f"{args.tool}-{n}.log"), "w")
+        cmd = [sanitizer(), "--tool", args.tool, "--error-exitcode", "9", sys.executable, "-m", "pytest",
+               "-v", "-rfEs", "-p", "no:cacheprovider", "-p", "deadline", *shard]
+        procs.append((subprocess.Popen(cmd, cwd=TESTS, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                       start_new_session=True), log))
+    rows, bad = [], False
+    for n, (proc, log) in enumerate(procs):
+        try:
+            proc.wait(timeout=max(1, start + args.seconds + args.grace - time.time()))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the sanitizer and the Python under it
+            proc.wait()
+        log.close()
+        text = open(log.name, errors="replace").read()
+        summary = next((line for line in reversed(text.splitlines()) if re.search(r" in [\d.]+s", line)), None)
+        if summary is None:  # killed before pytest's summary: count the verbose lines
+            summary = f"{text.count(' PASSED')} passed, {text.count(' FAILED')} failed"
+        count = lambda word: sum(int(m) for m in re.findall(rf"(\d+) {word}", summary))
+        errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
+        hazards = re.findall(r"RACECHECK SUMMARY: (\d+) hazard", text)
+        found = sum(map(int, errors + hazards)) if (errors or hazards) else None
+        deadline_skips = sum(int(m) for m in re.findall(r"SKIPPED \[(\d+)\].*past KILN_TEST_DEADLINE", text))
+        rows.append((n, len(shards[n]), count("passed"), count("failed"), deadline_skips, found, proc.returncode))
+        bad |= proc.returncode != 0 or found is None or found > 0
+    print(f"{args.tool}: {len(ids)} tests in {args.shards} shards, {time.time() - start:.0f} s")
+    print("shard  tests  passed  failed  past-deadline  sanitizer-errors  rc")
+    for r in rows:
+        print("{:5d} {:6d} {:7d} {:7d} {:14d} {:>17} {:3d}".format(*r[:5], "?" if r[5] is None else r[5], r[6]))
+    total = [sum(r[i] for r in rows) for i in (1, 2, 3)]
+    print(f"total: {total[0]} tests, {total[1]} passed, {total[2]} failed")
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
