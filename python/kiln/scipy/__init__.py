@@ -3,9 +3,9 @@ from . import fft  # noqa: F401
 
 
 def __getattr__(name):
-    # kiln.scipy.special, linalg, ndimage and sparse are loaded when first used: they
+    # kiln.scipy.special, linalg, ndimage, sparse and stats are loaded when first used: they
     # need NumPy, which `import kiln` does not load.
-    if name in ("special", "linalg", "ndimage", "sparse"):
+    if name in ("special", "linalg", "ndimage", "sparse", "stats"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
