@@ -1,0 +1,19 @@
+"""kiln.scipy.signal: SciPy's signal processing on kiln arrays, either
+device (``cupyx.scipy.signal`` code ports by the import line): convolution
+and correlation (direct and FFT), rational filters with SciPy's state
+convention, median, order and Wiener filters, analytic signals,
+detrending; filter design and windows come from SciPy on the host."""
+from . import windows
+from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d, correlation_lags,
+                        fftconvolve, oaconvolve)
+from ._design import DESIGNS, on_host
+from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
+from ._lfilter import deconvolve, filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, sosfiltfilt
+
+globals().update({name: on_host("signal", name) for name in DESIGNS})
+
+__all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "correlation_lags",
+           "deconvolve", "detrend", "fftconvolve", "filtfilt", "hilbert", "hilbert2", "lfilter", "lfilter_zi",
+           "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter", "sosfilt", "sosfilt_zi",
+           "sosfiltfilt", "wiener", "windows"]
+__all__ += DESIGNS

@@ -1,0 +1,54 @@
+"""Filter design and windows (scipy.signal's butter, cheby1, cheby2,
+ellip, bessel, iirfilter, firwin, firwin2, the conversions between
+transfer-function, zero-pole-gain and second-order-section forms, and
+scipy.signal.windows): a few dozen coefficients computed once, on the host
+by SciPy itself, and returned as kiln arrays so that the filters run on the
+signal's device. Needs SciPy."""
+import functools
+
+import kiln
+
+DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "firwin",
+           "firwin2", "kaiserord", "kaiser_beta", "kaiser_atten", "buttord", "cheb1ord", "cheb2ord", "ellipord",
+           "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "get_window"]
+WINDOWS = ["barthann", "bartlett", "blackman", "blackmanharris", "bohman", "boxcar", "chebwin", "cosine",
+           "exponential", "flattop", "gaussian", "general_cosine", "general_gaussian", "general_hamming",
+           "hamming", "hann", "kaiser", "lanczos", "nuttall", "parzen", "taylor", "triang", "tukey",
+           "get_window"]
+
+
+def _to_host(value):
+    if isinstance(value, kiln.ndarray):
+        return kiln.asnumpy(value)
+    if isinstance(value, (list, tuple)):
+        return type(value)(_to_host(v) for v in value)
+    return value
+
+
+def _to_kiln(value):
+    import numpy
+
+    if isinstance(value, numpy.ndarray):
+        return kiln.asarray(value)
+    if isinstance(value, tuple):
+        return tuple(_to_kiln(v) for v in value)
+    return value
+
+
+def on_host(module, name):
+    """SciPy's `module`.`name`, taking and returning kiln arrays."""
+    try:
+        scipy_module = __import__(f"scipy.{module}", fromlist=[name])
+    except ImportError:
+        scipy_module = None
+    target = getattr(scipy_module, name, None)
+
+    @functools.wraps(target or (lambda *a, **k: None))
+    def designed(*args, **kwargs):
+        if target is None:
+            raise ImportError(f"kiln.scipy.{module}.{name} designs on the host with SciPy: pip install scipy")
+        return _to_kiln(target(*_to_host(args), **{k: _to_host(v) for k, v in kwargs.items()}))
+
+    designed.__name__ = name
+    designed.__module__ = f"kiln.scipy.{module}"
+    return designed

@@ -1,0 +1,168 @@
+"""kiln.scipy.signal against scipy.signal on every device: convolution and
+correlation (direct and FFT, every mode, n-d, axes, integer wrap-around and
+SciPy's result dtypes), 2-d convolution with each boundary, rational
+filters with SciPy's zi/zf convention (lfilter, lfiltic, lfilter_zi,
+filtfilt by padding and by Gustafsson's method, second-order sections),
+median/order/Wiener filters, analytic signals, detrending, deconvolution,
+and the host-designed coefficients arriving as kiln arrays."""
+import numpy as np
+import pytest
+
+import kiln
+import kiln.scipy.signal as ks
+
+ss = pytest.importorskip("scipy.signal")
+
+
+def _same(got, want, rtol=1e-10, atol=1e-10):
+    got = kiln.asnumpy(got)
+    assert got.shape == np.shape(want) and got.dtype == np.asarray(want).dtype
+    np.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+
+
+def _random(shape, dtype, rng):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        return rng.integers(0, 50, size=shape).astype(dt)
+    x = rng.uniform(-1, 1, shape)
+    return (x + 1j * rng.uniform(-1, 1, shape) if dt.kind == "c" else x).astype(dt)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint16", "int64", "float32", "float64", "complex128"])
+@pytest.mark.parametrize("shapes", [((10,), (3,)), ((5, 10), (2, 4)), ((3, 4, 6), (2, 2, 3)), ((4,), (9,))])
+def test_convolve_and_correlate(device, dtype, shapes, rng):
+    a, b = (_random(s, dtype, rng) for s in shapes)
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    tol = 1e-4 if dtype == "float32" else 1e-9
+    for mode in ("full", "same", "valid"):
+        for method in ("direct", "fft"):
+            for name in ("convolve", "correlate"):
+                _same(getattr(ks, name)(ka, kb, mode, method), getattr(ss, name)(a, b, mode, method), tol, tol)
+        _same(ks.fftconvolve(ka, kb, mode), ss.fftconvolve(a, b, mode), tol, tol)
+        _same(ks.oaconvolve(ka, kb, mode), ss.oaconvolve(a, b, mode), tol, tol)
+
+
+def test_convolution_rules(device, rng):
+    a, b = rng.random((2, 5, 5)), rng.random((2, 1, 3))
+    ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+    for mode in ("full", "same", "valid"):
+        _same(ks.fftconvolve(ka, kb, mode, axes=(1, 2)), ss.fftconvolve(a, b, mode, axes=(1, 2)))
+    with pytest.raises(ValueError, match="dimensionality"):
+        ks.convolve(ka, kiln.ones(3, device=device))
+    with pytest.raises(ValueError, match="valid"):
+        ks.convolve(kiln.ones((3, 5), device=device), kiln.ones((5, 3), device=device), "valid")
+    with pytest.raises(ValueError):  # SciPy's direct n-d convolution takes no booleans
+        ks.convolve(kiln.ones((3, 3), dtype=bool, device=device), kiln.ones((2, 2), dtype=bool, device=device),
+                    method="direct")
+    big = kiln.asarray(np.arange(10000.0), device=device)
+    assert ks.choose_conv_method(big, big[:5000]) == ss.choose_conv_method(np.arange(10000.0), np.arange(5000.0))
+    assert ks.choose_conv_method(kiln.arange(10, device=device), kiln.arange(5, device=device)) == "direct"
+    for mode in ("full", "same", "valid"):
+        _same(ks.correlation_lags(100, 90, mode), ss.correlation_lags(100, 90, mode))
+
+
+@pytest.mark.parametrize("dtype", ["int32", "float64", "complex64"])
+@pytest.mark.parametrize("boundary", ["fill", "wrap", "symm"])
+def test_convolve2d_and_correlate2d(device, dtype, boundary, rng):
+    a = _random((7, 9), dtype, rng)
+    tol = 1e-4 if dtype == "complex64" else 1e-9
+    for kshape in ((3, 2), (3, 3), (2, 4), (9, 11)):
+        b = _random(kshape, dtype, rng)
+        ka, kb = kiln.asarray(a, device=device), kiln.asarray(b, device=device)
+        for mode in ("same", "valid") + (("full",) if boundary == "fill" else ()):
+            for fill in ((0, 2) if boundary == "fill" else (0,)):
+                for name in ("convolve2d", "correlate2d"):
+                    _same(getattr(ks, name)(ka, kb, mode, boundary, fill),
+                          getattr(ss, name)(a, b, mode, boundary, fill), tol, tol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_lfilter_states_and_axes(device, dtype, rng):
+    b, a = ss.butter(3, 0.25)
+    b = (b * (1 + 0.5j)).astype(dtype) if dtype == "complex128" else b.astype(dtype)
+    x = _random((3, 40, 2), dtype, rng)
+    kx = kiln.asarray(x, device=device)
+    tol = 1e-4 if dtype == "float32" else 1e-9
+    for axis in (0, 1, -1):
+        _same(ks.lfilter(b, a, kx, axis=axis), ss.lfilter(b, a, x, axis=axis), tol, tol)
+        shape = list(x.shape)
+        shape[axis] = 3
+        zi = _random(shape, dtype, rng)
+        got, zf = ks.lfilter(kiln.asarray(b, device=device), a, kx, axis=axis, zi=kiln.asarray(zi, device=device))
+        want, wzf = ss.lfilter(b, a, x, axis=axis, zi=zi)
+        _same(got, want, tol, tol)
+        _same(zf, wzf, tol, tol)
+    _same(ks.lfiltic(b, a, [1.0, 0.5, -0.2], [0.3, 0.1]), ss.lfiltic(b, a, [1.0, 0.5, -0.2], [0.3, 0.1]), tol, tol)
+    _same(ks.lfilter_zi(b, a), ss.lfilter_zi(b, a), tol, tol)
+    # a chained run continues where the first left off
+    first, state = ks.lfilter(b, a, kx[0, :20, 0], zi=ks.lfilter_zi(b, a))
+    second, _ = ks.lfilter(b, a, kx[0, 20:, 0], zi=state)
+    whole, _ = ss.lfilter(b, a, x[0, :, 0], zi=ss.lfilter_zi(b, a))
+    _same(kiln.concatenate([first, second]), whole, tol, tol)
+    with pytest.raises(ValueError, match="zi"):
+        ks.lfilter(b, a, kx, zi=kiln.zeros((3, 40, 5), device=device))
+    with pytest.raises(ValueError, match="nonzero"):
+        ks.lfilter(b, [0.0, 1.0], kx)
+
+
+def test_forward_backward_and_sections(device, rng):
+    b, a = ss.butter(4, 0.2)
+    sos = ss.butter(6, [0.1, 0.4], btype="band", output="sos")
+    x = rng.standard_normal((3, 120))
+    kx = kiln.asarray(x, device=device)
+    for padtype in ("odd", "even", "constant", None):
+        _same(ks.filtfilt(b, a, kx, padtype=padtype), ss.filtfilt(b, a, x, padtype=padtype), 1e-8, 1e-8)
+        _same(ks.sosfiltfilt(sos, kx, padtype=padtype), ss.sosfiltfilt(sos, x, padtype=padtype), 1e-8, 1e-8)
+    for irlen in (None, 30):
+        _same(ks.filtfilt(b, a, kx, method="gust", irlen=irlen), ss.filtfilt(b, a, x, method="gust", irlen=irlen),
+              1e-8, 1e-8)
+    _same(ks.filtfilt(b, a, kiln.asarray(x.T, device=device), axis=0), ss.filtfilt(b, a, x.T, axis=0), 1e-8, 1e-8)
+    _same(ks.sosfilt(sos, kx), ss.sosfilt(sos, x), 1e-8, 1e-8)
+    zi = ss.sosfilt_zi(sos)[:, None, :] * x[:, :1]
+    got, zf = ks.sosfilt(kiln.asarray(sos, device=device), kx, zi=kiln.asarray(zi, device=device))
+    want, wzf = ss.sosfilt(sos, x, zi=zi)
+    _same(got, want, 1e-8, 1e-8)
+    _same(zf, wzf, 1e-8, 1e-8)
+    _same(ks.sosfilt_zi(sos), ss.sosfilt_zi(sos))
+    with pytest.raises(ValueError, match="padlen"):
+        ks.filtfilt(b, a, kx[:, :10])
+    with pytest.raises(ValueError, match="sos"):
+        ks.sosfilt(np.ones((2, 5)), kx)
+
+
+def test_nonlinear_filters_analytic_signals_and_detrending(device, rng):
+    x = rng.integers(0, 100, (6, 11)).astype(np.float64)
+    kx = kiln.asarray(x, device=device)
+    _same(ks.medfilt(kx, 3), ss.medfilt(x, 3))
+    _same(ks.medfilt2d(kx, (3, 5)), ss.medfilt2d(x, (3, 5)))
+    domain = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], bool)
+    _same(ks.order_filter(kx, kiln.asarray(domain, device=device), 2), ss.order_filter(x, domain, 2))
+    _same(ks.wiener(kx, 3), ss.wiener(x, 3))
+    _same(ks.wiener(kx, (3, 5), noise=10.0), ss.wiener(x, (3, 5), noise=10.0))
+    with pytest.raises(ValueError, match="odd"):
+        ks.medfilt(kx, 4)
+    with pytest.raises(ValueError, match="not supported"):
+        ks.medfilt(kiln.ones((3, 3), dtype=bool, device=device))
+    for n in (None, 16):
+        _same(ks.hilbert(kx, N=n), ss.hilbert(x, N=n))
+        _same(ks.hilbert(kx.astype("float32"), N=n, axis=0), ss.hilbert(x.astype("float32"), N=n, axis=0), 1e-5, 1e-4)
+    _same(ks.hilbert2(kx), ss.hilbert2(x))
+    with pytest.raises(ValueError, match="real"):
+        ks.hilbert(kiln.ones(4, dtype="complex64", device=device))
+    for kind in ("linear", "constant"):
+        for axis in (0, -1):
+            _same(ks.detrend(kx, axis=axis, type=kind), ss.detrend(x, axis=axis, type=kind))
+    _same(ks.detrend(kx, bp=[3, 7]), ss.detrend(x, bp=[3, 7]))
+    signal, divisor = x[0], np.array([1.0, 0.5, 0.25])
+    for got, want in zip(ks.deconvolve(kiln.asarray(signal, device=device), divisor), ss.deconvolve(signal, divisor)):
+        _same(got, want, 1e-8, 1e-8)
+
+
+def test_designs_and_windows_are_kiln_arrays():
+    b, a = ks.butter(4, 0.3)
+    want_b, want_a = ss.butter(4, 0.3)
+    _same(b, want_b)
+    _same(a, want_a)
+    _same(ks.firwin(31, 0.2), ss.firwin(31, 0.2))
+    _same(ks.windows.hann(16), ss.windows.hann(16))
+    _same(ks.get_window("hamming", 10), ss.get_window("hamming", 10))
