@@ -166,3 +166,65 @@ def test_designs_and_windows_are_kiln_arrays():
     _same(ks.firwin(31, 0.2), ss.firwin(31, 0.2))
     _same(ks.windows.hann(16), ss.windows.hann(16))
     _same(ks.get_window("hamming", 10), ss.get_window("hamming", 10))
+
+
+def _all_same(got, want, rtol=1e-8, atol=1e-10):
+    for g, w in zip(got, want):
+        _same(g, w, rtol, atol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_spectral_estimates(device, dtype, rng):
+    x, y = _random((2, 700), dtype, rng), _random((2, 700), dtype, rng)
+    kx, ky = kiln.asarray(x, device=device), kiln.asarray(y, device=device)
+    tol = 2e-4 if dtype == "float32" else 1e-8
+    for kw in ({}, {"nperseg": 100, "noverlap": 30, "nfft": 128}, {"scaling": "spectrum", "average": "median",
+                                                                     "detrend": "linear"},
+               {"return_onesided": False, "window": ("tukey", 0.3), "nperseg": 64}):
+        with pytest.warns(UserWarning) if dtype.startswith("complex") and kw.get("return_onesided", True) \
+                else _no_warning():
+            _all_same(ks.welch(kx, **kw), ss.welch(x, **kw), tol, tol)
+        _all_same(ks.csd(kx, ky, **kw), ss.csd(x, y, **kw), tol, tol)
+    _all_same(ks.welch(kiln.asarray(x.T.copy(), device=device), nperseg=64, axis=0),
+              ss.welch(x.T.copy(), nperseg=64, axis=0), tol, tol)
+    if dtype.startswith("complex"):
+        return
+    _all_same(ks.periodogram(kx), ss.periodogram(x), tol, tol)
+    _all_same(ks.periodogram(kx, nfft=500, window="hann"), ss.periodogram(x, nfft=500, window="hann"), tol, tol)
+    _all_same(ks.coherence(kx, ky, nperseg=64), ss.coherence(x, y, nperseg=64), tol, tol)
+    for mode in ("psd", "complex", "magnitude", "angle", "phase"):
+        _all_same(ks.spectrogram(kx, mode=mode, nperseg=128), ss.spectrogram(x, mode=mode, nperseg=128), tol, tol)
+    for scaling in ("spectrum", "psd"):
+        for noverlap in (None, 40):
+            f, t, z = ks.stft(kx, nperseg=64, noverlap=noverlap, scaling=scaling)
+            _all_same((f, t, z), ss.stft(x, nperseg=64, noverlap=noverlap, scaling=scaling), tol, tol)
+            tr, xr = ks.istft(z, nperseg=64, noverlap=noverlap, scaling=scaling)
+            _all_same((tr, xr), ss.istft(kiln.asnumpy(z), nperseg=64, noverlap=noverlap, scaling=scaling), tol, tol)
+            np.testing.assert_allclose(kiln.asnumpy(xr)[:, :700], x, rtol=tol, atol=tol)  # the round trip
+
+
+class _no_warning:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def test_waveforms_and_vector_strength(device):
+    t = kiln.linspace(-3, 10, 200, device=device)
+    tn = kiln.asnumpy(t)
+    for method in ("linear", "quadratic", "logarithmic", "hyperbolic"):
+        _same(ks.chirp(t, 1, 8, 3, method), ss.chirp(tn, 1, 8, 3, method))
+    _same(ks.chirp(t, 1, 8, 3, "quadratic", vertex_zero=False), ss.chirp(tn, 1, 8, 3, "quadratic", vertex_zero=False))
+    _same(ks.sawtooth(t, 0.3), ss.sawtooth(tn, 0.3))
+    _same(ks.square(t, 0.3), ss.square(tn, 0.3))
+    _all_same(ks.gausspulse(t / 1000, retquad=True, retenv=True), ss.gausspulse(tn / 1000, retquad=True, retenv=True))
+    assert ks.gausspulse("cutoff") == ss.gausspulse("cutoff")
+    _same(ks.unit_impulse((3, 4), "mid"), ss.unit_impulse((3, 4), "mid"))
+    events = np.array([0.1, 1.05, 2.2, 2.9, 4.1])
+    _all_same(ks.vectorstrength(kiln.asarray(events, device=device), 1.0), ss.vectorstrength(events, 1.0))
+    _all_same(ks.vectorstrength(kiln.asarray(events, device=device), kiln.asarray([1.0, 0.7], device=device)),
+              ss.vectorstrength(events, [1.0, 0.7]))
+    with pytest.raises(ValueError, match="positive"):
+        ks.vectorstrength(kiln.asarray(events, device=device), 0.0)

@@ -8,6 +8,8 @@ from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, cor
                         fftconvolve, oaconvolve)
 from ._design import DESIGNS, on_host
 from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
+from ._spectral import coherence, csd, istft, periodogram, spectrogram, stft, vectorstrength, welch
+from ._waveforms import chirp, gausspulse, sawtooth, square, unit_impulse
 from ._lfilter import deconvolve, filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, sosfiltfilt
 
 globals().update({name: on_host("signal", name) for name in DESIGNS})
@@ -15,5 +17,6 @@ globals().update({name: on_host("signal", name) for name in DESIGNS})
 __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "correlation_lags",
            "deconvolve", "detrend", "fftconvolve", "filtfilt", "hilbert", "hilbert2", "lfilter", "lfilter_zi",
            "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter", "sosfilt", "sosfilt_zi",
-           "sosfiltfilt", "wiener", "windows"]
+           "sosfiltfilt", "wiener", "windows", "chirp", "gausspulse", "sawtooth", "square", "unit_impulse",
+           "coherence", "csd", "istft", "periodogram", "spectrogram", "stft", "vectorstrength", "welch"]
 __all__ += DESIGNS

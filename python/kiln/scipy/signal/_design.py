@@ -1,16 +1,23 @@
-"""Filter design and windows (scipy.signal's butter, cheby1, cheby2,
-ellip, bessel, iirfilter, firwin, firwin2, the conversions between
-transfer-function, zero-pole-gain and second-order-section forms, and
-scipy.signal.windows): a few dozen coefficients computed once, on the host
-by SciPy itself, and returned as kiln arrays so that the filters run on the
-signal's device. Needs SciPy."""
+"""Filter design, analysis and windows (scipy.signal's butter, cheby1,
+cheby2, ellip, bessel, iirfilter, firwin, firwin2, remez, firls, the
+conversions between transfer-function, zero-pole-gain, state-space and
+second-order-section forms, frequency responses of coefficients, partial
+fractions, maximum-length sequences and scipy.signal.windows): small
+arrays of coefficients computed once, on the host by SciPy itself, and
+returned as kiln arrays so that the filters run on the signal's device.
+Needs SciPy."""
 import functools
 
 import kiln
 
 DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "firwin",
            "firwin2", "kaiserord", "kaiser_beta", "kaiser_atten", "buttord", "cheb1ord", "cheb2ord", "ellipord",
-           "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "get_window"]
+           "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "get_window", "remez", "firls",
+           "minimum_phase", "gammatone", "iircomb", "bilinear", "bilinear_zpk", "lp2lp", "lp2hp", "lp2bp",
+           "lp2bs", "normalize", "tf2ss", "ss2tf", "zpk2ss", "cont2discrete", "savgol_coeffs", "max_len_seq",
+           # analysis of coefficients: responses, partial fractions, roots
+           "freqz", "sosfreqz", "freqz_sos", "freqz_zpk", "freqs", "freqs_zpk", "group_delay", "findfreqs",
+           "residue", "residuez", "invres", "invresz", "unique_roots", "czt_points", "check_COLA", "check_NOLA"]
 WINDOWS = ["barthann", "bartlett", "blackman", "blackmanharris", "bohman", "boxcar", "chebwin", "cosine",
            "exponential", "flattop", "gaussian", "general_cosine", "general_gaussian", "general_hamming",
            "hamming", "hann", "kaiser", "lanczos", "nuttall", "parzen", "taylor", "triang", "tukey",
