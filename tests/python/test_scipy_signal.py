@@ -228,3 +228,28 @@ def test_waveforms_and_vector_strength(device):
               ss.vectorstrength(events, [1.0, 0.7]))
     with pytest.raises(ValueError, match="positive"):
         ks.vectorstrength(kiln.asarray(events, device=device), 0.0)
+
+
+@pytest.mark.parametrize("shape, axis", [((40,), 0), ((3, 41), -1), ((40, 3), 0)])
+def test_resampling(device, shape, axis, rng):
+    x = rng.standard_normal(shape)
+    for data in (x, x + 1j * rng.standard_normal(shape)):
+        k = kiln.asarray(data, device=device)
+        for num in (20, 21, 40, 81):
+            for window in (None, "hann"):
+                _same(ks.resample(k, num, axis=axis, window=window), ss.resample(data, num, axis=axis, window=window))
+    k = kiln.asarray(x, device=device)
+    got, t = ks.resample(k, 30, t=kiln.arange(shape[axis], device=device) * 0.5, axis=axis)
+    want, wt = ss.resample(x, 30, t=np.arange(shape[axis]) * 0.5, axis=axis)
+    _same(got, want)
+    _same(t, wt)
+    for up, down in ((2, 1), (1, 3), (3, 2), (5, 7)):
+        for padtype in ("constant", "mean", "median", "maximum"):
+            _same(ks.resample_poly(k, up, down, axis=axis, padtype=padtype),
+                  ss.resample_poly(x, up, down, axis=axis, padtype=padtype))
+    h = rng.random(7)
+    _same(ks.upfirdn(h, k, 3, 2, axis=axis), ss.upfirdn(h, x, 3, 2, axis=axis))
+    long_taps = rng.random(100)  # past 64 taps: the FFT convolution
+    _same(ks.upfirdn(long_taps, k, 2, 3, axis=axis), ss.upfirdn(long_taps, x, 2, 3, axis=axis))
+    with pytest.raises(NotImplementedError, match="mode"):
+        ks.upfirdn(h, k, mode="wrap")
