@@ -253,3 +253,19 @@ def test_resampling(device, shape, axis, rng):
     _same(ks.upfirdn(long_taps, k, 2, 3, axis=axis), ss.upfirdn(long_taps, x, 2, 3, axis=axis))
     with pytest.raises(NotImplementedError, match="mode"):
         ks.upfirdn(h, k, mode="wrap")
+
+
+def test_chirp_z_transforms(device, rng):
+    x = rng.standard_normal((3, 50))
+    k = kiln.asarray(x, device=device)
+    for kw in ({}, {"m": 20}, {"m": 70, "w": np.exp(-0.05j), "a": 0.9 * np.exp(0.3j)}):
+        _same(ks.czt(k, **kw), ss.czt(x, **kw), 1e-8, 1e-8)
+        _same(ks.czt(kiln.asarray(x.T, device=device), axis=0, **kw), ss.czt(x.T, axis=0, **kw), 1e-8, 1e-8)
+    _same(ks.czt(k), np.fft.fft(x), 1e-8, 1e-8)  # the default spiral is the DFT
+    _same(ks.zoom_fft(k, [0.1, 0.5], m=30, endpoint=True), ss.zoom_fft(x, [0.1, 0.5], m=30, endpoint=True), 1e-8, 1e-8)
+    _same(ks.zoom_fft(k, 0.7), ss.zoom_fft(x, 0.7), 1e-8, 1e-8)
+    _same(ks.CZT(50, 20).points(), ss.CZT(50, 20).points())
+    with pytest.raises(ValueError, match="length"):
+        ks.CZT(40)(k)
+    with pytest.raises(ValueError, match="positive"):
+        ks.czt(k, m=0)

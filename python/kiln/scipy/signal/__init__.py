@@ -6,6 +6,7 @@ detrending; filter design and windows come from SciPy on the host."""
 from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d, correlation_lags,
                         fftconvolve, oaconvolve)
+from ._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
 from ._design import DESIGNS, on_host
 from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
 from ._resample import resample, resample_poly, upfirdn
@@ -20,5 +21,5 @@ __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correla
            "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter", "sosfilt", "sosfilt_zi",
            "sosfiltfilt", "wiener", "windows", "chirp", "gausspulse", "sawtooth", "square", "unit_impulse",
            "coherence", "csd", "istft", "periodogram", "spectrogram", "stft", "vectorstrength", "welch",
-           "resample", "resample_poly", "upfirdn"]
+           "resample", "resample_poly", "upfirdn", "CZT", "ZoomFFT", "czt", "czt_points", "zoom_fft"]
 __all__ += DESIGNS

@@ -17,7 +17,7 @@ DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnot
            "lp2bs", "normalize", "tf2ss", "ss2tf", "zpk2ss", "cont2discrete", "savgol_coeffs", "max_len_seq",
            # analysis of coefficients: responses, partial fractions, roots
            "freqz", "sosfreqz", "freqz_sos", "freqz_zpk", "freqs", "freqs_zpk", "group_delay", "findfreqs",
-           "residue", "residuez", "invres", "invresz", "unique_roots", "czt_points", "check_COLA", "check_NOLA"]
+           "residue", "residuez", "invres", "invresz", "unique_roots", "check_COLA", "check_NOLA"]
 WINDOWS = ["barthann", "bartlett", "blackman", "blackmanharris", "bohman", "boxcar", "chebwin", "cosine",
            "exponential", "flattop", "gaussian", "general_cosine", "general_gaussian", "general_hamming",
            "hamming", "hann", "kaiser", "lanczos", "nuttall", "parzen", "taylor", "triang", "tukey",
