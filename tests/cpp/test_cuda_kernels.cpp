@@ -112,6 +112,15 @@ TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
             "");
 }
 
+// The kernels kiln.scipy launches from its own headers (the distance
+// transform's lower envelope, the rational filters' recurrences): NVRTC
+// compiles them when first used on a GPU, so compile them here without one.
+TEST_F(CudaKernels, EveryScipyKernelHeaderCompiles) {
+  EXPECT_EQ(compile_all({{"distance_transform.cu", "#include <kiln/device/distance_transform.cuh>\n"},
+                         {"linear_filter.cu", "#include <kiln/device/linear_filter.cuh>\n"}}),
+            "");
+}
+
 // Scans include CUB, found at run time as users' machines will find it.
 TEST_F(CudaKernels, EveryScanKernelCompilesWithCub) {
   std::vector<std::pair<std::string, std::string>> programs;
