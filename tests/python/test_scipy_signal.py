@@ -5,6 +5,8 @@ filters with SciPy's zi/zf convention (lfilter, lfiltic, lfilter_zi,
 filtfilt by padding and by Gustafsson's method, second-order sections),
 median/order/Wiener filters, analytic signals, detrending, deconvolution,
 and the host-designed coefficients arriving as kiln arrays."""
+import warnings
+
 import numpy as np
 import pytest
 
@@ -269,3 +271,36 @@ def test_chirp_z_transforms(device, rng):
         ks.CZT(40)(k)
     with pytest.raises(ValueError, match="positive"):
         ks.czt(k, m=0)
+
+
+def test_peak_finding(device, rng):
+    x = np.convolve(np.round(rng.standard_normal(300) * 3) / 3, np.ones(3) / 3, "same")  # plateaus too
+    k = kiln.asarray(x, device=device)
+    for kw in ({}, {"height": 0.2}, {"height": (0, 1)}, {"threshold": 0.05}, {"distance": 10},
+               {"prominence": 0.5}, {"width": 2}, {"prominence": 0.3, "wlen": 20}, {"plateau_size": (1, 3)},
+               {"width": (1, 5), "rel_height": 0.8}, {"height": x * 0.5, "distance": 3.5}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # zero prominences or widths, as SciPy warns
+            peaks, properties = ks.find_peaks(k, **kw)
+            want, want_properties = ss.find_peaks(x, **kw)
+        _same(peaks, want.astype(np.int64))
+        assert set(properties) == set(want_properties)
+        for name, value in want_properties.items():
+            np.testing.assert_allclose(kiln.asnumpy(properties[name]), value)
+    peaks = ss.find_peaks(x)[0]
+    for got, want in zip(ks.peak_prominences(k, peaks, wlen=15), ss.peak_prominences(x, peaks, wlen=15)):
+        np.testing.assert_allclose(kiln.asnumpy(got), want)
+    for got, want in zip(ks.peak_widths(k, peaks, rel_height=0.3), ss.peak_widths(x, peaks, rel_height=0.3)):
+        np.testing.assert_allclose(kiln.asnumpy(got), want)
+    with pytest.raises(ValueError, match="not a valid index"):
+        ks.peak_prominences(k, [300])
+    with pytest.raises(ValueError, match="1-D"):
+        ks.find_peaks(kiln.ones((3, 3), device=device))
+    data = rng.random((5, 20))
+    for name in ("argrelmax", "argrelmin"):
+        for axis in (0, 1):
+            for order in (1, 3):
+                for mode in ("clip", "wrap"):
+                    got = getattr(ks, name)(kiln.asarray(data, device=device), axis=axis, order=order, mode=mode)
+                    for g, w in zip(got, getattr(ss, name)(data, axis=axis, order=order, mode=mode)):
+                        np.testing.assert_array_equal(kiln.asnumpy(g), w)

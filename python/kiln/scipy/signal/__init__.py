@@ -9,6 +9,7 @@ from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, cor
 from ._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
 from ._design import DESIGNS, on_host
 from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
+from ._peaks import argrelextrema, argrelmax, argrelmin, find_peaks, peak_prominences, peak_widths
 from ._resample import resample, resample_poly, upfirdn
 from ._spectral import coherence, csd, istft, periodogram, spectrogram, stft, vectorstrength, welch
 from ._waveforms import chirp, gausspulse, sawtooth, square, unit_impulse
@@ -21,5 +22,6 @@ __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correla
            "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter", "sosfilt", "sosfilt_zi",
            "sosfiltfilt", "wiener", "windows", "chirp", "gausspulse", "sawtooth", "square", "unit_impulse",
            "coherence", "csd", "istft", "periodogram", "spectrogram", "stft", "vectorstrength", "welch",
-           "resample", "resample_poly", "upfirdn", "CZT", "ZoomFFT", "czt", "czt_points", "zoom_fft"]
+           "resample", "resample_poly", "upfirdn", "CZT", "ZoomFFT", "czt", "czt_points", "zoom_fft",
+           "argrelextrema", "argrelmax", "argrelmin", "find_peaks", "peak_prominences", "peak_widths"]
 __all__ += DESIGNS
