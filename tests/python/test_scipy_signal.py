@@ -304,3 +304,15 @@ def test_peak_finding(device, rng):
                     got = getattr(ks, name)(kiln.asarray(data, device=device), axis=axis, order=order, mode=mode)
                     for g, w in zip(got, getattr(ss, name)(data, axis=axis, order=order, mode=mode)):
                         np.testing.assert_array_equal(kiln.asnumpy(g), w)
+
+
+def test_lombscargle(device, rng):
+    x = np.sort(rng.random(100) * 10)
+    y = np.sin(2 * x) + 0.3 * rng.standard_normal(100) + 0.5
+    f, w = np.linspace(0.1, 5, 60), rng.random(100)
+    kx, ky, kf = (kiln.asarray(v, device=device) for v in (x, y, f))
+    for kw in ({}, {"normalize": True}, {"normalize": "amplitude"}, {"floating_mean": True},
+               {"floating_mean": True, "normalize": True, "weights": w}):
+        _same(ks.lombscargle(kx, ky, kf, **kw), ss.lombscargle(x, y, f, **kw), 1e-9, 1e-9)
+    with pytest.raises(ValueError, match="equal non-zero length"):
+        ks.lombscargle(kx, ky[:5], kf)

@@ -11,7 +11,8 @@ from ._design import DESIGNS, on_host
 from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
 from ._peaks import argrelextrema, argrelmax, argrelmin, find_peaks, peak_prominences, peak_widths
 from ._resample import resample, resample_poly, upfirdn
-from ._spectral import coherence, csd, istft, periodogram, spectrogram, stft, vectorstrength, welch
+from ._spectral import (coherence, csd, istft, lombscargle, periodogram, spectrogram, stft, vectorstrength,
+                        welch)
 from ._waveforms import chirp, gausspulse, sawtooth, square, unit_impulse
 from ._lfilter import deconvolve, filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, sosfiltfilt
 
@@ -21,7 +22,7 @@ __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correla
            "deconvolve", "detrend", "fftconvolve", "filtfilt", "hilbert", "hilbert2", "lfilter", "lfilter_zi",
            "lfiltic", "medfilt", "medfilt2d", "oaconvolve", "order_filter", "sosfilt", "sosfilt_zi",
            "sosfiltfilt", "wiener", "windows", "chirp", "gausspulse", "sawtooth", "square", "unit_impulse",
-           "coherence", "csd", "istft", "periodogram", "spectrogram", "stft", "vectorstrength", "welch",
+           "coherence", "csd", "istft", "periodogram", "spectrogram", "stft", "vectorstrength", "welch", "lombscargle",
            "resample", "resample_poly", "upfirdn", "CZT", "ZoomFFT", "czt", "czt_points", "zoom_fft",
            "argrelextrema", "argrelmax", "argrelmin", "find_peaks", "peak_prominences", "peak_widths"]
 __all__ += DESIGNS

@@ -335,3 +335,62 @@ def vectorstrength(events, period):
     vector = kiln.mean(phasors, axis=1)
     strength, phase = kiln.abs(vector), kiln.angle(vector)
     return (strength[0], phase[0]) if scalar else (strength, phase)
+
+
+def lombscargle(x, y, freqs, *, precenter=False, normalize=False, weights=None, floating_mean=False):
+    """The (generalised, weighted) Lomb-Scargle periodogram of unevenly
+    sampled data y(x) at the angular frequencies `freqs` (Zechmeister and
+    Kürster, A&A 496, 2009, as SciPy 1.17): every sum over the samples is one
+    matrix product of the weights with an (samples x frequencies) array of
+    cosines or sines. normalize: False/'power', True/'normalize' or
+    'amplitude' (complex amplitudes)."""
+    y = kiln.asarray(y).astype(kiln.float64)
+    x = kiln.asarray(x, device=y.device).astype(kiln.float64)
+    freqs = kiln.asarray(freqs, device=y.device).astype(kiln.float64)
+    w = kiln.ones_like(y) if weights is None else kiln.asarray(weights, device=y.device).astype(kiln.float64)
+    if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == w.shape):
+        raise ValueError("Parameters x, y, weights must be 1-D arrays of equal non-zero length!")
+    if not (freqs.ndim == 1 and freqs.size > 0):
+        raise ValueError("Parameter freqs must be a 1-D array of non-zero length!")
+    if not (bool((w >= 0).all()) and float(w.sum()) > 0):
+        raise ValueError("Parameter weights must have only non-negative entries which sum to a positive value!")
+    if isinstance(normalize, bool):
+        normalize = "normalize" if normalize else "power"
+    if normalize not in ("power", "normalize", "amplitude"):
+        raise ValueError("Normalize must be: False (or 'power'), True (or 'normalize'), or 'amplitude'.")
+    if precenter:
+        y = y - kiln.mean(y)
+    w = w / kiln.sum(w)
+    wy = w * y
+    phase = x[:, None] * freqs[None, :]
+
+    def weighted(values, by=w):  # sum over samples: (frequencies,)
+        return by @ values
+
+    cos, sin = kiln.cos(phase), kiln.sin(phase)
+    cc = weighted(cos * cos)
+    cs = weighted(cos * sin)
+    ss_ = 1.0 - cc
+    mean_y = kiln.sum(wy)
+    if floating_mean:
+        c, s = weighted(cos), weighted(sin)
+        cc, ss_, cs = cc - c * c, ss_ - s * s, cs - c * s
+    tau = 0.5 * kiln.arctan2(2.0 * cs, cc - ss_)
+    shifted = phase - tau[None, :]
+    cos, sin = kiln.cos(shifted), kiln.sin(shifted)
+    yc, ys = weighted(cos, wy), weighted(sin, wy)
+    cc = weighted(cos * cos)
+    ss_ = 1.0 - cc
+    if floating_mean:
+        c, s = weighted(cos), weighted(sin)
+        yc, ys, cc, ss_ = yc - mean_y * c, ys - mean_y * s, cc - c * c, ss_ - s * s
+    tiny = float(np.finfo(np.float64).epsneg)
+    cc, ss_ = kiln.maximum(cc, tiny), kiln.maximum(ss_, tiny)
+    a, b = yc / cc, ys / ss_
+    if normalize == "amplitude":
+        return (a + 1j * b) * kiln.exp(1j * tau)
+    power = 2.0 * (a * yc + b * ys)
+    if normalize == "power":
+        return power * (x.shape[0] / 4.0)
+    yy = kiln.sum(wy * y) - (mean_y * mean_y if floating_mean else 0.0)
+    return power * (0.5 / yy)
