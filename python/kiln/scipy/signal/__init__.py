@@ -7,7 +7,7 @@ from . import windows
 from ._convolve import (choose_conv_method, convolve, convolve2d, correlate, correlate2d, correlation_lags,
                         fftconvolve, oaconvolve)
 from ._czt import CZT, ZoomFFT, czt, czt_points, zoom_fft
-from ._design import DESIGNS, on_host
+from ._design import DESIGNS, made_on_first_use
 from ._filters import detrend, hilbert, hilbert2, medfilt, medfilt2d, order_filter, wiener
 from ._peaks import argrelextrema, argrelmax, argrelmin, find_peaks, peak_prominences, peak_widths
 from ._resample import resample, resample_poly, upfirdn
@@ -16,7 +16,7 @@ from ._spectral import (coherence, csd, istft, lombscargle, periodogram, spectro
 from ._waveforms import chirp, gausspulse, sawtooth, square, unit_impulse
 from ._lfilter import deconvolve, filtfilt, lfilter, lfilter_zi, lfiltic, sosfilt, sosfilt_zi, sosfiltfilt
 
-globals().update({name: on_host("signal", name) for name in DESIGNS})
+__getattr__ = made_on_first_use("signal", DESIGNS, globals())
 
 __all__ = ["choose_conv_method", "convolve", "convolve2d", "correlate", "correlate2d", "correlation_lags",
            "deconvolve", "detrend", "fftconvolve", "filtfilt", "hilbert", "hilbert2", "lfilter", "lfilter_zi",

@@ -59,3 +59,16 @@ def on_host(module, name):
     designed.__name__ = name
     designed.__module__ = f"kiln.scipy.{module}"
     return designed
+
+
+def made_on_first_use(module, names, namespace):
+    """A module's __getattr__ that wraps SciPy's `module`.`name` for each
+    of `names` when first asked for (and keeps it in `namespace`), so that
+    importing kiln.scipy.signal does not import SciPy."""
+    def __getattr__(name):
+        if name not in names:
+            raise AttributeError(f"module 'kiln.scipy.{module}' has no attribute {name!r}")
+        namespace[name] = on_host(module, name)
+        return namespace[name]
+
+    return __getattr__

@@ -11,9 +11,6 @@ import kiln
 from ._convolve import _direct, fftconvolve
 from ._design import on_host
 
-_get_window = on_host("signal", "get_window")
-_firwin = on_host("signal", "firwin")
-
 
 def resample(x, num, t=None, axis=0, window=None, domain="time"):
     """`num` samples along `axis` with the same spectrum: the transform
@@ -37,7 +34,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
                                  "to number of frequency bins!")
             weights = kiln.asarray(window, device=x.device)
         else:
-            weights = kiln.fft.fftshift(kiln.asarray(_get_window(window, n_x), device=x.device))
+            weights = kiln.fft.fftshift(kiln.asarray(on_host("signal", "get_window")(window, n_x), device=x.device))
     if domain == "time" and x.dtype.kind != "c":
         spectrum = kiln.fft.rfft(x)
         if weights is not None:  # the window folded onto the one-sided spectrum
@@ -130,7 +127,7 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     else:
         rate = max(up, down)
         half = 10 * rate
-        h = kiln.asnumpy(_firwin(2 * half + 1, 1.0 / rate, window=window))
+        h = kiln.asnumpy(on_host("signal", "firwin")(2 * half + 1, 1.0 / rate, window=window))
         if x.dtype.kind in "fc":
             h = h.astype(np.dtype(x.dtype))
     h = h * up

@@ -18,8 +18,6 @@ from ._design import on_host
 from ._filters import detrend as _detrend
 from ._lfilter import _extend
 
-_get_window = on_host("signal", "get_window")
-
 
 def _window(window, nperseg, length):
     """The window as a host array, and nperseg (SciPy's defaults: 256,
@@ -32,7 +30,7 @@ def _window(window, nperseg, length):
             warnings.warn(f"nperseg = {nperseg:d} is greater than input length  = {length:d}, using "
                           f"nperseg = {length:d}", stacklevel=4)
             nperseg = length
-        return kiln.asnumpy(_get_window(window, nperseg)), nperseg
+        return kiln.asnumpy(on_host("signal", "get_window")(window, nperseg)), nperseg
     win = np.asarray(kiln.asnumpy(window) if isinstance(window, kiln.ndarray) else window)
     if win.ndim != 1:
         raise ValueError("window must be 1-D")

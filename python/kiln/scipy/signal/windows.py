@@ -1,6 +1,6 @@
 """kiln.scipy.signal.windows: SciPy's window functions, computed on the
 host by SciPy (see _design.py) and returned as kiln arrays."""
-from ._design import WINDOWS, on_host
+from ._design import WINDOWS, made_on_first_use
 
-globals().update({name: on_host("signal.windows", name) for name in WINDOWS})
+__getattr__ = made_on_first_use("signal.windows", WINDOWS, globals())
 __all__ = list(WINDOWS)
