@@ -6,6 +6,7 @@ objects with ``__cuda_array_interface__``) on that GPU through NVRTC; kiln
 arrays on the CPU (or NumPy arrays) on the CPU, the same source compiled by
 the host C++ compiler (see include/kiln/device/host_runtime.hpp).
 """
+import functools
 import re
 
 from . import _core
@@ -174,6 +175,14 @@ def generated_kernels(code, names, options=()):
     for kernel in kernels:
         kernel._kiln_module = module  # for the generator's own globals (cuda.jit's debug record)
     return kernels
+
+
+@functools.cache
+def header_kernels(header, names):
+    """RawKernels for the kernels `names` (a tuple) of one of kiln's device
+    headers (include/kiln/device/`header`), compiled once a process, on
+    first use: kiln.scipy's hand-written kernels."""
+    return generated_kernels(f"#include <kiln/device/{header}>\n", list(names))
 
 
 class RawModule:

@@ -13,24 +13,14 @@ from .._elementwise import maximum, sqrt, where
 from .._gathering import take_along_axis
 from .._joining import stack
 from .._manipulation import moveaxis
+from .._raw_kernel import header_kernels
 from ._filters import _is_array, _per_axis
-
-_KERNEL = "kiln_distance_transform_axis"
-_compiled = []
 
 
 def _np():
     import numpy
 
     return numpy
-
-
-def _kernel():
-    if not _compiled:
-        from .._raw_kernel import generated_kernels
-
-        _compiled.extend(generated_kernels("#include <kiln/device/distance_transform.cuh>\n", [_KERNEL]))
-    return _compiled[0]
 
 
 def _axis_pass(squared, axis, weight):
@@ -44,8 +34,9 @@ def _axis_pass(squared, axis, weight):
     nearest = empty(lines.shape, dtype="int64", device=squared.device)
     roots = empty((count, n), dtype="int64", device=squared.device)
     bounds = empty((count, n + 1), dtype="float64", device=squared.device)
-    _kernel()(((count + 127) // 128,), (128,),
-              (lines, out, nearest, roots, bounds, np.int64(n), np.int64(count), np.float64(weight)))
+    kernel, = header_kernels("distance_transform.cuh", ("kiln_distance_transform_axis",))
+    kernel(((count + 127) // 128,), (128,),
+           (lines, out, nearest, roots, bounds, np.int64(n), np.int64(count), np.float64(weight)))
     return moveaxis(out, -1, axis), moveaxis(nearest, -1, axis)
 
 

@@ -10,15 +10,7 @@ import numpy as np
 
 import kiln
 
-_compiled = []
-
-
-def _kernel():
-    if not _compiled:
-        from ..._raw_kernel import generated_kernels
-
-        _compiled.extend(generated_kernels("#include <kiln/device/linear_filter.cuh>\n", ["kiln_linear_filter"]))
-    return _compiled[0]
+from ..._raw_kernel import header_kernels
 
 
 def _coefficients(b, a):
@@ -53,7 +45,8 @@ def _run(b, a, x, axis, zi):
         state = kiln.broadcast_to(kiln.moveaxis(zi, axis, -1), shape).astype(kiln.complex128)
     if count and n:
         b_dev, a_dev = (kiln.asarray(c, device=x.device) for c in coeff)
-        _kernel()(((count + 127) // 128,), (128,),
+        kernel, = header_kernels("linear_filter.cuh", ("kiln_linear_filter",))
+        kernel(((count + 127) // 128,), (128,),
                   (lines, lines, b_dev, a_dev, state, np.int64(n), np.int64(k), np.int64(count)))
     # SciPy's results are C-contiguous whatever the axis
     return tuple(kiln.ascontiguousarray(kiln.moveaxis(v, -1, axis)) for v in (lines, state))

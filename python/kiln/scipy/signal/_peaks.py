@@ -14,16 +14,10 @@ import numpy as np
 
 import kiln
 
-_compiled = []
-
+from ..._raw_kernel import header_kernels
 
 def _kernels():
-    if not _compiled:
-        from ..._raw_kernel import generated_kernels
-
-        _compiled.extend(generated_kernels("#include <kiln/device/peak_finding.cuh>\n",
-                                           ["kiln_peak_prominences", "kiln_peak_widths"]))
-    return _compiled
+    return header_kernels("peak_finding.cuh", ("kiln_peak_prominences", "kiln_peak_widths"))
 
 
 def _grid(count):
