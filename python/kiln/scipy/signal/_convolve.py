@@ -22,9 +22,11 @@ def _arrays(in1, in2):
     return in1, in2
 
 
-def _check_mode(mode):
+def _check_mode(mode, method="direct"):
     if mode not in ("full", "same", "valid"):
         raise ValueError("acceptable mode flags are 'valid', 'same', or 'full'")
+    if method not in ("auto", "direct", "fft"):
+        raise ValueError("acceptable method flags are 'auto', 'direct', or 'fft'")
 
 
 def _swap_needed(mode, shape1, shape2, axes=None):
@@ -153,9 +155,7 @@ def convolve(in1, in2, mode="full", method="auto"):
     through FFTs (rounded back to integers for integer inputs), 'auto'
     chooses as choose_conv_method."""
     in1, in2 = _arrays(in1, in2)
-    _check_mode(mode)
-    if method not in ("auto", "direct", "fft"):
-        raise ValueError("acceptable method flags are 'auto', 'direct', or 'fft'")
+    _check_mode(mode, method)
     if in1.ndim == 0:
         return in1 * in2
     if in1.size == 0 or in2.size == 0:
@@ -180,9 +180,7 @@ def correlate(in1, in2, mode="full", method="auto"):
     """Cross-correlate n-d arrays: the convolution of `in1` with `in2`
     reversed and conjugated."""
     in1, in2 = _arrays(in1, in2)
-    _check_mode(mode)
-    if method not in ("auto", "direct", "fft"):
-        raise ValueError("acceptable method flags are 'auto', 'direct', or 'fft'")
+    _check_mode(mode, method)
     if in1.ndim == 0:
         return in1 * kiln.conj(in2)
     if mode == "valid" and _swap_needed(mode, in1.shape, in2.shape):

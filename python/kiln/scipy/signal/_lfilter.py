@@ -119,28 +119,18 @@ def lfilter_zi(b, a):
 
 def _extend(x, n, axis, padtype):
     """x extended by n values at both ends of `axis`: 'odd' (point
-    symmetry about the end), 'even' (mirror) or 'constant' (the end value)."""
-    def part(start, stop, step=1):
-        index = [slice(None)] * x.ndim
-        index[axis] = slice(start, stop, step)
-        return x[tuple(index)]
-
+    symmetry about the end), 'even' (mirror) or 'constant' (the end value),
+    as kiln.pad's odd and even reflections and its edge mode."""
     if n < 1 or padtype is None:
         return x
     if n > x.shape[axis] - 1:
         raise ValueError(f"The extension length n ({n}) is too big. It must not exceed x.shape[axis]-1, "
                          f"which is {x.shape[axis] - 1}.")
-    first, last = part(0, 1), part(-1, None)
+    widths = [(0, 0)] * x.ndim
+    widths[axis] = (n, n)
     if padtype == "constant":
-        ones = [1] * x.ndim
-        ones[axis] = n
-        ones = kiln.ones(tuple(ones), dtype=x.dtype, device=x.device)
-        left, right = ones * first, ones * last
-    else:
-        left, right = part(n, 0, -1), part(-2, -(n + 2), -1)
-        if padtype == "odd":
-            left, right = 2 * first - left, 2 * last - right
-    return kiln.concatenate([left, x, right], axis=axis)
+        return kiln.pad(x, widths, mode="edge")
+    return kiln.pad(x, widths, mode="reflect", reflect_type=padtype)
 
 
 def _forward_backward(run, zi, x, axis, padtype, padlen, edge):

@@ -106,12 +106,11 @@ def unit_impulse(shape, idx=None, dtype=float):
     """An array of `shape` that is 0 except 1 at `idx` ('mid' for the
     middle, the origin by default)."""
     out = kiln.zeros(shape, dtype=dtype)
-    shape = tuple(np.atleast_1d(shape).tolist()) if np.ndim(shape) else (int(shape),)
     if idx is None:
-        idx = (0,) * len(shape)
+        idx = (0,) * out.ndim
     elif idx == "mid":
-        idx = tuple(n // 2 for n in shape)
+        idx = tuple(n // 2 for n in out.shape)
     elif np.ndim(idx) == 0:
-        idx = (idx,) * len(shape)
+        idx = (idx,) * out.ndim
     out[tuple(idx)] = 1
     return out

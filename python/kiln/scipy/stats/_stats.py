@@ -75,39 +75,40 @@ def moment(a, order=1, axis=0, nan_policy="propagate", *, center=None):
     return kiln.stack([moment(a, o, axis, center=center) for o in orders.tolist()])
 
 
-def skew(a, axis=0, bias=True, nan_policy="propagate"):
-    """Sample skewness m3 / m2**1.5 along `axis`; bias=False applies the
-    adjusted Fisher-Pearson correction."""
+def _shape_moments(a, axis, nan_policy, order):
+    """For skew and kurtosis: the sample as SciPy's result type, its
+    length n, the second and `order`-th central moments, and where the
+    sample has no spread beyond rounding (the shape statistic is NaN)."""
     (a,) = floating(a)
     check_nan_policy(nan_policy, a)
     a, axis = along(a, axis)
-    n = a.shape[axis]
     mean = kiln.mean(a, axis=axis, keepdims=True)
-    m2, m3 = _central_moment(a, 2, axis, mean), _central_moment(a, 3, axis, mean)
+    m2, mk = _central_moment(a, 2, axis, mean), _central_moment(a, order, axis, mean)
+    flat = m2 <= (np.finfo(np.dtype(a.dtype)).eps * kiln.squeeze(mean, axis)) ** 2
+    return a.dtype, a.shape[axis], m2, mk, flat
+
+
+def skew(a, axis=0, bias=True, nan_policy="propagate"):
+    """Sample skewness m3 / m2**1.5 along `axis`; bias=False applies the
+    adjusted Fisher-Pearson correction."""
+    dtype, n, m2, m3, flat = _shape_moments(a, axis, nan_policy, 3)
     with kiln.errstate(invalid="ignore", divide="ignore"):
-        g1 = kiln.where(m2 <= (np.finfo(np.dtype(a.dtype)).eps * kiln.squeeze(mean, axis)) ** 2,
-                        math.nan, m3 / m2 ** 1.5)
+        g1 = kiln.where(flat, math.nan, m3 / m2 ** 1.5)
         if not bias and n > 2:
             g1 = kiln.where(m2 > 0, math.sqrt((n - 1.0) * n) / (n - 2.0) * g1, g1)
-    return g1.astype(a.dtype)
+    return g1.astype(dtype)
 
 
 def kurtosis(a, axis=0, fisher=True, bias=True, nan_policy="propagate"):
     """Sample kurtosis m4 / m2**2 along `axis` (less 3 when `fisher`);
     bias=False corrects for the sample size."""
-    (a,) = floating(a)
-    check_nan_policy(nan_policy, a)
-    a, axis = along(a, axis)
-    n = a.shape[axis]
-    mean = kiln.mean(a, axis=axis, keepdims=True)
-    m2, m4 = _central_moment(a, 2, axis, mean), _central_moment(a, 4, axis, mean)
+    dtype, n, m2, m4, flat = _shape_moments(a, axis, nan_policy, 4)
     with kiln.errstate(invalid="ignore", divide="ignore"):
-        g2 = kiln.where(m2 <= (np.finfo(np.dtype(a.dtype)).eps * kiln.squeeze(mean, axis)) ** 2,
-                        math.nan, m4 / m2 ** 2)
+        g2 = kiln.where(flat, math.nan, m4 / m2 ** 2)
         if not bias and n > 3:
             adjusted = 1.0 / (n - 2) / (n - 3) * ((n * n - 1.0) * g2 - 3 * (n - 1.0) ** 2) + 3.0
             g2 = kiln.where(m2 > 0, adjusted, g2)
-    return (g2 - 3 if fisher else g2).astype(a.dtype)
+    return (g2 - 3 if fisher else g2).astype(dtype)
 
 
 def variation(a, axis=0, nan_policy="propagate", ddof=0, *, keepdims=False):
