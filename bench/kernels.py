@@ -22,7 +22,7 @@ import uuid
 import numpy as np
 
 import kiln
-from run import ROOT, _fmt, machine, median_seconds, replace_doc_section
+from run import ROOT, _fmt, machine, median_seconds, replace_doc_section, save_result
 
 NOOP = r'extern "C" __global__ void noop(float* x, int n) {}'
 NOOP_NO_ARGUMENTS = r'extern "C" __global__ void noop0() {}'
@@ -238,9 +238,7 @@ def run_and_record(description, prefix, gpu_rows, cpu_rows):
                                                           "python": platform.python_version()},
         "rows": rows,
     }
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
-        json.dump(result, f, indent=1)
+    save_result(result, section)
     if not args.no_doc:
         write_table(result, section)
 

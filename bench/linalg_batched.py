@@ -9,14 +9,12 @@ of the same name, with kiln's time over the best peer's.
 """
 import argparse
 import datetime
-import json
-import os
 import platform
 
 import numpy as np
 
 import kiln
-from run import ROOT, _fmt, anchors, machine, replace_doc_section, seconds_per_library
+from run import _fmt, anchors, machine, replace_doc_section, save_result, seconds_per_library
 
 STACKS = [(10_000, 4), (1_000, 32), (100, 256)]
 
@@ -72,9 +70,7 @@ def main():
         "rows": rows,
     }
     section = f"linalg-{args.device}"
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
-        json.dump(result, f, indent=1)
+    save_result(result, section)
     if not args.no_doc:
         write_table(result, [lib for lib, _, _, _ in libs], section)
 

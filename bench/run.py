@@ -333,6 +333,13 @@ def import_time():
     return statistics.median(runs)
 
 
+def save_result(result, section):
+    """bench/results/<section>.json, the record bench/all.py --from-results reads."""
+    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
+    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
+        json.dump(result, f, indent=1)
+
+
 def machine():
     cpu = platform.processor() or platform.machine()
     try:
@@ -390,9 +397,7 @@ def main():
         "import_kiln_seconds": import_time(),
         "rows": rows,
     }
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{args.section}.json"), "w") as f:
-        json.dump(result, f, indent=1)
+    save_result(result, args.section)
     if not args.no_doc:
         write_table(result, [lib for lib, _, _, _ in libs], args.section)
     print(f"copy bandwidth {bandwidth / 1e9:.1f} GB/s, import kiln {result['import_kiln_seconds'] * 1e3:.0f} ms")

@@ -10,15 +10,13 @@ of the same name, with kiln's time over the best peer's.
 """
 import argparse
 import datetime
-import json
-import os
 import platform
 
 import numpy as np
 import scipy.sparse as host_sparse
 
 import kiln
-from run import ROOT, machine, seconds_per_library
+from run import machine, save_result, seconds_per_library
 from linalg_batched import write_table
 
 
@@ -99,9 +97,7 @@ def main():
         "rows": rows,
     }
     section = f"scipy-{args.device}"
-    os.makedirs(os.path.join(ROOT, "bench", "results"), exist_ok=True)
-    with open(os.path.join(ROOT, "bench", "results", f"{section}.json"), "w") as f:
-        json.dump(result, f, indent=1)
+    save_result(result, section)
     if not args.no_doc:
         write_table(result, [lib for lib, _, _, _ in libs], section)
 
