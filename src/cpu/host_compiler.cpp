@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -266,9 +267,15 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw CompileError("could not run the host compiler " + args[0]);
-  waitpid(pid, status, 0);
+  // A signal that lands while we wait (a Python handler, a profiler's timer)
+  // interrupts waitpid; returning then would read a half-written log and no
+  // library.
+  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
+  }
   std::string log = detail::read_file(log_path);
   unlink(log_path.c_str());
+  if (WIFSIGNALED(*status))
+    log += "the host compiler " + args[0] + " was killed by signal " + std::to_string(WTERMSIG(*status)) + "\n";
   return log;
 }
 

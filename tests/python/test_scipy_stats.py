@@ -13,14 +13,19 @@ import kiln
 import kiln.scipy.stats as ks
 
 ss = pytest.importorskip("scipy.stats")
+import scipy  # noqa: E402  (after the skip: the version, once scipy.stats imported)
 DTYPES = ["int8", "uint8", "int64", "float16", "float32", "float64"]
 SHAPES = [(24,), (6, 4), (5, 6, 4)]
+# kiln gives SciPy 1.17's result dtypes (float32 moments of float32 data,
+# int64 ranks but for "average"); older SciPys answer in float64, so there
+# only the values are compared.
+SCIPY_DTYPES = tuple(int(part) for part in scipy.__version__.split(".")[:2]) >= (1, 17)
 
 
 def _check(got, want, dtype):
     loose = np.dtype(dtype) == np.float16
     got = kiln.asnumpy(got)
-    assert got.dtype == np.asarray(want).dtype
+    assert got.dtype == np.asarray(want).dtype or not SCIPY_DTYPES
     np.testing.assert_allclose(got, want, rtol=3e-2 if loose else 2e-5, atol=3e-2 if loose else 1e-5, equal_nan=True)
 
 
@@ -85,7 +90,7 @@ def test_rankdata(device, dtype, method, rng):
     for axis in (None, 0, 1, -1):
         got = ks.rankdata(k, method, axis=axis)
         want = ss.rankdata(a, method, axis=axis)
-        assert kiln.asnumpy(got).dtype == want.dtype
+        assert kiln.asnumpy(got).dtype == want.dtype or not SCIPY_DTYPES
         np.testing.assert_array_equal(kiln.asnumpy(got), want)
     if dtype.startswith("float"):
         b = a.astype("float64")

@@ -317,7 +317,8 @@ def deconvolve(signal, divisor):
     signal = convolve(divisor, quotient) + remainder."""
     from ._convolve import convolve
 
-    num, den = kiln.atleast_1d(kiln.asarray(signal)), kiln.atleast_1d(kiln.asarray(divisor))
+    num = kiln.atleast_1d(kiln.asarray(signal))
+    den = kiln.atleast_1d(kiln.asarray(divisor, device=num.device))
     if num.ndim > 1 or den.ndim > 1:
         raise ValueError("signal and divisor must be 1-D")
     n, d = num.size, den.size
