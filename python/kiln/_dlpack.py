@@ -2,6 +2,8 @@
 ``kiln.from_dlpack``, with the array API standard's stream ordering: the
 producer makes the consumer's stream wait for the work queued on its own.
 The capsules themselves are built and read in C++ (src/python/dlpack.cpp)."""
+import contextlib
+
 from . import _core
 from ._device import to_device
 
@@ -62,18 +64,23 @@ def from_dlpack(x, /, *, device=None, copy=None):
         raise TypeError(f"x: {type(x).__name__} has no __dlpack__")
     source = _device_of(x.__dlpack_device__())
     target = source if device is None else to_device(device)
-    stream = None
+    stream, on_source = None, contextlib.nullcontext()
     if source.type == "cuda":
+        from .cuda.device import Device
         from .cuda.stream import _to_interchange, get_current_stream
 
         stream = _to_interchange(get_current_stream(source.index))
-    try:
-        capsule = x.__dlpack__(stream=stream, max_version=_VERSION,
-                               dl_device=None if target == source else _device_tuple(target), copy=copy)
-        done = True
-    except TypeError:  # a producer from before the 2023 standard: no max_version, dl_device or copy
-        capsule = x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
-        done = False
+        # Producers (PyTorch) read the stream as one of the current device,
+        # so the producer's device is made current while it exports.
+        on_source = Device(source.index)
+    with on_source:
+        try:
+            capsule = x.__dlpack__(stream=stream, max_version=_VERSION,
+                                   dl_device=None if target == source else _device_tuple(target), copy=copy)
+            done = True
+        except TypeError:  # a producer from before the 2023 standard: no max_version, dl_device or copy
+            capsule = x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
+            done = False
     out = _core._dlpack_import(capsule)
     if not done:
         if out.device != target:

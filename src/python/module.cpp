@@ -20,6 +20,7 @@ void bind_c_api(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 #ifdef KILN_WITH_CUDA
 void bind_cuda(nb::module_& m);
+void bind_nccl(nb::module_& m);
 #endif
 }  // namespace kiln::python
 
@@ -156,5 +157,6 @@ NB_MODULE(_core, m) {
   bind_dlpack(m);
 #ifdef KILN_WITH_CUDA
   bind_cuda(m);
+  bind_nccl(m);
 #endif
 }

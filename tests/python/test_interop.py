@@ -214,6 +214,43 @@ def test_torch_round_trips_and_stream_order():
 
 
 @needs_gpu
+def test_arrays_on_a_device_that_is_not_current():
+    """DLPack and __cuda_array_interface__ both ways with PyTorch and CuPy,
+    the arrays on the last GPU while device 0 is current."""
+    if kiln.cuda.device_count() < 2:
+        pytest.skip("needs two GPUs")
+    last = kiln.cuda.device_count() - 1
+    torch = pytest.importorskip("torch")
+    t = torch.arange(10, dtype=torch.float32, device=f"cuda:{last}")
+    with kiln.cuda.Device(0):
+        k = kiln.from_dlpack(t)
+        assert k.device == kiln.Device(f"cuda:{last}") and k._data_ptr == t.data_ptr()
+        np.testing.assert_array_equal(kiln.asnumpy(k * 2), np.arange(10) * 2)
+        kc = kiln.asarray(t)
+        assert kc.device == kiln.Device(f"cuda:{last}") and kc._data_ptr == t.data_ptr()
+        mine = kiln.arange(6.0, device=f"cuda:{last}")
+        back = torch.from_dlpack(mine)
+        assert back.device == torch.device(f"cuda:{last}") and back.data_ptr() == mine._data_ptr
+        assert torch.equal(back.cpu(), torch.arange(6.0, dtype=torch.float64))
+        assert torch.as_tensor(mine, device=f"cuda:{last}").data_ptr() == mine._data_ptr
+    try:
+        import cupy
+    except ImportError:
+        return
+    with cupy.cuda.Device(last):
+        c = cupy.arange(5.0)
+    with kiln.cuda.Device(0):
+        kd_ = kiln.from_dlpack(c)
+        assert kd_.device == kiln.Device(f"cuda:{last}") and kd_._data_ptr == c.data.ptr
+        assert kiln.asarray(c)._data_ptr == c.data.ptr
+        mine = kiln.arange(4.0, device=f"cuda:{last}")
+        cb = cupy.from_dlpack(mine)
+        assert cb.device.id == last and cb.data.ptr == mine._data_ptr
+        ca = cupy.asarray(mine)
+        assert ca.device.id == last and ca.data.ptr == mine._data_ptr
+
+
+@needs_gpu
 def test_numba_and_jax_exchange():
     x = kiln.asarray(np.arange(8.0), device="cuda")
     try:

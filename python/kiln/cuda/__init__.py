@@ -18,6 +18,7 @@ numba_host.py          Numba's host API (``to_device``, ``device_array``, ``gpus
 kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``atomic``...)
 random.py              Numba's ``cuda.random`` (xoroshiro128+), loaded on first use
 kernels/               Numba's ``cuda.kernels.transpose``, loaded on first use
+nccl.py                CuPy's ``cuda.nccl`` (NCCL communicators), loaded on first use
 =====================  ==========================================================
 
 Where one name is a module in CuPy and a function in Numba (``stream``,
@@ -84,9 +85,9 @@ def guvectorize(*args, **options):
 
 
 def __getattr__(name):
-    """Numba's submodules ``cuda.random`` and ``cuda.kernels``, loaded on first
-    use (they build on the jit, which needs NumPy)."""
-    if name in ("random", "kernels"):
+    """Numba's submodules ``cuda.random`` and ``cuda.kernels`` (they build on
+    the jit, which needs NumPy) and CuPy's ``cuda.nccl``, loaded on first use."""
+    if name in ("random", "kernels", "nccl"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
