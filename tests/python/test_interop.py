@@ -246,6 +246,7 @@ def test_arrays_on_a_device_that_is_not_current():
         mine = kiln.arange(4.0, device=f"cuda:{last}")
         cb = cupy.from_dlpack(mine)
         assert cb.device.id == last and cb.data.ptr == mine._data_ptr
+    with cupy.cuda.Device(last):  # CuPy's asarray copies onto its current device
         ca = cupy.asarray(mine)
         assert ca.device.id == last and ca.data.ptr == mine._data_ptr
 

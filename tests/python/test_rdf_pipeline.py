@@ -56,3 +56,32 @@ def test_command_line_end_to_end(tmp_path, capsys):
     assert (out / "Pair_entropy.dat").read_text().startswith("s2 value is ")
     with pytest.raises(ValueError, match="unknown ways"):
         cli.main([str(path), "--ways", "nope", "--out", str(out)])
+
+
+def test_frames_split_over_devices_give_the_one_device_histogram(configuration):
+    """multi_device: the frame blocks' histograms summed (by NCCL on GPUs) are
+    the whole trajectory's; 'all' takes every GPU, or the CPU without one."""
+    from kiln.rdf import multi_device
+
+    x, y, z, box = configuration
+    expected = science.histogram_reference(x, y, z, box, bins=500)
+    assert multi_device.split_frames(5, 2) == [(0, 2), (2, 5)] or multi_device.split_frames(5, 2) == [(0, 3), (3, 5)]
+    assert multi_device.split_frames(1, 3) == [(0, 1)]
+    spellings = ["all", "cpu"] + (["cuda:0", ",".join(f"cuda:{i}" for i in range(kiln.cuda.device_count()))]
+                                  if kiln.cuda.is_available() else [])
+    for spec in spellings:
+        placement = multi_device.Placement(x, y, z, multi_device.parse_devices(spec))
+        for way in ("optimised", "raw_kernel", "array_ops"):
+            np.testing.assert_array_equal(placement.histogram(ways.WAYS[way], box, 500), expected)
+    with pytest.raises(ValueError, match="twice"):
+        multi_device.parse_devices("cpu,cpu")
+    with pytest.raises(ValueError, match="devices"):
+        multi_device.parse_devices(",")
+
+
+def test_command_line_on_several_devices(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert cli.main(["--atoms", "300", "--frames", "3", "--devices", "all", "--out", str(out), "--no-plot",
+                     "--ways", "optimised,serial"]) == 0
+    printed = capsys.readouterr().out
+    assert "3 frames of 300 atoms" in printed and "every way gives the same histogram" in printed

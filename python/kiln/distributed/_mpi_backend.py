@@ -56,9 +56,11 @@ class MPIBackend(Communicator):
             self._cuda_aware = cuda_aware()
         return self._cuda_aware
 
-    def _buffer(self, array, widen=False):
+    def _buffer(self, array, reduced=False):
         """What MPI reads or writes for `array`: a NumPy view of host memory,
-        the kiln array itself (CUDA-aware MPI), or a host copy."""
+        the kiln array itself (CUDA-aware MPI), or a host copy. Data only
+        moved goes as bytes (Open MPI 4 knows no C bool or half type);
+        float16 is reduced as float32."""
         if array.device.type == "cuda":
             kiln.cuda.Device(array.device.index).synchronize()  # MPI does not order itself after streams
         if not self._direct(array):
@@ -67,7 +69,9 @@ class MPIBackend(Communicator):
             host = np.from_dlpack(array)
         else:
             return array
-        return host.astype(np.float32) if widen and host.dtype == np.float16 else host
+        if not reduced:
+            return host.reshape(-1).view(np.uint8)
+        return host.astype(np.float32) if host.dtype == np.float16 else host
 
     @staticmethod
     def _written(out_array, buffer):
@@ -76,15 +80,16 @@ class MPIBackend(Communicator):
             return
         if out_array.device.type == "cpu" and np.shares_memory(buffer, np.from_dlpack(out_array)):
             return
-        kiln.copyto(out_array, kiln.asarray(np.asarray(buffer).astype(out_array.dtype).reshape(out_array.shape),
-                                            device=out_array.device))
+        values = np.asarray(buffer)
+        values = values.view(out_array.dtype) if values.dtype == np.uint8 else values.astype(out_array.dtype)
+        kiln.copyto(out_array, kiln.asarray(values.reshape(out_array.shape), device=out_array.device))
 
     def _op(self, dtype, op):
         return getattr(self._mpi, (_BOOL_OPS if str(dtype) == "bool" else _OPS)[op])
 
     def _reduce_with(self, call, in_array, out_array, op):
-        send = self._buffer(in_array, widen=True)
-        recv = self._buffer(out_array, widen=True)
+        send = self._buffer(in_array, reduced=True)
+        recv = self._buffer(out_array, reduced=True)
         call(send, recv, self._op(in_array.dtype, op))
         self._written(out_array, recv)
 

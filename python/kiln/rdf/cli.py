@@ -3,6 +3,7 @@ of a molecular-dynamics trajectory, every way kiln offers.
 
     kiln-rdf                       # a generated liquid (6720 atoms, 10 frames)
     kiln-rdf alk.traj.dcd --frames 10 --device cpu --ways optimised,jit
+    kiln-rdf --atoms 100000 --devices all --ways optimised   # every GPU, frames split
 """
 import argparse
 
@@ -15,6 +16,8 @@ def main(argv=None):
     parser.add_argument("--frames", type=int, help="analyse the first FRAMES frames (default: all)")
     parser.add_argument("--bins", type=int, default=science.BINS, help="histogram bins (default: 2000)")
     parser.add_argument("--device", help="cpu, cuda or cuda:N (default: the GPU if there is one)")
+    parser.add_argument("--devices", help="split the frames over several devices: 'all' (every GPU) or a list "
+                                          "such as cuda:0,cuda:1")
     parser.add_argument("--ways", default=",".join(ways.WAYS),
                         help=f"comma-separated, from {', '.join(ways.WAYS)} (default: all)")
     parser.add_argument("--out", default="rdf-output", help="directory for the outputs (default: rdf-output)")
@@ -23,7 +26,7 @@ def main(argv=None):
     args = parser.parse_args(argv)
     result = pipeline.run(dcd=args.dcd, frames=args.frames, bins=args.bins, device=args.device,
                           way_names=[w.strip() for w in args.ways.split(",") if w.strip()], out_dir=args.out,
-                          atoms=args.atoms, plot=not args.no_plot)
+                          atoms=args.atoms, plot=not args.no_plot, devices=args.devices)
     print(f"\n{result['frames']} frames of {result['atoms']} atoms from {result['trajectory']}, "
           f"box {result['box'][0]:.3f} A, on {result['device']}")
     print(f"{'way':12s}{'seconds':>12s}")

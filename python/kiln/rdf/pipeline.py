@@ -9,7 +9,7 @@ import numpy as np
 
 import kiln
 
-from . import liquid, science, ways
+from . import liquid, multi_device, science, ways
 
 
 def generated_trajectory(directory, atoms, frames, seed=0):
@@ -33,10 +33,12 @@ def _progress(done, total, label, stream=sys.stderr):
 
 
 def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, out_dir=".", atoms=6720,
-        generated_frames=10, plot=True, progress=True):
-    """Runs the pipeline; returns a dict of what it did (times in seconds)."""
+        generated_frames=10, plot=True, progress=True, devices=None):
+    """Runs the pipeline; returns a dict of what it did (times in seconds).
+    `devices` ('all' or 'cuda:0,cuda:1') splits the frames over several
+    devices (multi_device.py) instead of running on `device`."""
     os.makedirs(out_dir, exist_ok=True)
-    path = dcd or generated_trajectory(out_dir, atoms, generated_frames)
+    path = dcd or generated_trajectory(out_dir, atoms, generated_frames if frames is None else max(int(frames), 1))
     traj = kiln.io.DCD(path)
     count = traj.frames if frames is None else min(int(frames), traj.frames)
     if count < 1:
@@ -45,8 +47,12 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
         raise ValueError(f"{path} has no unit cell, so the box is unknown")
     x, y, z, boxes = traj.read(0, count)
     box = kiln.asnumpy(boxes)[0]
-    device = kiln.default_device() if device is None else kiln._device.to_device(device)
-    positions = [kiln.asarray(a, dtype="float64", device=device) for a in (x, y, z)]
+    if devices is not None:
+        placement = multi_device.Placement(*(kiln.asnumpy(c) for c in (x, y, z)), multi_device.parse_devices(devices))
+        device = ",".join(map(str, placement.devices))
+    else:
+        device = kiln.default_device() if device is None else kiln._device.to_device(device)
+        placement = multi_device.Placement(x, y, z, [device])
     names = list(way_names or ways.WAYS)
     unknown = [n for n in names if n not in ways.WAYS]
     if unknown:
@@ -55,10 +61,9 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
     for k, name in enumerate(names):
         if progress:
             _progress(k, len(names), name)
-        ways.WAYS[name](*(p[:1] for p in positions), box, bins)  # compiles and warms up on one frame
-        kiln.cuda.synchronize()
+        placement.histogram(ways.WAYS[name], box, bins, frames=1)  # compiles and warms up on one frame
         start = time.perf_counter()
-        histograms[name] = kiln.asnumpy(ways.WAYS[name](*positions, box, bins))
+        histograms[name] = placement.histogram(ways.WAYS[name], box, bins)
         seconds[name] = time.perf_counter() - start
     if progress:
         _progress(len(names), len(names), "done")
