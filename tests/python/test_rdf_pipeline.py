@@ -85,3 +85,17 @@ def test_command_line_on_several_devices(tmp_path, capsys):
                      "--ways", "optimised,serial"]) == 0
     printed = capsys.readouterr().out
     assert "3 frames of 300 atoms" in printed and "every way gives the same histogram" in printed
+
+
+def test_frames_split_over_a_dask_cluster(tmp_path, capsys):
+    """kiln-rdf --dask ADDRESS: the frame blocks' histograms from the
+    cluster's workers sum to the whole trajectory's."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        out = tmp_path / "out"
+        assert cli.main(["--atoms", "300", "--frames", "5", "--dask", cluster.scheduler_address, "--out", str(out),
+                         "--no-plot", "--ways", "optimised,array_ops,serial"]) == 0
+    printed = capsys.readouterr().out
+    assert "5 frames of 300 atoms" in printed and "a Dask cluster (2 workers)" in printed
+    assert "every way gives the same histogram" in printed

@@ -18,6 +18,8 @@ def main(argv=None):
     parser.add_argument("--device", help="cpu, cuda or cuda:N (default: the GPU if there is one)")
     parser.add_argument("--devices", help="split the frames over several devices: 'all' (every GPU) or a list "
                                           "such as cuda:0,cuda:1")
+    parser.add_argument("--dask", metavar="SCHEDULER", help="split the frames over the workers of a Dask cluster: "
+                                                          "its scheduler's address, or 'local' (one started here)")
     parser.add_argument("--ways", default=",".join(ways.WAYS),
                         help=f"comma-separated, from {', '.join(ways.WAYS)} (default: all)")
     parser.add_argument("--out", default="rdf-output", help="directory for the outputs (default: rdf-output)")
@@ -26,7 +28,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
     result = pipeline.run(dcd=args.dcd, frames=args.frames, bins=args.bins, device=args.device,
                           way_names=[w.strip() for w in args.ways.split(",") if w.strip()], out_dir=args.out,
-                          atoms=args.atoms, plot=not args.no_plot, devices=args.devices)
+                          atoms=args.atoms, plot=not args.no_plot, devices=args.devices,
+                          dask=args.dask)
     print(f"\n{result['frames']} frames of {result['atoms']} atoms from {result['trajectory']}, "
           f"box {result['box'][0]:.3f} A, on {result['device']}")
     print(f"{'way':12s}{'seconds':>12s}")

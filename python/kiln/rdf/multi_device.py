@@ -70,3 +70,63 @@ class Placement:
                         kiln.cuda.get_current_stream(device.index).ptr)
         nccl.groupEnd()
         return kiln.asnumpy(total)
+
+
+def _block_histogram(way_name, x, y, z, box, bins):
+    """One frame block's histogram on a Dask worker, on its default device
+    (its GPU where it has one), back as NumPy int64."""
+    from . import ways
+
+    device = kiln.default_device()
+    positions = [kiln.asarray(c, dtype="float64", device=device) for c in (x, y, z)]
+    return kiln.asnumpy(ways.WAYS[way_name](*positions, box, bins)).astype(np.int64)
+
+
+class DaskPlacement:
+    """The trajectory's frame blocks on the workers of a Dask cluster
+    ('local': one started here, a worker per GPU or per two cores), each
+    block's histogram computed where it lies and summed here."""
+
+    def __init__(self, x, y, z, scheduler):
+        from distributed import Client
+
+        if scheduler == "local":
+            self._cluster = _local_cluster()
+            self._client = Client(self._cluster)
+        else:
+            self._cluster = None
+            self._client = Client(scheduler)
+        workers = list(self._client.scheduler_info()["workers"])
+        if not workers:
+            raise RuntimeError(f"the Dask cluster at {scheduler} has no workers")
+        blocks = split_frames(x.shape[0], len(workers))
+        self.devices = [f"dask worker {w}" for w in workers[:len(blocks)]]
+        self.parts = [self._client.scatter([np.ascontiguousarray(c[a:b]) for c in (x, y, z)], workers=[w])
+                      for (a, b), w in zip(blocks, workers)]
+
+    def histogram(self, way, box, bins, frames=None):
+        futures = [self._client.submit(_block_histogram, way.__name__, *(c if frames is None else
+                                       self._client.submit(lambda a, n: a[:n], c, frames) for c in part),
+                                       np.asarray(box), bins, pure=False) for part in self.parts]
+        return sum(self._client.gather(futures))
+
+    def close(self):
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def _local_cluster():
+    """A worker per GPU, each seeing only its own; on the CPU, a worker per two cores."""
+    from distributed import LocalCluster, Nanny, Scheduler, SpecCluster
+
+    n = kiln.cuda.device_count()
+    if n == 0:
+        import os
+
+        return LocalCluster(n_workers=max(1, (os.cpu_count() or 2) // 2), threads_per_worker=2, processes=True,
+                            dashboard_address=None)
+    workers = {i: {"cls": Nanny, "options": {"nthreads": 1, "env": {"CUDA_VISIBLE_DEVICES": str(i),
+                                                                      "NCCL_NVLS_ENABLE": "0"}}}
+               for i in range(n)}
+    return SpecCluster(workers=workers, scheduler={"cls": Scheduler, "options": {"dashboard_address": None}})

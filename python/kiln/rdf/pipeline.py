@@ -33,10 +33,11 @@ def _progress(done, total, label, stream=sys.stderr):
 
 
 def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, out_dir=".", atoms=6720,
-        generated_frames=10, plot=True, progress=True, devices=None):
+        generated_frames=10, plot=True, progress=True, devices=None, dask=None):
     """Runs the pipeline; returns a dict of what it did (times in seconds).
     `devices` ('all' or 'cuda:0,cuda:1') splits the frames over several
-    devices (multi_device.py) instead of running on `device`."""
+    devices (multi_device.py) instead of running on `device`; `dask` (a
+    scheduler's address, or 'local') over the workers of a Dask cluster."""
     os.makedirs(out_dir, exist_ok=True)
     path = dcd or generated_trajectory(out_dir, atoms, generated_frames if frames is None else max(int(frames), 1))
     traj = kiln.io.DCD(path)
@@ -47,7 +48,10 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
         raise ValueError(f"{path} has no unit cell, so the box is unknown")
     x, y, z, boxes = traj.read(0, count)
     box = kiln.asnumpy(boxes)[0]
-    if devices is not None:
+    if dask is not None:
+        placement = multi_device.DaskPlacement(*(kiln.asnumpy(c) for c in (x, y, z)), dask)
+        device = f"a Dask cluster ({len(placement.devices)} workers)"
+    elif devices is not None:
         placement = multi_device.Placement(*(kiln.asnumpy(c) for c in (x, y, z)), multi_device.parse_devices(devices))
         device = ",".join(map(str, placement.devices))
     else:
@@ -67,6 +71,8 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
         seconds[name] = time.perf_counter() - start
     if progress:
         _progress(len(names), len(names), "done")
+    if dask is not None:
+        placement.close()
     reference = histograms[names[0]]
     disagree = [n for n in names if not np.array_equal(histograms[n], reference)]
     r, g = science.rdf(reference, count, traj.atoms, box)
