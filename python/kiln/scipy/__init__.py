@@ -9,4 +9,8 @@ def __getattr__(name):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")
+    if name == "_scipy_available":  # cupyx.scipy's flag, which code and tests read before importing SciPy
+        import importlib.util
+
+        return importlib.util.find_spec("scipy") is not None
     raise AttributeError(f"module 'kiln.scipy' has no attribute {name!r}")

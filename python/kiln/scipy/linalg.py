@@ -361,5 +361,34 @@ def dft(n, scale=None):
     return m
 
 
-__all__ = ["LinAlgError", "block_diag", "circulant", "companion", "dft", "expm", "hadamard", "hankel", "helmert",
-           "hilbert", "leslie", "lu", "lu_factor", "lu_solve", "solve_triangular", "toeplitz"]
+def bandwidth(a):
+    """(lower, upper): how far below and above the diagonal the nonzero
+    entries of a 2-D array reach (0 for a diagonal or empty matrix)."""
+    a = asarray(a)
+    if a.ndim != 2:
+        raise LinAlgError(f"bandwidth: input array must be 2-D, got {a.ndim} dimensions")
+    if a.dtype.kind == "c":
+        raise TypeError(f"bandwidth: {a.dtype} is not supported (SciPy's real and integer types only)")
+    if a.size == 0:
+        return 0, 0
+    rows, cols = a.nonzero()
+    offsets = cols - rows
+    if offsets.size == 0:
+        return 0, 0
+    return max(0, -int(offsets.min())), max(0, int(offsets.max()))
+
+
+def khatri_rao(a, b):
+    """The column-wise Kronecker product of two 2-D arrays with the same
+    number of columns: column j is kron(a[:, j], b[:, j])."""
+    a, b = asarray(a), asarray(b)
+    if a.ndim != 2 or b.ndim != 2:
+        raise LinAlgError("khatri_rao: the both arrays should be 2-dimensional")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"khatri_rao: the number of columns must match, got {a.shape[1]} and {b.shape[1]}")
+    return (a[:, None, :] * b[None, :, :]).reshape(-1, a.shape[1])
+
+
+__all__ = ["LinAlgError", "bandwidth", "block_diag", "circulant", "companion", "dft", "expm", "hadamard", "hankel",
+           "helmert", "hilbert", "khatri_rao", "leslie", "lu", "lu_factor", "lu_solve", "solve_triangular",
+           "toeplitz"]

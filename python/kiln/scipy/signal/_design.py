@@ -10,14 +10,18 @@ import functools
 
 import kiln
 
-DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirnotch", "iirpeak", "firwin",
+DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirdesign", "iirnotch", "iirpeak", "firwin",
            "firwin2", "kaiserord", "kaiser_beta", "kaiser_atten", "buttord", "cheb1ord", "cheb2ord", "ellipord",
            "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "get_window", "remez", "firls",
            "minimum_phase", "gammatone", "iircomb", "bilinear", "bilinear_zpk", "lp2lp", "lp2hp", "lp2bp",
            "lp2bs", "normalize", "tf2ss", "ss2tf", "zpk2ss", "cont2discrete", "savgol_coeffs", "max_len_seq",
            # analysis of coefficients: responses, partial fractions, roots
            "freqz", "sosfreqz", "freqz_sos", "freqz_zpk", "freqs", "freqs_zpk", "group_delay", "findfreqs",
-           "residue", "residuez", "invres", "invresz", "unique_roots", "check_COLA", "check_NOLA"]
+           "residue", "residuez", "invres", "invresz", "unique_roots", "check_COLA", "check_NOLA",
+           # linear time-invariant systems given as (num, den), (z, p, k) or (A, B, C, D) tuples:
+           # their responses and pole placement
+           "abcd_normalize", "bode", "freqresp", "impulse", "step", "lsim", "place_poles", "dbode",
+           "dfreqresp", "dimpulse", "dstep", "dlsim"]
 WINDOWS = ["barthann", "bartlett", "blackman", "blackmanharris", "bohman", "boxcar", "chebwin", "cosine",
            "exponential", "flattop", "gaussian", "general_cosine", "general_gaussian", "general_hamming",
            "hamming", "hann", "kaiser", "lanczos", "nuttall", "parzen", "taylor", "triang", "tukey",
