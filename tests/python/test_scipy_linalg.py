@@ -83,3 +83,21 @@ def test_special_matrices(device, function, args, rng):
     want = getattr(sl, function)(*values)
     np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-12)
     assert got.shape == want.shape
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int16", "float32", "float64"])
+def test_bandwidth_and_khatri_rao(device, dtype, rng):
+    sl = pytest.importorskip("scipy.linalg")
+    for shape, lower, upper in [((9, 9), 3, 1), ((6, 11), 0, 5), ((11, 4), 7, 0), ((5, 5), 0, 0)]:
+        a = np.triu(np.tril(rng.random(shape) + 0.5, upper), -lower).astype(dtype)
+        assert kl.bandwidth(kiln.asarray(a, device=device)) == sl.bandwidth(a) == (lower, upper)
+    assert kl.bandwidth(kiln.zeros((0, 3), device=device)) == (0, 0)
+    with pytest.raises(np.linalg.LinAlgError):
+        kl.bandwidth(kiln.ones(3, device=device))
+    a, b = rng.random((3, 4)).astype(dtype), rng.random((5, 4)).astype(dtype)
+    assert_matches(kl.khatri_rao(kiln.asarray(a, device=device), kiln.asarray(b, device=device)),
+                   sl.khatri_rao(a, b))
+    with pytest.raises(ValueError, match="columns"):
+        kl.khatri_rao(kiln.asarray(a, device=device), kiln.ones((2, 3), device=device))
+    with pytest.raises(np.linalg.LinAlgError):
+        kl.khatri_rao(kiln.ones(3, device=device), kiln.ones((2, 3), device=device))

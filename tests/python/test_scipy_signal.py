@@ -168,6 +168,13 @@ def test_designs_and_windows_are_kiln_arrays():
     _same(ks.firwin(31, 0.2), ss.firwin(31, 0.2))
     _same(ks.windows.hann(16), ss.windows.hann(16))
     _same(ks.get_window("hamming", 10), ss.get_window("hamming", 10))
+    _all_same(ks.iirdesign(0.2, 0.3, 1, 40), ss.iirdesign(0.2, 0.3, 1, 40))
+    system = ([1.0, 3.0], [1.0, 2.0, 5.0])
+    _all_same(ks.impulse(system, N=20), ss.impulse(system, N=20))
+    _all_same(ks.step(system, N=20), ss.step(system, N=20))
+    _all_same(ks.bode(system, n=30), ss.bode(system, n=30))
+    _all_same(ks.abcd_normalize([[1.0, 2.0], [3.0, 4.0]], [[1.0], [0.0]], [[1.0, 0.0]], [[0.0]]),
+              ss.abcd_normalize([[1.0, 2.0], [3.0, 4.0]], [[1.0], [0.0]], [[1.0, 0.0]], [[0.0]]))
 
 
 def _all_same(got, want, rtol=1e-8, atol=1e-10):
