@@ -1,0 +1,187 @@
+"""Piecewise polynomials in the power (PPoly) and Bernstein (BPoly) bases,
+with scipy.interpolate's interface. Evaluation, the work that grows with
+the number of points, runs on the coefficients' device: each point's
+interval by a binary search of the breakpoints, then the interval's
+polynomial (Horner's rule, or the Bernstein sum). What works on the
+coefficients alone (derivatives, antiderivatives, integrals, roots,
+extension, conversions between bases) is done by SciPy on the host: its
+cost grows with the number of intervals, not of points, and its results
+are SciPy's bit for bit."""
+import math
+
+import kiln
+
+from ._host import device_of, scipy_interpolate, to_host, to_kiln
+
+
+def _inexact(c):
+    """float64, or complex128 for complex coefficients (SciPy's rule)."""
+    return c.astype("complex128" if c.dtype.kind == "c" else "float64")
+
+
+class _PPolyBase:
+    """What PPoly and BPoly share: the breakpoints x (m + 1, ascending or
+    descending), the coefficients c (k, m, *trailing), the axis of the
+    interpolated data, and extrapolation (True, False or 'periodic')."""
+
+    __slots__ = ("c", "x", "extrapolate", "axis")
+
+    def __init__(self, c, x, extrapolate=None, axis=0):
+        c, x = kiln.asarray(c), kiln.asarray(x)
+        x = kiln.asarray(x, dtype="float64", device=c.device)
+        self.c, self.x = _inexact(c), x
+        self.extrapolate = True if extrapolate is None else ("periodic" if extrapolate == "periodic" else
+                                                             bool(extrapolate))
+        if self.c.ndim < 2:
+            raise ValueError("Coefficients array must be at least 2-dimensional.")
+        if not 0 <= axis < self.c.ndim - 1:
+            raise ValueError(f"axis={axis} must be between 0 and {self.c.ndim - 1}")
+        self.axis = axis
+        if axis != 0:  # the interval axis second, as SciPy keeps it
+            self.c = kiln.moveaxis(self.c, axis + 1, 0)
+            self.c = kiln.moveaxis(self.c, axis + 1, 0)
+        if self.x.ndim != 1:
+            raise ValueError("x must be 1-dimensional")
+        if self.x.size < 2:
+            raise ValueError("at least 2 breakpoints are needed")
+        if self.c.ndim < 2:
+            raise ValueError("c must have at least 2 dimensions")
+        if self.c.shape[0] == 0:
+            raise ValueError("polynomial must be at least of degree 0")
+        if self.c.shape[1] != self.x.size - 1:
+            raise ValueError("number of coefficients != len(x)-1")
+        dx = kiln.diff(self.x)
+        if not (bool((dx >= 0).all()) or bool((dx <= 0).all())):
+            raise ValueError("`x` must be strictly increasing or decreasing.")
+
+    @classmethod
+    def construct_fast(cls, c, x, extrapolate=None, axis=0):
+        """Without checks: c already with the interval axis second."""
+        self = object.__new__(cls)
+        self.c, self.x = c, x
+        self.axis = axis
+        self.extrapolate = True if extrapolate is None else extrapolate
+        return self
+
+    # -- between kiln and SciPy ------------------------------------------------------------
+    def _scipy(self):
+        """The same polynomial as SciPy's object, on the host."""
+        return getattr(scipy_interpolate(), type(self)._scipy_name).construct_fast(
+            to_host(self.c), to_host(self.x), self.extrapolate, self.axis)
+
+    @classmethod
+    def _from_scipy(cls, p, device):
+        kind = PPoly if type(p).__name__ == "PPoly" else BPoly
+        if issubclass(cls, kind):
+            kind = cls if cls.__init__ is kind.__init__ else kind
+        return kind.construct_fast(to_kiln(p.c, device), to_kiln(p.x, device), p.extrapolate, p.axis)
+
+    # -- evaluation on the device -------------------------------------------------------------
+    def __call__(self, x, nu=0, extrapolate=None):
+        if extrapolate is None:
+            extrapolate = self.extrapolate
+        if nu < 0:
+            return self.antiderivative(-nu)(x, extrapolate=extrapolate)
+        if nu > 0:
+            return self.derivative(nu)(x, extrapolate=extrapolate)
+        x = kiln.asarray(x)
+        x_shape, x_ndim = x.shape, x.ndim
+        xp = kiln.asarray(x, dtype="float64", device=self.c.device).reshape(-1)
+        lo, hi = float(self.x[0]), float(self.x[-1])
+        if extrapolate == "periodic":
+            xp = lo + kiln.remainder(xp - lo, hi - lo)
+            extrapolate = False
+        descending = hi < lo
+        key, points = (-self.x, -xp) if descending else (self.x, xp)
+        intervals = kiln.clip(kiln.searchsorted(key, points, side="right") - 1, 0, self.x.size - 2)
+        local = self._local(kiln.take(self.c, intervals, axis=1), xp, intervals)
+        outside = (xp < min(lo, hi)) | (xp > max(lo, hi))
+        if not extrapolate:
+            local = kiln.where(outside.reshape((-1,) + (1,) * (local.ndim - 1)), float("nan"), local)
+        out = local.reshape(x_shape + self.c.shape[2:])
+        if self.axis != 0:
+            order = list(range(out.ndim))
+            order = order[x_ndim:x_ndim + self.axis] + order[:x_ndim] + order[x_ndim + self.axis:]
+            out = out.transpose(order)
+        return out
+
+    # -- what works on the coefficients: SciPy's, on the host ------------------------------------
+    def _on_host(self, method, *args, **kwargs):
+        return getattr(self._scipy(), method)(*to_host(args), **to_host(kwargs))
+
+    def derivative(self, nu=1):
+        return self._from_scipy(self._on_host("derivative", nu), self.c.device)
+
+    def antiderivative(self, nu=1):
+        return self._from_scipy(self._on_host("antiderivative", nu), self.c.device)
+
+    def integrate(self, a, b, extrapolate=None):
+        return to_kiln(self._on_host("integrate", a, b, extrapolate=extrapolate), self.c.device)
+
+    def extend(self, c, x):
+        """Adds intervals to the right or left (in place, as SciPy's)."""
+        p = self._scipy()
+        p.extend(to_host(kiln.asarray(c)), to_host(kiln.asarray(x)))
+        self.c, self.x = to_kiln(p.c, self.c.device), to_kiln(p.x, self.c.device)
+
+
+class PPoly(_PPolyBase):
+    """A piecewise polynomial in the power basis: on [x[i], x[i+1]],
+    sum over m of c[m, i] * (xp - x[i]) ** (k - 1 - m)."""
+
+    _scipy_name = "PPoly"
+
+    def _local(self, cc, xp, intervals):
+        s = xp - kiln.take(self.x, intervals)
+        s = s.reshape(s.shape + (1,) * (cc.ndim - 2))
+        value = cc[0]
+        for row in range(1, cc.shape[0]):  # Horner's rule
+            value = value * s + cc[row]
+        return value
+
+    def roots(self, discontinuity=True, extrapolate=None):
+        return self.solve(0, discontinuity, extrapolate)
+
+    def solve(self, y=0.0, discontinuity=True, extrapolate=None):
+        return to_kiln(self._on_host("solve", y, discontinuity, extrapolate), self.c.device)
+
+    @classmethod
+    def from_spline(cls, tck, extrapolate=None):
+        device = device_of(tck)
+        return cls._from_scipy(scipy_interpolate().PPoly.from_spline(to_host(tck), extrapolate), device)
+
+    @classmethod
+    def from_bernstein_basis(cls, bp, extrapolate=None):
+        if not isinstance(bp, BPoly):
+            raise TypeError(f".from_bernstein_basis only accepts BPoly instances. Got {type(bp)} instead.")
+        return cls._from_scipy(scipy_interpolate().PPoly.from_bernstein_basis(bp._scipy(), extrapolate),
+                               bp.c.device)
+
+
+class BPoly(_PPolyBase):
+    """A piecewise polynomial in the Bernstein basis: on [x[i], x[i+1]],
+    sum over a of c[a, i] * b(a, k-1; t), t = (xp - x[i]) / (x[i+1] - x[i])."""
+
+    _scipy_name = "BPoly"
+
+    def _local(self, cc, xp, intervals):
+        left = kiln.take(self.x, intervals)
+        t = (xp - left) / (kiln.take(self.x, intervals + 1) - left)
+        t = t.reshape(t.shape + (1,) * (cc.ndim - 2))
+        k = cc.shape[0] - 1
+        value = 0
+        for a in range(k + 1):
+            value = value + cc[a] * (math.comb(k, a) * t ** a * (1 - t) ** (k - a))
+        return value
+
+    @classmethod
+    def from_power_basis(cls, pp, extrapolate=None):
+        if not isinstance(pp, PPoly):
+            raise TypeError(f".from_power_basis only accepts PPoly instances. Got {type(pp)} instead.")
+        return cls._from_scipy(scipy_interpolate().BPoly.from_power_basis(pp._scipy(), extrapolate), pp.c.device)
+
+    @classmethod
+    def from_derivatives(cls, xi, yi, orders=None, extrapolate=None):
+        device = device_of((xi, yi))
+        return cls._from_scipy(scipy_interpolate().BPoly.from_derivatives(
+            to_host(xi), to_host(yi), orders, extrapolate), device)
