@@ -128,7 +128,16 @@ Array Array::to(Device device) const {
 
 void Array::assign(const Array& src) const {
   if (!writeable()) throw ValueError("assignment destination is read-only");
-  Array s = src.shape() == shape_ ? src : src.broadcast_to(shape_);
+  Array s = src;
+  // NumPy's assignment drops the value's leading unit dimensions beyond the
+  // destination's (a[0] = b of shape (1, 1, n) fills a row).
+  if (s.shape().size() > shape_.size()) {
+    const size_t extra = s.shape().size() - shape_.size();
+    bool unit = true;
+    for (size_t i = 0; i < extra; ++i) unit = unit && s.shape()[i] == 1;
+    if (unit) s = s.reshape(Shape(s.shape().begin() + extra, s.shape().end()));
+  }
+  if (s.shape() != shape_) s = s.broadcast_to(shape_);
   cast_into(*this, s);
 }
 

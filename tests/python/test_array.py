@@ -35,6 +35,13 @@ def test_setitem(index, device, rng):
     k[index] = kiln.asarray(value)
     x[index] = value
     assert_matches(k, x)
+    # NumPy drops a value's leading unit dimensions beyond the destination's
+    # (not for a single element, which NumPy 2 fills from scalars only)
+    if np.ndim(x[index]):
+        value = random_array((1, 1) + np.shape(x[index]), "float64", rng)
+        k[index] = kiln.asarray(value)
+        x[index] = value
+        assert_matches(k, x)
 
 
 def test_index_errors(device):

@@ -8,7 +8,7 @@ import kiln
 
 from ._host import scipy_interpolate, to_host, to_kiln
 
-_HOST_METHODS = ("slinear", "cubic", "quintic", "pchip")
+_HOST_METHODS = ("slinear", "cubic", "quintic", "pchip", "slinear_legacy", "cubic_legacy", "quintic_legacy")
 
 
 class RegularGridInterpolator:
@@ -34,6 +34,11 @@ class RegularGridInterpolator:
                 values = kiln.flip(values, axis=i)
             elif not bool((steps > 0).all()):
                 raise ValueError(f"The points in dimension {i} must be strictly ascending or descending")
+        if fill_value is not None:
+            import numpy
+
+            if not numpy.can_cast(numpy.asarray(fill_value).dtype, str(values.dtype), casting="same_kind"):
+                raise ValueError("fill_value must be either 'None' or of a type compatible with values")
         self.grid, self.values, self.method = tuple(grid), values, method
         self.bounds_error, self.fill_value = bounds_error, fill_value
         self._solver = (solver, solver_args)
@@ -49,6 +54,8 @@ class RegularGridInterpolator:
         ndim = len(self.grid)
         xi = kiln.asarray(xi, device=self.values.device) if not isinstance(xi, tuple) else \
             kiln.stack(kiln.broadcast_arrays(*[kiln.asarray(v, device=self.values.device) for v in xi]), axis=-1)
+        if xi.ndim == 1:  # points of a 1-D grid, or one point
+            xi = xi.reshape(-1, ndim)
         if xi.shape[-1] != ndim:
             raise ValueError(f"The requested sample points xi have dimension {xi.shape[-1]} but this "
                              f"RegularGridInterpolator has dimension {ndim}")
@@ -63,6 +70,7 @@ class RegularGridInterpolator:
         outside = kiln.zeros(xi.shape[0], dtype="bool", device=xi.device)
         for d, g in enumerate(self.grid):
             outside = outside | (xi[:, d] < g[0]) | (xi[:, d] > g[-1])
+        missing = kiln.isnan(xi).any(axis=1)
         if self.bounds_error and bool(outside.any()):
             raise ValueError("One of the requested xi is out of bounds")
         indices, weights = [], []
@@ -97,6 +105,7 @@ class RegularGridInterpolator:
             fill = kiln.asarray(self.fill_value, dtype=out.dtype if out.dtype.kind == "c" else None,
                                 device=out.device)
             out = kiln.where(outside.reshape((-1,) + extra), fill, out)
+        out = kiln.where(missing.reshape((-1,) + extra), float("nan"), out)  # a NaN coordinate: NaN
         return out.reshape(xi_shape[:-1] + self.values.shape[ndim:])
 
 
