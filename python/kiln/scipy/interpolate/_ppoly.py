@@ -2,11 +2,12 @@
 with scipy.interpolate's interface. Evaluation, the work that grows with
 the number of points, runs on the coefficients' device: each point's
 interval by a binary search of the breakpoints, then the interval's
-polynomial (Horner's rule, or the Bernstein sum). What works on the
-coefficients alone (derivatives, antiderivatives, integrals, roots,
-extension, conversions between bases) is done by SciPy on the host: its
-cost grows with the number of intervals, not of points, and its results
-are SciPy's bit for bit."""
+polynomial (Horner's rule, or the Bernstein sum); so do derivatives
+(rising factorials of the power coefficients, differences of the Bernstein
+ones). The rest of what works on the coefficients alone
+(antiderivatives, integrals, roots, extension, conversions between bases)
+is done by SciPy on the host: its cost grows with the number of
+intervals, not of points."""
 import math
 
 import kiln
@@ -109,9 +110,6 @@ class _PPolyBase:
     def _on_host(self, method, *args, **kwargs):
         return getattr(self._scipy(), method)(*to_host(args), **to_host(kwargs))
 
-    def derivative(self, nu=1):
-        return self._from_scipy(self._on_host("derivative", nu), self.c.device)
-
     def antiderivative(self, nu=1):
         return self._from_scipy(self._on_host("antiderivative", nu), self.c.device)
 
@@ -130,6 +128,20 @@ class PPoly(_PPolyBase):
     sum over m of c[m, i] * (xp - x[i]) ** (k - 1 - m)."""
 
     _scipy_name = "PPoly"
+
+    def derivative(self, nu=1):
+        """The nu-th derivative: row j of the power coefficients times the
+        rising factorial of its power, the last nu rows dropped."""
+        if nu < 0:
+            return self.antiderivative(-nu)
+        rows = self.c.shape[0] - nu
+        if rows <= 0:
+            c = kiln.zeros((1,) + self.c.shape[1:], dtype=self.c.dtype, device=self.c.device)
+        else:
+            factors = [math.prod(range(rows - j, rows - j + nu)) for j in range(rows)]
+            c = self.c[:rows] * kiln.asarray(factors, dtype="float64", device=self.c.device).reshape(
+                (rows,) + (1,) * (self.c.ndim - 1))
+        return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
 
     def _local(self, cc, xp, intervals):
         s = xp - kiln.take(self.x, intervals)
@@ -163,6 +175,20 @@ class BPoly(_PPolyBase):
     sum over a of c[a, i] * b(a, k-1; t), t = (xp - x[i]) / (x[i+1] - x[i])."""
 
     _scipy_name = "BPoly"
+
+    def derivative(self, nu=1):
+        """The nu-th derivative: k (c[a+1] - c[a]) / (interval length), nu times."""
+        if nu < 0:
+            return self.antiderivative(-nu)
+        c = self.c
+        for _ in range(nu):
+            k = c.shape[0] - 1
+            if k == 0:
+                c = kiln.zeros((1,) + c.shape[1:], dtype=c.dtype, device=c.device)
+                break
+            lengths = kiln.diff(self.x).reshape((1, -1) + (1,) * (c.ndim - 2))
+            c = k * kiln.diff(c, axis=0) / lengths
+        return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
 
     def _local(self, cc, xp, intervals):
         left = kiln.take(self.x, intervals)
