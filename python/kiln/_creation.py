@@ -36,7 +36,7 @@ def asarray(obj, /, dtype=None, order=None, *, device=None, copy=None, blocking=
     ``copy=False`` raises when a copy is needed.
     """
     out = _asarray(obj, dtype, device, copy)
-    if order is None or out.ndim < 2:
+    if order is None or out.ndim == 0:  # (a strided 1-D view is neither C- nor F-contiguous)
         return out
     laid_out = _laid_out(out, order)
     if laid_out is not out and copy is False:

@@ -111,3 +111,19 @@ def test_asarray_moves_and_converts_a_kiln_array_at_once(device):
     np.testing.assert_array_equal(kiln.asnumpy(b), [0, 1, 2, 3])
     c = kiln.asarray(a, device=device, copy=True)
     assert not c._shares_memory_buffer(a)
+
+
+@pytest.mark.parametrize("make", ["real", "stride", "transposed", "scalar"])
+def test_layout_conversions_copy_what_is_not_laid_out(device, make):
+    """ascontiguousarray/asfortranarray/asarray(order=) copy a view exactly
+    when it is not laid out as asked (a strided 1-D view included), as NumPy."""
+    base = np.arange(24, dtype=np.complex128).reshape(4, 6)
+    x = {"real": base.real[1], "stride": base[:, ::2][0], "transposed": base.T, "scalar": base[0, 0]}[make]
+    k = kiln.asarray(base, device=device)
+    k = {"real": k.real[1], "stride": k[:, ::2][0], "transposed": k.T, "scalar": k[0, 0]}[make]
+    for kf, nf, flag in ((kiln.ascontiguousarray, np.ascontiguousarray, "c_contiguous"),
+                         (kiln.asfortranarray, np.asfortranarray, "f_contiguous")):
+        got, want = kf(k), nf(x)
+        assert getattr(got.flags, flag) and got.shape == want.shape
+        np.testing.assert_array_equal(kiln.asnumpy(got), want)
+    assert kiln.asarray(k, order="C").flags.c_contiguous == np.asarray(x, order="C").flags.c_contiguous

@@ -180,3 +180,25 @@ def test_scipy_fft_backend_protocol(device, rng):
 class _Dispatchable:
     def __init__(self, value, type_, coercible):
         self.value, self.type, self.coercible = value, type_, coercible
+
+
+@pytest.mark.parametrize("n", [8, 9, 5, 12])
+def test_scipy_fftpack(device, n, rng):
+    """kiln.scipy.fftpack against scipy.fftpack: the complex transforms (single
+    precision kept) and rfft/irfft in fftpack's packed real order."""
+    sf = pytest.importorskip("scipy.fftpack")
+    import kiln.scipy.fftpack as kf
+
+    x = rng.standard_normal((3, 10))
+    k = kiln.asarray(x, device=device)
+    for name, args in (("fft", (n,)), ("ifft", (n,)), ("fftn", ((3, n),)), ("ifft2", ((2, n),))):
+        np.testing.assert_allclose(kiln.asnumpy(getattr(kf, name)(k, *args)), getattr(sf, name)(x, *args),
+                                   rtol=1e-12, atol=1e-12)
+    assert kf.fft(kiln.asarray(x.astype(np.float32), device=device)).dtype == sf.fft(x.astype(np.float32)).dtype
+    for axis in (0, 1):
+        packed = kf.rfft(k, n, axis=axis)
+        np.testing.assert_allclose(kiln.asnumpy(packed), sf.rfft(x, n, axis=axis), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(kiln.asnumpy(kf.irfft(packed, n, axis=axis)), sf.irfft(sf.rfft(x, n, axis=axis),
+                                   n, axis=axis), rtol=1e-12, atol=1e-12)
+    with pytest.raises(TypeError):
+        kf.rfft(k + 1j)

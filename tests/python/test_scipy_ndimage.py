@@ -133,3 +133,25 @@ def test_generic_filters_with_python_functions_and_raw_kernels(device, images):
     with pytest.raises(TypeError, match="Python function or a kiln.RawKernel"):
         kn.generic_filter(kiln.asarray(images[0], device=device), kiln.ReductionKernel(
             "T x", "T y", "x", "a + b", "y = a", "0", "total"), size=3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("shape", [(15,), (6, 7), (4, 5, 6)])
+def test_fourier_filters(device, dtype, shape, rng):
+    """The Fourier filters on full transforms and on real transforms (n, axis),
+    against scipy.ndimage: values and SciPy's output types."""
+    x = (rng.standard_normal(shape) + (1j * rng.standard_normal(shape) if dtype.startswith("complex") else 0))
+    full = np.fft.fftn(x).astype(dtype if dtype.startswith("complex") else "complex128")
+    half = np.fft.rfft(x.real, axis=0).astype("complex128")
+    tol = 1e-5 if dtype in ("float32", "complex64") else 1e-12
+    for name, arg in (("fourier_gaussian", 1.5), ("fourier_uniform", 2.5), ("fourier_ellipsoid", 1.7),
+                      ("fourier_shift", 1.25)):
+        for a, kw in ((x.astype(dtype), {}), (full, {}), (half, {"n": shape[0], "axis": 0})):
+            want = getattr(nd, name)(a, arg, **kw)
+            got = getattr(kn, name)(kiln.asarray(a, device=device), arg, **kw)
+            assert got.dtype == want.dtype and got.device == device
+            np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=tol, atol=tol)
+    with pytest.raises(RuntimeError, match="rank"):
+        kn.fourier_gaussian(kiln.asarray(full, device=device), [1.0] * (len(shape) + 1))
+    with pytest.raises(np.exceptions.AxisError):
+        kn.fourier_shift(kiln.asarray(full, device=device), 1.0, axis=len(shape))

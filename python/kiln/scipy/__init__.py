@@ -5,7 +5,7 @@ from . import fft  # noqa: F401
 def __getattr__(name):
     # kiln.scipy.special, linalg, ndimage, signal, sparse, stats and interpolate are loaded when first
     # used: they need NumPy, which `import kiln` does not load.
-    if name in ("special", "linalg", "ndimage", "signal", "sparse", "stats", "interpolate"):
+    if name in ("special", "linalg", "ndimage", "signal", "sparse", "stats", "interpolate", "fftpack"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -23,7 +23,7 @@ import types
 CUPY_MODULES = ["cuda", "cuda.driver", "cuda.runtime", "cuda.memory", "cuda.stream", "cuda.compiler", "cuda.nvtx", "cuda.device",
                 "cuda.profiler",
                 "exceptions", "fft", "lib", "lib.stride_tricks", "linalg", "polynomial", "random", "typing"]
-CUPYX_MODULES = ["cusolver", "cusparse", "jit", "profiler", "scipy", "scipy.fft", "scipy.linalg", "scipy.ndimage", "scipy.signal", "scipy.interpolate",
+CUPYX_MODULES = ["cusolver", "cusparse", "jit", "profiler", "scipy", "scipy.fft", "scipy.linalg", "scipy.ndimage", "scipy.signal", "scipy.interpolate", "scipy.fftpack",
                  "scipy.sparse", "scipy.sparse.linalg", "scipy.special", "scipy.stats", "fallback_mode", "time"]
 
 
