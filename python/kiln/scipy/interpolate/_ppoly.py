@@ -111,10 +111,41 @@ class _PPolyBase:
         return getattr(self._scipy(), method)(*to_host(args), **to_host(kwargs))
 
     def antiderivative(self, nu=1):
-        return self._from_scipy(self._on_host("antiderivative", nu), self.c.device)
+        """The nu-th antiderivative that is 0 at x[0] with every derivative
+        below nu continuous: nu times the one-step antiderivative."""
+        if nu < 0:
+            return self.derivative(-nu)
+        p = self
+        for _ in range(nu):
+            p = p._antiderivative_once()
+        if nu and self.extrapolate == "periodic":
+            p.extrapolate = False
+        return p
 
     def integrate(self, a, b, extrapolate=None):
-        return to_kiln(self._on_host("integrate", a, b, extrapolate=extrapolate), self.c.device)
+        """The definite integral from a to b, of every trailing component."""
+        if extrapolate is None:
+            extrapolate = self.extrapolate
+        ib = self.antiderivative()
+        if extrapolate != "periodic":
+            ib.extrapolate = extrapolate
+            return ib(b) - ib(a)
+        sign = 1
+        if b < a:
+            a, b, sign = b, a, -1
+        xs, xe = float(self.x[0]), float(self.x[-1])
+        if xe < xs:
+            raise ValueError("Integral bounds not in order")
+        period = xe - xs
+        periods, left = divmod(b - a, period)
+        result = periods * (ib(xe) - ib(xs))
+        a = xs + (a - xs) % period
+        b = a + left
+        if b <= xe:
+            result = result + ib(b) - ib(a)
+        else:
+            result = result + ib(xe) - ib(a) + ib(xs + left + a - xe) - ib(xs)
+        return sign * result
 
     def extend(self, c, x):
         """Adds intervals to the right or left (in place, as SciPy's)."""
@@ -141,6 +172,20 @@ class PPoly(_PPolyBase):
             factors = [math.prod(range(rows - j, rows - j + nu)) for j in range(rows)]
             c = self.c[:rows] * kiln.asarray(factors, dtype="float64", device=self.c.device).reshape(
                 (rows,) + (1,) * (self.c.ndim - 1))
+        return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
+
+    def _antiderivative_once(self):
+        """Each power divided by its new exponent, then the constants that
+        join the intervals: the running sum of the intervals' integrals."""
+        k = self.c.shape[0]
+        exponents = kiln.arange(k, 0, -1, dtype="float64", device=self.c.device).reshape((k,) + (1,) * (self.c.ndim - 1))
+        raised = self.c / exponents
+        lengths = kiln.diff(self.x).reshape((-1,) + (1,) * (self.c.ndim - 2))
+        across = 0  # each interval's integral, by Horner's rule at its length
+        for row in range(k):
+            across = (across + raised[row]) * lengths
+        constants = kiln.cumsum(across, axis=0) - across
+        c = kiln.concatenate([raised, constants[None]], axis=0)
         return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
 
     def _local(self, cc, xp, intervals):
@@ -188,6 +233,18 @@ class BPoly(_PPolyBase):
                 break
             lengths = kiln.diff(self.x).reshape((1, -1) + (1,) * (c.ndim - 2))
             c = k * kiln.diff(c, axis=0) / lengths
+        return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
+
+    def _antiderivative_once(self):
+        """The Bernstein coefficients' running sums over the degree, scaled by
+        the interval lengths, plus the jumps that make the result continuous
+        (the last coefficient of each earlier interval, summed)."""
+        k = self.c.shape[0]
+        lengths = kiln.diff(self.x).reshape((1, -1) + (1,) * (self.c.ndim - 2))
+        c = kiln.concatenate([kiln.zeros((1,) + self.c.shape[1:], dtype=self.c.dtype, device=self.c.device),
+                              kiln.cumsum(self.c, axis=0) / k], axis=0) * lengths
+        jumps = kiln.cumsum(c[k], axis=0) - c[k]
+        c = c + jumps[None]
         return type(self).construct_fast(c, self.x, self.extrapolate, self.axis)
 
     def _local(self, cc, xp, intervals):
