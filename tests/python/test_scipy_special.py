@@ -21,10 +21,12 @@ UNARY = {
     "expit": (-800, 800), "logit": (0, 1), "log_expit": (-800, 800), "entr": (-1, 10), "ndtr": (-40, 40),
     "log_ndtr": (-60, 40), "ndtri": (0, 1), "erfcx": (-26, 60), "digamma": (-30, 200), "rgamma": (-30, 180),
     "loggamma": (-5, 300), "i0": (-700, 700), "i0e": (-800, 800), "i1": (-700, 700), "i1e": (-800, 800),
-    "k0": (0, 700), "k0e": (0, 800), "k1": (0, 700), "k1e": (0, 800),
+    "k0": (0, 700), "k0e": (0, 800), "k1": (0, 700), "k1e": (0, 800), "exp1": (0, 700), "expi": (-700, 700),
 }
 BINARY = {"gammainc": ((0.01, 200), (0, 300)), "gammaincc": ((0.01, 200), (0, 300)), "zeta": ((-3, 40), (-30, 30)), "xlogy": ((-5, 5), (0, 5)), "xlog1py": ((-5, 5), (-1, 5)), "rel_entr": ((0, 3), (0, 3)),
-          "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5))}
+          "kl_div": ((0, 3), (0, 3)), "huber": ((-1, 3), (-5, 5)), "pseudo_huber": ((0, 3), (-5, 5)),
+          "beta": ((-10, 150), (-10, 150)), "betaln": ((-10, 300), (0, 300)), "binom": ((-5, 60), (-3, 30)),
+          "expn": ((0, 20), (0, 60))}
 INPUT_DTYPES = ["bool", "int8", "uint16", "int32", "int64", "float16", "float32", "float64"]
 # Integer, bool and float16 inputs take the first of a function's loops they
 # cast to safely, so their result type follows the order SciPy lists the

@@ -10,7 +10,9 @@ do; kiln's fusion merges their elementwise steps, though the long series
 where a C++ op would cost one. Result types follow SciPy's loops:
 float32 stays float32, and the other real dtypes go to float64, or to
 float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
-rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta). Complex arguments are not
+rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
+The beta family and the exponential integrals (beta, betaln, binom, exp1,
+expi, expn) are in _special_integrals.py. Complex arguments are not
 supported."""
 import math
 
@@ -390,11 +392,13 @@ def _bessel_k(x, order, scaled):
     return _where((x < 0) | _core.isnan(x), math.nan, value)
 
 
-def _in_loop(name, compute):
+def _in_loop(name, compute, float32_first=False):
     """The ufunc body that computes `compute` on float64 arguments and
-    returns it in SciPy's result type for them."""
+    returns it in SciPy's result type for them (`float32_first`: SciPy lists
+    the float32 loop first, or decides by the arguments when callable)."""
     def function(*args):
-        *values, loop = _floats(name, args)
+        first = float32_first(*args) if callable(float32_first) else float32_first
+        *values, loop = _floats(name, args, float32_first=first)
         return compute(*values).astype(loop)
     return function
 
@@ -412,11 +416,28 @@ _k1 = _in_loop("k1", lambda x: _bessel_k(x, 1, False))
 _k1e = _in_loop("k1e", lambda x: _bessel_k(x, 1, True))
 
 
+def _integrals():
+    from . import _special_integrals
+
+    return _special_integrals
+
+
+_beta = _in_loop("beta", lambda a, b: _integrals().beta(a, b, gamma, gammaln))
+_betaln = _in_loop("betaln", lambda a, b: _integrals().betaln(a, b, gamma, gammaln))
+_binom = _in_loop("binom", lambda n, k: _integrals().binom(n, k, gamma, gammaln), float32_first=True)
+# expn's loops: (integer n, double x) first, then float32, then double
+_expn = _in_loop("expn", lambda n, x: _integrals().expn(n, x, _digamma),
+                 float32_first=lambda n, x: asarray(n).dtype.kind not in "biu")
+_exp1 = _in_loop("exp1", lambda x: _integrals().exp1(x, _digamma), float32_first=True)
+_expi = _in_loop("expi", lambda x: _integrals().expi(x, _digamma), float32_first=True)
+
+
 # The composed functions as ufuncs: name -> number of arguments.
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
              "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
-             "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1}
+             "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "binom": 2, "expn": 2,
+             "exp1": 1, "expi": 1}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
