@@ -19,10 +19,7 @@ const LoadedApi<Cublas>& load() {
       [] { return open_toolkit_library({"libcublas.so.13", "libcublas.so.12", "libcublas.so"}); },
       [](void* lib, Cublas& api) -> const char* {
         const char* missing = nullptr;
-        auto resolve = [&](auto& fn, const char* name) {
-          fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-          if (!fn && !missing) missing = name;
-        };
+        auto resolve = [&](auto& fn, const char* name) { resolve_named(lib, fn, name, missing); };
         resolve(api.create, "cublasCreate_v2");
         resolve(api.set_stream, "cublasSetStream_v2");
         resolve(api.status_string, "cublasGetStatusString");

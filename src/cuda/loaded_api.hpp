@@ -38,6 +38,15 @@ const Api& api_or_throw(const LoadedApi<Api>& loaded) {
   return loaded.api;
 }
 
+// Resolves the symbol `name` into the function pointer `fn`; the first name
+// that is not found is kept in `missing` (for loaders whose members are not
+// named as their symbols, so KILN_RESOLVE_OR_RETURN cannot serve).
+template <class Fn>
+void resolve_named(void* lib, Fn& fn, const char* name, const char*& missing) {
+  fn = reinterpret_cast<Fn>(dlsym(lib, name));
+  if (!fn && !missing) missing = name;
+}
+
 // A routine's four typed forms (S, D, C, Z, as `names` spells them) into
 // `fns`; the first name not found, or nullptr.
 template <class Fn>

@@ -60,10 +60,7 @@ const cuda::LoadedApi<Nccl>& load() {
       "nvidia-nccl-cu13 wheel) or set KILN_NCCL_LIBRARY to its path",
       open_nccl, [](void* lib, Nccl& api) -> const char* {
         const char* missing = nullptr;
-        auto resolve = [&](auto& fn, const char* name) {
-          fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(lib, name));
-          if (!fn && !missing) missing = name;
-        };
+        auto resolve = [&](auto& fn, const char* name) { cuda::resolve_named(lib, fn, name, missing); };
         resolve(api.get_version, "ncclGetVersion");
         resolve(api.get_unique_id, "ncclGetUniqueId");
         resolve(api.comm_init_rank, "ncclCommInitRank");
