@@ -8,7 +8,9 @@ coefficients (derivative, antiderivative, integrate, knot insertion) are
 SciPy's, on the host."""
 import kiln
 
-from ._host import device_of, scipy_interpolate, to_host, to_kiln
+from .._host_arrays import device_of, to_host, to_kiln
+from ._host import scipy_interpolate
+from ._points import nan_where, shaped_like_points
 
 
 class BSpline:
@@ -66,7 +68,6 @@ class BSpline:
         if extrapolate is None:
             extrapolate = self.extrapolate
         x = kiln.asarray(x)
-        x_shape, x_ndim = x.shape, x.ndim
         xp = kiln.asarray(x, dtype="float64", device=self.c.device).reshape(-1)
         t, k = self.t, self.k
         n = t.size - k - 1
@@ -76,14 +77,8 @@ class BSpline:
             extrapolate = False
         out = self._evaluate(xp, nu)
         if not extrapolate:
-            outside = (xp < lo) | (xp > hi)
-            out = kiln.where(outside.reshape((-1,) + (1,) * (out.ndim - 1)), float("nan"), out)
-        out = out.reshape(x_shape + self.c.shape[1:])
-        if self.axis != 0:
-            order = list(range(out.ndim))
-            order = order[x_ndim:x_ndim + self.axis] + order[:x_ndim] + order[x_ndim + self.axis:]
-            out = out.transpose(order)
-        return out
+            out = nan_where((xp < lo) | (xp > hi), out)
+        return shaped_like_points(out, x.shape, self.axis)
 
     def _evaluate(self, xp, nu):
         t, k = self.t, self.k

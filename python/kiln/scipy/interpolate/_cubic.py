@@ -2,7 +2,8 @@
 PchipInterpolator, Akima1DInterpolator): PPoly objects whose coefficients
 SciPy computes on the host (a tridiagonal solve or local slopes, linear in
 the number of data points) and which evaluate on the data's device."""
-from ._host import device_of, scipy_interpolate, to_host, to_kiln
+from .._host_arrays import device_of, to_host, to_kiln
+from ._host import scipy_interpolate
 from ._ppoly import PPoly
 
 

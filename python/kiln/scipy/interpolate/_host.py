@@ -1,6 +1,6 @@
-"""Moving the coefficient-sized work of kiln.scipy.interpolate to SciPy on
-the host and its results back to the device they came from."""
-import kiln
+"""SciPy's interpolate module, for the coefficient-sized work that
+kiln.scipy.interpolate leaves to the host (the arrays move through
+kiln/scipy/_host_arrays.py)."""
 
 
 def scipy_interpolate():
@@ -10,43 +10,3 @@ def scipy_interpolate():
         raise ImportError("kiln.scipy.interpolate builds its coefficients with SciPy on the host: "
                           "pip install scipy") from None
     return scipy.interpolate
-
-
-def to_host(value):
-    """kiln arrays (in lists, tuples and dicts too) as NumPy arrays."""
-    if isinstance(value, kiln.ndarray):
-        return kiln.asnumpy(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(to_host(v) for v in value)
-    if isinstance(value, dict):
-        return {k: to_host(v) for k, v in value.items()}
-    return value
-
-
-def to_kiln(value, device):
-    """NumPy arrays (and scalars, and tuples of them) as kiln arrays on `device`."""
-    import numpy
-
-    if isinstance(value, (numpy.ndarray, numpy.generic)):
-        return kiln.asarray(value, device=device)
-    if isinstance(value, tuple):
-        return tuple(to_kiln(v, device) for v in value)
-    return value
-
-
-def device_of(value):
-    """The device of the first kiln array in `value` (lists and tuples
-    searched), else the default device."""
-    found = _first_device(value)
-    return kiln.default_device() if found is None else found
-
-
-def _first_device(value):
-    if isinstance(value, kiln.ndarray):
-        return value.device
-    if isinstance(value, (list, tuple)):
-        for v in value:
-            found = _first_device(v)
-            if found is not None:
-                return found
-    return None

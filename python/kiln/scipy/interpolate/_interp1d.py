@@ -7,6 +7,7 @@ import math
 import kiln
 
 from ._bspline import make_interp_spline
+from ._points import shaped_like_points
 
 _SPLINE_ORDERS = {"zero": 0, "slinear": 1, "quadratic": 2, "cubic": 3}
 
@@ -100,11 +101,7 @@ class interp1d:  # noqa: N801  (SciPy's name)
             shape = (-1,) + (1,) * (y.ndim - 1)
             y = kiln.where(below.reshape(shape), self._fill_for(self._below, y), y)
             y = kiln.where(above.reshape(shape), self._fill_for(self._above, y), y)
-        y = y.reshape(x_shape + self._y.shape[1:])
-        if self.axis != 0 and x_shape != ():
-            nx, ny = len(x_shape), self._y.ndim - 1
-            y = y.transpose(list(range(nx, nx + self.axis)) + list(range(nx)) + list(range(nx + self.axis, nx + ny)))
-        return y
+        return shaped_like_points(y, x_shape, self.axis)
 
     @staticmethod
     def _fill_for(value, like):

@@ -6,7 +6,8 @@ answering kiln arrays on the device the data came from. Correct on every
 device; on a GPU each call pays two copies."""
 import functools
 
-from ._host import device_of, scipy_interpolate, to_host, to_kiln
+from .._host_arrays import device_of, to_host, to_kiln
+from ._host import scipy_interpolate
 
 
 class _SciPyOnHost:

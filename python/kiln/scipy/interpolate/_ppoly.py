@@ -12,7 +12,9 @@ import math
 
 import kiln
 
-from ._host import device_of, scipy_interpolate, to_host, to_kiln
+from .._host_arrays import device_of, to_host, to_kiln
+from ._host import scipy_interpolate
+from ._points import nan_where, shaped_like_points
 
 
 def _inexact(c):
@@ -86,7 +88,6 @@ class _PPolyBase:
         if nu > 0:
             return self.derivative(nu)(x, extrapolate=extrapolate)
         x = kiln.asarray(x)
-        x_shape, x_ndim = x.shape, x.ndim
         xp = kiln.asarray(x, dtype="float64", device=self.c.device).reshape(-1)
         lo, hi = float(self.x[0]), float(self.x[-1])
         if extrapolate == "periodic":
@@ -96,15 +97,9 @@ class _PPolyBase:
         key, points = (-self.x, -xp) if descending else (self.x, xp)
         intervals = kiln.clip(kiln.searchsorted(key, points, side="right") - 1, 0, self.x.size - 2)
         local = self._local(kiln.take(self.c, intervals, axis=1), xp, intervals)
-        outside = (xp < min(lo, hi)) | (xp > max(lo, hi))
         if not extrapolate:
-            local = kiln.where(outside.reshape((-1,) + (1,) * (local.ndim - 1)), float("nan"), local)
-        out = local.reshape(x_shape + self.c.shape[2:])
-        if self.axis != 0:
-            order = list(range(out.ndim))
-            order = order[x_ndim:x_ndim + self.axis] + order[:x_ndim] + order[x_ndim + self.axis:]
-            out = out.transpose(order)
-        return out
+            local = nan_where((xp < min(lo, hi)) | (xp > max(lo, hi)), local)
+        return shaped_like_points(local, x.shape, self.axis)
 
     # -- what works on the coefficients: SciPy's, on the host ------------------------------------
     def _on_host(self, method, *args, **kwargs):

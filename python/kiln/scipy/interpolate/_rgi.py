@@ -6,7 +6,8 @@ import itertools
 
 import kiln
 
-from ._host import scipy_interpolate, to_host, to_kiln
+from .._host_arrays import to_host, to_kiln
+from ._host import scipy_interpolate
 
 _HOST_METHODS = ("slinear", "cubic", "quintic", "pchip", "slinear_legacy", "cubic_legacy", "quintic_legacy")
 

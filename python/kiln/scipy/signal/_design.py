@@ -10,6 +10,8 @@ import functools
 
 import kiln
 
+from .._host_arrays import to_host
+
 DESIGNS = ["butter", "cheby1", "cheby2", "ellip", "bessel", "iirfilter", "iirdesign", "iirnotch", "iirpeak", "firwin",
            "firwin2", "kaiserord", "kaiser_beta", "kaiser_atten", "buttord", "cheb1ord", "cheb2ord", "ellipord",
            "tf2zpk", "zpk2tf", "tf2sos", "sos2tf", "zpk2sos", "sos2zpk", "get_window", "remez", "firls",
@@ -26,14 +28,6 @@ WINDOWS = ["barthann", "bartlett", "blackman", "blackmanharris", "bohman", "boxc
            "exponential", "flattop", "gaussian", "general_cosine", "general_gaussian", "general_hamming",
            "hamming", "hann", "kaiser", "lanczos", "nuttall", "parzen", "taylor", "triang", "tukey",
            "get_window"]
-
-
-def _to_host(value):
-    if isinstance(value, kiln.ndarray):
-        return kiln.asnumpy(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_to_host(v) for v in value)
-    return value
 
 
 def _to_kiln(value):
@@ -58,7 +52,7 @@ def on_host(module, name):
     def designed(*args, **kwargs):
         if target is None:
             raise ImportError(f"kiln.scipy.{module}.{name} designs on the host with SciPy: pip install scipy")
-        return _to_kiln(target(*_to_host(args), **{k: _to_host(v) for k, v in kwargs.items()}))
+        return _to_kiln(target(*to_host(args), **to_host(kwargs)))
 
     designed.__name__ = name
     designed.__module__ = f"kiln.scipy.{module}"
