@@ -16,6 +16,14 @@
 // it into each kernel's library took 0.13 s of the 0.18 s a small kernel
 // took to compile. Its state is hidden, so each kernel library keeps its own.
 #pragma once
+// C++17's special math functions (std::beta, std::riemann_zeta...) are
+// inline functions over templates, which every translation unit would
+// instantiate anew, precompiled header or not: 30 ms of a small kernel's
+// 150 ms compile. CUDA has none of them, so kernels do without.
+#if __has_include(<bits/c++config.h>)
+#include <bits/c++config.h>
+#undef _GLIBCXX_USE_STD_SPEC_FUNCS
+#endif
 #include <omp.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -28,7 +36,6 @@
 #include <climits>
 #include <cmath>
 #include <cstddef>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -91,11 +98,16 @@ constexpr size_t kFiberStack = size_t{256} << 10;
 KILN_HOST_STATE Launch* current_launch;
 
 // extern __shared__ arrays all start here: one buffer per OS thread, stable
-// for the thread's life, as each thread runs one block at a time.
-static char* dynamic_shared() {
+// for the thread's life, as each thread runs one block at a time. Defined
+// with the runtime, like every function here that uses a standard container:
+// an inline one would have each kernel instantiate the container anew.
+char* dynamic_shared();
+#ifdef KILN_HOST_RUNTIME_DEFINITIONS
+char* dynamic_shared() {
   static thread_local std::vector<char> buffer(kMaxDynamicShared + 16);
   return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 15) & ~uintptr_t{15});
 }
+#endif
 
 // ---- fibers ------------------------------------------------------------
 // A context switch saves the callee-saved registers on the old stack and
@@ -337,20 +349,24 @@ inline int barrier(int predicate) {
   return b->last_count;
 }
 
-// This lane's part in a warp intrinsic (see meet_warps). A kernel run without
-// fibers has blocks of one thread: a warp of one lane.
+// A kernel run without fibers has blocks of one thread: a warp of one lane.
+unsigned long long lone_lane_exchange(int op, unsigned long long value, int arg, int width, unsigned mask);
+#ifdef KILN_HOST_RUNTIME_DEFINITIONS
+unsigned long long lone_lane_exchange(int op, unsigned long long value, int arg, int width, unsigned mask) {
+  Block single;
+  Fiber lane;
+  lane.state = kAtWarp, lane.warp_op = op, lane.warp_value = value, lane.warp_arg = arg;
+  lane.warp_width = width, lane.warp_mask = mask;
+  single.fibers.push_back(lane);
+  meet_warps(single, 1);
+  return single.fibers[0].warp_result;
+}
+#endif
+
+// This lane's part in a warp intrinsic (see meet_warps).
 inline unsigned long long warp_exchange(int op, unsigned long long value, int arg, int width, unsigned mask) {
   Block* b = current_block;
-  if (!b) {
-    Block single;
-    Fiber lane;
-    lane.state = kAtWarp, lane.warp_op = op, lane.warp_value = value, lane.warp_arg = arg;
-    lane.warp_width = width, lane.warp_mask = mask;
-    single.fibers.push_back(lane);
-    meet_warps(single, 1);
-    const unsigned long long r = single.fibers[0].warp_result;
-    return r;
-  }
+  if (!b) return lone_lane_exchange(op, value, arg, width, mask);
   Fiber& f = b->fibers[b->current];
   f.warp_op = op, f.warp_value = value, f.warp_arg = arg, f.warp_width = width, f.warp_mask = mask;
   f.state = kAtWarp;
@@ -369,23 +385,32 @@ template <class T> T from_warp_bits(unsigned long long bits) {
   return v;
 }
 
-// The kernel's arguments, copied once from the launch's argument pointers.
-template <class... P, size_t... I>
-std::tuple<std::decay_t<P>...> load_arguments(void (*)(P...), void** args, std::index_sequence<I...>) {
-  return {*static_cast<std::decay_t<P>*>(args[I])...};
-}
+// The kernel's arguments, copied once from the launch's argument pointers
+// into one slot each. Not a std::tuple: instantiating std::tuple and
+// std::apply for each kernel's parameter types was a third of a small
+// kernel's compile time.
+template <size_t I, class T>
+struct Slot {
+  T value;
+};
+template <class Indices, class... T>
+struct Arguments;
+template <size_t... I, class... T>
+struct Arguments<std::index_sequence<I...>, T...> : Slot<I, T>... {
+  explicit Arguments(void** args) : Slot<I, T>{*static_cast<T*>(args[I])}... {}
+  template <class... P>
+  void call(void (*kernel)(P...)) { kernel(static_cast<Slot<I, T>&>(*this).value...); }  // each run gets copies
+};
 template <class... P>
-std::tuple<std::decay_t<P>...> load_arguments(void (*kernel)(P...), void** args) {
-  return load_arguments(kernel, args, std::index_sequence_for<P...>{});
-}
+Arguments<std::index_sequence_for<P...>, std::decay_t<P>...> arguments_of(void (*)(P...));
 
 // One thread's run of the kernel. The kernel is a template argument, so a
 // block's loop over its threads has it inlined (and the thread-local
 // builtins' addresses hoisted out of the loop).
 template <auto Kernel>
 struct Body {
-  decltype(load_arguments(Kernel, nullptr)) args;
-  void operator()() { std::apply(Kernel, args); }  // by-value parameters: each run gets copies
+  decltype(arguments_of(Kernel)) args;
+  void operator()() { args.call(Kernel); }
   static void run(void* self) { (*static_cast<Body*>(self))(); }
   // Each of the current block's threads in turn. Only the component that
   // changes is written: the inner loop stays a store, the inlined kernel
@@ -408,7 +433,7 @@ struct Body {
 
 template <auto Kernel>
 int run_grid(Launch* launch, void** args) {
-  Body<Kernel> body{load_arguments(Kernel, args)};
+  Body<Kernel> body{decltype(arguments_of(Kernel))(args)};
   return run_blocks(launch, &body, &Body<Kernel>::run, &Body<Kernel>::run_threads);
 }
 
