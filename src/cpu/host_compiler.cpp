@@ -432,10 +432,13 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   auto module = std::make_shared<HostModule>();
   module->library = open_library(library);
   // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...)
-  // need a block's threads as fibers that can stop and meet.
-  module->uses_barriers = source.find("__syncthreads") != std::string::npos ||
-                          source.find("_sync(") != std::string::npos || source.find("__syncwarp") != std::string::npos ||
-                          source.find("__activemask") != std::string::npos;
+  // need a block's threads as fibers that can stop and meet, unless the
+  // kernel loops over them itself between its barriers (blockwise.py).
+  module->uses_barriers = (source.find("__syncthreads") != std::string::npos ||
+                           source.find("_sync(") != std::string::npos ||
+                           source.find("__syncwarp") != std::string::npos ||
+                           source.find("__activemask") != std::string::npos) &&
+                          source.find("#define KILN_BLOCKWISE_KERNEL") == std::string::npos;
   module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());

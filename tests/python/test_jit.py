@@ -75,6 +75,132 @@ def test_shared_memory_block_sum_with_a_while_loop(current):
 
 
 @cuda.jit
+def staged_block_work(values, out, rounds):
+    """Barriers in a range() loop and in an if over the block, a 3-D block,
+    locals carried across barriers, a shared array made inside the loop."""
+    tx, ty, tz = cuda.threadIdx.x, cuda.threadIdx.y, cuda.threadIdx.z
+    i = cuda.blockIdx.x * 16 + tx + 4 * (ty + 2 * tz)
+    acc = 0.0
+    for r in range(rounds):
+        tile = cuda.shared.array((2, 2, 4), dtype=np.float64)
+        if r == 0:
+            tile[tz, ty, tx] = values[i] if i < values.size else 0.0
+        cuda.syncthreads()
+        acc += tile[(tz + r) % 2, ty, tx]  # a neighbour's value
+        cuda.syncthreads()
+        tile[tz, ty, tx] = tile[tz, ty, tx] * 0.5
+    if cuda.blockIdx.x % 2 == 0:
+        cuda.syncthreads()
+        acc += 1.0
+    if i < values.size:
+        out[i] = acc
+
+
+@cuda.jit
+def sum_without_the_first_thread(values, out):
+    """The first thread of each block returns before the barriers (threads
+    that exit no longer hold a barrier up); the block's first running thread
+    decides the while loop."""
+    buf = cuda.shared.array(64, dtype=np.float64)
+    if cuda.threadIdx.x == 0:
+        return
+    t = cuda.threadIdx.x - 1
+    buf[t] = values[cuda.grid(1)]
+    if t == 62:
+        buf[63] = 0.0
+    step = 32
+    cuda.syncthreads()
+    while step > 0:
+        if t < step:
+            buf[t] += buf[t + step]
+        cuda.syncthreads()
+        step //= 2
+    if t == 0:
+        out[cuda.blockIdx.x] = buf[0]
+
+
+def _cpu_form(kernel, *args):
+    from kiln._jit.dispatcher import _arg_type
+    return "#define KILN_BLOCKWISE_KERNEL" in kernel.source_for(tuple(_arg_type(a) for a in args))[0]
+
+
+def test_barriers_in_loops_and_ifs(current):
+    values = np.random.default_rng(3).random(70)
+    out = cuda.to_device(np.zeros(70))
+    staged_block_work[5, (4, 2, 2)](cuda.to_device(values), out, 3)
+    tile = np.zeros((5, 2, 2, 4))
+    tile.reshape(-1)[:70] = values
+    tz = np.arange(2)[:, None, None]
+    expected = sum(0.5 ** r * tile[:, (tz + r) % 2, np.arange(2)[:, None], np.arange(4)] for r in range(3))
+    expected += (np.arange(5) % 2 == 0)[:, None, None, None]
+    np.testing.assert_allclose(out.copy_to_host(), expected.reshape(-1)[:70])
+    assert _cpu_form(staged_block_work, out, out, 3)  # the CPU runs it blockwise
+
+
+def test_threads_that_return_before_the_barriers(current):
+    values = np.random.default_rng(4).random(3 * 64)
+    out = cuda.to_device(np.zeros(3))
+    sum_without_the_first_thread[3, 64](cuda.to_device(values), out)
+    np.testing.assert_allclose(out.copy_to_host(), values.reshape(3, 64)[:, 1:].sum(axis=1))
+    assert _cpu_form(sum_without_the_first_thread, out, out)
+
+
+@cuda.jit
+def leaves_a_barrier_loop(values, out):
+    buf = cuda.shared.array(32, dtype=np.int64)
+    tid = cuda.threadIdx.x
+    buf[tid] = values[tid]
+    for k in range(32):
+        cuda.syncthreads()
+        if k == values[0]:
+            break  # uniform, but a break of a loop with a barrier keeps the fibers
+    out[tid] = buf[(tid + 1) % 32] + cuda.syncthreads_count(tid < 7)
+
+
+def test_kernels_the_cpu_runs_as_fibers_still_meet(current):
+    values = np.arange(32, dtype=np.int64) + 3
+    out = cuda.to_device(np.zeros(32, dtype=np.int64))
+    leaves_a_barrier_loop[1, 32](cuda.to_device(values), out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.roll(values, -1) + 7)
+    assert not _cpu_form(leaves_a_barrier_loop, out, out)
+
+
+@pytest.mark.parametrize("kind", ["local", "shared"])
+@pytest.mark.parametrize("alignment", [None, 16, 256])
+def test_array_alignment_and_address(current, kind, alignment):
+    @cuda.jit
+    def address_of_local(out):
+        a = cuda.local.array(5, dtype=np.uint8, alignment=alignment)
+        a[0] = 1
+        out[0] = a.ctypes.data
+
+    @cuda.jit
+    def address_of_shared(out):
+        a = cuda.shared.array((5, 3), dtype=np.uint8, alignment=alignment)
+        a[0, 0] = 1
+        out[0] = a.ctypes.data
+
+    out = cuda.to_device(np.zeros(1, dtype=np.uint64))
+    (address_of_local if kind == "local" else address_of_shared)[1, 1](out)
+    address = int(out.copy_to_host()[0])
+    assert address != 0 and address % (alignment or 1) == 0
+
+
+@pytest.mark.parametrize("alignment, error, message", [
+    (0, ValueError, "Alignment must be positive"), (24, ValueError, "Alignment must be a power of 2"),
+    (4, ValueError, "Alignment must be a multiple of 8"),
+    (1.0, kiln.cuda.TypingError, "alignment must be a constant integer")])
+def test_bad_alignments_are_numbas_errors(current, alignment, error, message):
+    @cuda.jit
+    def aligned(out):
+        a = cuda.shared.array(4, dtype=np.uint8, alignment=alignment)
+        out[0] = a.ctypes.data
+
+    with pytest.raises(error, match=message):
+        aligned[1, 1](cuda.to_device(np.zeros(1, dtype=np.uint64)))
+
+
+@cuda.jit
 def histogram(values, bins):
     i = cuda.grid(1)
     stride = cuda.gridsize(1)

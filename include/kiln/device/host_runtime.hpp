@@ -52,7 +52,9 @@
 #define __shared__ static thread_local
 #define __forceinline__ inline __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
-#define __align__(n) alignas(n)
+// GNU's attribute, as nvcc's: alignas may not follow `static thread_local`
+// (what __shared__ is here), as in `__shared__ __align__(16) float s[64]`.
+#define __align__(n) __attribute__((aligned(n)))
 #define __launch_bounds__(...)
 
 // Vector types and their make_ functions.
@@ -173,6 +175,15 @@ struct Block {
   int barrier_count = 0, last_count = 0;  // __syncthreads_count and friends
 };
 KILN_HOST_STATE Block* current_block;
+// Set while a blockwise kernel (below) runs a block: it keeps threadIdx
+// current in memory, so a fault can name the thread. Volatile, as the
+// signal handler's reads are invisible to the compiler, which would keep
+// these stores in registers or drop them.
+KILN_HOST_STATE volatile bool thread_index_known;
+inline void enter_thread(unsigned x, unsigned y, unsigned z) {
+  volatile uint3& index = threadIdx;
+  index.x = x, index.y = y, index.z = z;
+}
 
 void fail(const char* message);
 bool meet_warps(Block& b, unsigned count);
@@ -322,9 +333,10 @@ void report_fault(int signal_number) {
                      : signal_number == SIGFPE ? "an arithmetic fault (an integer division by zero)"
                                                : "an illegal instruction";
   char message[sizeof current_launch->error];
-  // A block run as fibers knows its running thread; a plain loop over the
-  // threads keeps the thread index in registers, so only the block is known.
-  if (current_block)
+  // A block run as fibers or blockwise knows its running thread; a plain loop
+  // over the threads keeps the thread index in registers, so only the block
+  // is known.
+  if (current_block || thread_index_known)
     snprintf(message, sizeof message, "%s in block (%u, %u, %u), thread (%u, %u, %u)", what, blockIdx.x, blockIdx.y,
              blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z);
   else
@@ -404,6 +416,12 @@ struct Arguments<std::index_sequence<I...>, T...> : Slot<I, T>... {
 template <class... P>
 Arguments<std::index_sequence_for<P...>, std::decay_t<P>...> arguments_of(void (*)(P...));
 
+// A kernel that runs a whole block in one call, looping over its threads
+// itself between its barriers (kiln.cuda.jit's CPU form of such kernels,
+// python/kiln/_jit/blockwise.py, specialises this for them).
+template <auto Kernel>
+inline constexpr bool blockwise = false;
+
 // One thread's run of the kernel. The kernel is a template argument, so a
 // block's loop over its threads has it inlined (and the thread-local
 // builtins' addresses hoisted out of the loop).
@@ -417,6 +435,12 @@ struct Body {
   // body and a compare.
   static void run_threads(void* self) {
     Body& body = *static_cast<Body*>(self);
+    if constexpr (blockwise<Kernel>) {
+      thread_index_known = true;
+      body();
+      thread_index_known = false;
+      return;
+    }
     const dim3 block = blockDim;
     for (unsigned z = 0; z < block.z; ++z) {
       threadIdx.z = z;
@@ -464,6 +488,7 @@ int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all
       if (const int signal_number = sigsetjmp(fault_exit, 0)) {
         report_fault(signal_number);
         current_block = nullptr;  // the block's fibers are abandoned; the next block resets them
+        thread_index_known = false;
         continue;
       }
       if (launch->guard) launch->guard(&fault_exit);

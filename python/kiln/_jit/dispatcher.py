@@ -11,6 +11,7 @@ import numpy as np
 from .._core import _argument_kinds, ndarray
 from .._raw_kernel import generated_kernels
 from ..cuda import types as numba_types
+from . import blockwise
 from . import types as T
 from .errors import PerformanceWarning, UnsupportedError
 from .translate import Function, Translation
@@ -279,8 +280,15 @@ class Dispatcher:
     def source_for(self, types):
         """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
         module = Module(self.debug, self._launch_bounds)
-        translation = Translation(self.function, list(types), module, kernel=True, c_name=self.function.c_name)
+        c_name = self.function.c_name
+        translation = Translation(self.function, list(types), module, kernel=True, c_name=c_name)
         kernel_lines = ["namespace kiln_jit {"] + translation.lines + ["}  // namespace kiln_jit"]
+        cpu_lines = blockwise.lines(translation.typed, c_name, module, translation.lines)
+        if cpu_lines:  # the CPU runs a block in one call, its threads as loops between barriers
+            kernel_lines = ["#ifdef __CUDA_ARCH__", *kernel_lines, "#else", "#define KILN_BLOCKWISE_KERNEL",
+                            "namespace kiln_jit {", *cpu_lines, "}  // namespace kiln_jit",
+                            f"template <> inline constexpr bool kiln_host::blockwise<&kiln_jit::{c_name}> = true;",
+                            "#endif"]
         source = self._sources[tuple(types)] = module.source(kernel_lines)
         return source, module
 

@@ -217,6 +217,8 @@ class Emitter:
             return special.emit(self, node)
         if self.typed.is_number(value):
             return literal(value, self.type_of(node))
+        if node.attr == "data" and isinstance(node.value, ast.Attribute) and node.value.attr == "ctypes":
+            return f"((unsigned long long)(size_t)({self.expr(node.value.value)}.data))"
         if node.attr in ("real", "imag") and T.is_scalar(self.type_of(node.value)):
             ty, code = self.type_of(node.value), self.expr(node.value)
             if ty.kind == "c":
@@ -333,9 +335,7 @@ class Emitter:
             self._for_sequence(s, plan)
             return
         it = s.iter
-        bounds = [f"(long long)({self.expr(a)})" for a in it.args]
-        start, stop, step = (["0LL"] + bounds + ["1LL"])[:3] if len(bounds) == 1 else (
-            bounds + ["1LL"] if len(bounds) == 2 else bounds)
+        start, stop, step = self.range_bounds(it)
         counter = f"_i{s.lineno}_{s.col_offset}"
         step_value = None
         if len(it.args) == 3:
@@ -351,6 +351,12 @@ class Emitter:
         self.block(s.body)
         self._depth -= 1
         self.line("}")
+
+    def range_bounds(self, call):
+        """The C++ start, stop and step of a range() call."""
+        bounds = [f"(long long)({self.expr(a)})" for a in call.args]
+        return (["0LL"] + bounds + ["1LL"])[:3] if len(bounds) == 1 else (
+            bounds + ["1LL"] if len(bounds) == 2 else bounds)
 
     def _for_sequence(self, s, plan):
         """A loop over arrays and tuples in step (Typed._for_sequence's plan),

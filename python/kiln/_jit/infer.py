@@ -573,6 +573,9 @@ class Typed:
             return special.type(self, node)  # cuda.laneid
         if self.is_number(value):
             return T.of_value(value)
+        if node.attr == "data" and isinstance(node.value, ast.Attribute) and node.value.attr == "ctypes" and \
+                isinstance(self.expr(node.value.value), T.ArrayType):
+            return np.dtype("uint64")  # an array's address: a.ctypes.data
         ty = self.expr(node.value)
         if T.is_scalar(ty) and node.attr in ("real", "imag"):
             return T.real_part(ty) if ty.kind != "b" else T.INT64

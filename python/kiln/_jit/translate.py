@@ -21,6 +21,6 @@ class Translation:
     needs (device functions, constant arrays)."""
 
     def __init__(self, function, arg_types, module, kernel, c_name):
-        typed = Typed(function, arg_types, module, kernel)
+        typed = self.typed = Typed(function, arg_types, module, kernel)
         self.return_type = typed.return_type
         self.lines = Emitter(typed, c_name).lines

@@ -37,11 +37,31 @@ def describe(typer, node):
             typer.typing(node, "a shared or local array's shape is 1 to 3 constant ints")
         if kind == "local" and 0 in shape:
             typer.typing(node, "a local array needs a nonzero constant shape")
+        alignment(typer, node)
         return T.ArrayType(dtype, len(shape)), kind, tuple(int(s) for s in shape), None
     if kind == "const" and node.func.attr == "array_like":
         values = np.asarray(typer.constant(node.args[0]))
         return T.ArrayType(values.dtype, values.ndim), "const", values.shape, values
     return None
+
+
+def alignment(typer, node):
+    """A shared or local array's ``alignment=`` in bytes, or None: Numba's
+    rules (a constant int, positive, a power of two, a multiple of a
+    pointer's size) and its errors."""
+    given = next((k.value for k in node.keywords if k.arg == "alignment"), None)
+    value = None if given is None else typer.constant(given)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        typer.typing(node, f"RequireLiteralValue: alignment must be a constant integer, not {value!r}")
+    if value <= 0:
+        raise ValueError(f"Alignment must be positive, not {value}")
+    if value & (value - 1):
+        raise ValueError(f"Alignment must be a power of 2, not {value}")
+    if value % 8:
+        raise ValueError(f"Alignment must be a multiple of 8 (a pointer's size), not {value}")
+    return int(value)
 
 
 def declare(emitter, name, node):
@@ -60,6 +80,8 @@ def declare(emitter, name, node):
         data = emitter.module.constant_array(ty.dtype, values)
     else:
         qualifier = "__shared__ " if kind == "shared" else ""
+        aligned = alignment(emitter.typed, node)
+        qualifier += f"__align__({aligned}) " if aligned else ""
         emitter.line(f"{qualifier}{ce} {storage}{''.join(f'[{d}]' for d in shape)};")
         emitter.direct[name] = (storage, shape)
         data = f"reinterpret_cast<{ce}*>({storage})"
