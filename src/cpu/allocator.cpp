@@ -2,6 +2,7 @@
 // again for the same rounded size: a fresh large block costs a page fault per
 // 4 KiB on first touch, which dominates a bandwidth-bound op, and malloc/free
 // of small blocks dominates the cost of an op on a small array.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -96,19 +97,25 @@ size_t size_class(size_t nbytes) {
   return size;
 }
 
-// The bytes the system can still give (MemAvailable + SwapFree from
-// /proc/meminfo), or SIZE_MAX where that is unknown.
+// The bytes the system can still give, from /proc/meminfo: MemAvailable
+// (MemFree + Buffers + Cached where a kernel or sandbox leaves it out, and
+// never less than MemFree: a sandbox's 0 is not the truth) plus SwapFree;
+// SIZE_MAX where there is no such file. Counting SwapFree alone, as a
+// meminfo without MemAvailable made it, refused every large allocation.
 size_t host_bytes_available() {
   std::ifstream meminfo("/proc/meminfo");
-  std::string key;
-  size_t kib = 0, total = 0;
-  bool found = false;
-  std::string unit;
-  while (meminfo >> key >> kib) {
+  std::unordered_map<std::string, size_t> kib;
+  std::string key, unit;
+  size_t value = 0;
+  while (meminfo >> key >> value) {
     std::getline(meminfo, unit);
-    if (key == "MemAvailable:" || key == "SwapFree:") total += kib, found = true;
+    kib[key] = value;
   }
-  return found ? total * 1024 : SIZE_MAX;
+  if (!kib.count("MemFree:")) return SIZE_MAX;
+  const size_t free = kib["MemFree:"];
+  const size_t available = kib.count("MemAvailable:") ? std::max(kib["MemAvailable:"], free)
+                                                       : free + kib["Buffers:"] + kib["Cached:"];
+  return (available + kib["SwapFree:"]) * 1024;
 }
 
 // Allocations from this size on are checked against what the system can
