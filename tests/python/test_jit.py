@@ -1118,3 +1118,47 @@ def test_fp16_functions_round_as_float16_and_take_literals(current):
     f16 = np.float16
     want = [x[0] * f16(2), x[0] * f16(2.5), x[1] + f16(0.1), f16(np.float32(x[0]) * x[1] + x[2]), np.sqrt(x[2])]
     assert kiln.asnumpy(out).tolist() == [float(w) for w in want]
+
+
+TIMES2 = cuda.CUSource("""
+extern "C" __device__ int times2(int* out, int a) { *out = a * 2; return 0; }
+""")
+
+
+def test_declared_device_functions_from_cuda_cpp(current, tmp_path):
+    times2 = cuda.declare_device("times2", "int32(int32)", link=TIMES2)
+    assert times2.name == "times2" and times2.sig.args == (cuda.int32,) and times2.sig.return_type == cuda.int32
+    on_disk = tmp_path / "plus.cu"
+    on_disk.write_text('extern "C" __device__ double plus_half(double a) { return a + 0.5; }\n')
+    plus_half = cuda.declare_device("plus_half", cuda.float64(cuda.float64), link=[str(on_disk)], abi="c")
+    seven = cuda.declare_device("seven", "int32()", abi="c")  # defined in the kernel's own link=
+
+    @cuda.jit
+    def twice(x):  # a @cuda.jit function called from a kernel runs as a device function, as in Numba
+        return times2(x)
+
+    @cuda.jit(link=[cuda.CUSource('extern "C" __device__ int seven() { return 7; }')])
+    def kernel(r, f, x):
+        i = cuda.grid(1)
+        if i < r.size:
+            r[i] = twice(x[i]) + seven()
+            f[i] = plus_half(x[i])
+
+    x = np.arange(10, dtype=np.int32)
+    r, f = cuda.to_device(np.zeros(10, dtype=np.int32)), cuda.to_device(np.zeros(10))
+    kernel[1, 32](r, f, cuda.to_device(x))
+    np.testing.assert_array_equal(r.copy_to_host(), x * 2 + 7)
+    np.testing.assert_array_equal(f.copy_to_host(), x + 0.5)
+
+
+def test_declare_device_refuses_what_it_cannot_take(tmp_path):
+    with pytest.raises(TypeError, match="Return type must be provided"):
+        cuda.declare_device("f1", "(float32[:],)")
+    with pytest.raises(TypeError, match="Return type must be provided"):
+        cuda.declare_device("f1", (cuda.float32[:],))
+    with pytest.raises(NotImplementedError, match="Unsupported ABI"):
+        cuda.declare_device("f1", "int32()", abi="fortran")
+    with pytest.raises(NotImplementedError, match="device linker"):
+        cuda.declare_device("f1", "int32()", link=str(tmp_path / "f.ptx"))
+    with pytest.raises(TypeError, match="CUSource or the path"):
+        cuda.jit(link=[42])

@@ -38,9 +38,9 @@ def lines(typed, c_name, module, kernel_lines):
     """The kernel's C++ lines in its blockwise form, or None where it keeps
     fibers (see the module's docstring). `kernel_lines` are its ordinary form."""
     body = typed.f.node.body
-    normal = "\n".join(module.definitions + module.constants + kernel_lines)
+    normal = "\n".join(module.linked + module.definitions + module.constants + kernel_lines)
     if "__syncthreads()" not in "\n".join(kernel_lines) or any(m in normal for m in _MEETINGS) or \
-            any("__syncthreads" in d for d in module.definitions):
+            any("__syncthreads" in d for d in module.linked + module.definitions):
         return None
     if not _splittable(typed, body) or _assigns_parameters(typed) or _makes_local_arrays(typed):
         return None

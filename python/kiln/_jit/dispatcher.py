@@ -11,6 +11,7 @@ import numpy as np
 from .._core import _argument_kinds, ndarray
 from .._raw_kernel import generated_kernels
 from ..cuda import types as numba_types
+from ..cuda.linking import linked_sources
 from . import blockwise
 from . import types as T
 from .errors import PerformanceWarning, UnsupportedError
@@ -31,6 +32,8 @@ class Module:
         self.includes = set()  # device headers beyond jit_support.cuh that constructs need
         self.debug = debug
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
+        self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
+        self.externs = {}  # declared device function name -> its wrapper's name
 
     def exception_code(self, cls, message, filename, line):
         """The number a kernel records for this raise or assert (debug mode)."""
@@ -44,11 +47,36 @@ class Module:
             dispatcher.function.error(UnsupportedError, dispatcher.function.node, "recursive device functions")
         if found is None:
             self.device_functions[key] = "translating"
+            self.link(dispatcher._link)
             c_name = f"kiln_device_{dispatcher.function.c_name}_{len(self.definitions)}"
             translation = Translation(dispatcher.function, arg_types, self, kernel=False, c_name=c_name)
             self.definitions.append("\n".join(translation.lines))
             found = self.device_functions[key] = (c_name, translation.return_type)
         return found
+
+    def link(self, sources):
+        self.linked += [text for text in sources if text not in self.linked]
+
+    def extern_function(self, function):
+        """The wrapper calling a declare_device function with Numba's result
+        pointer (defined once, after the sources it links)."""
+        wrapper = self.externs.get(function.name)
+        if wrapper is None:
+            self.link(function.sources)
+            result, params = T.parse_signature(function.sig)
+            wrapper = self.externs[function.name] = f"kiln_extern_{function.name}"
+            returned = T.c_name(result) if result is not None else "void"
+            args = [f"a{k}" for k in range(len(params))]
+            if function.abi == "c":
+                body = f"return {function.name}({', '.join(args)});"
+            else:  # Numba's: a status returned, the result through the first argument
+                slot = returned if result is not None else "int"
+                body = (f"{slot} r = {{}}; {function.name}({', '.join(['&r'] + args)}); "
+                        f"{'return r;' if result is not None else ''}")
+            self.definitions.append(
+                f"KILN_JIT_DEVICE_FUNCTION {returned} {wrapper}("
+                f"{', '.join(f'{T.c_name(p)} {a}' for p, a in zip(params, args))}) {{ {body} }}")
+        return wrapper
 
     def constant_array(self, dtype, values):
         name = f"kiln_constant_{len(self.constants)}"
@@ -58,6 +86,7 @@ class Module:
 
     def source(self, kernel_lines):
         parts = ["#include <kiln/device/jit_support.cuh>"] + [f"#include <{h}>" for h in sorted(self.includes)]
+        parts += self.linked
         if self.debug:  # where a raise or a failed assert leaves its code for the host (see _Launch)
             parts.append("KILN_JIT_ERROR_RECORD")
         if self.needs_dynamic_shared:
@@ -179,8 +208,9 @@ class Dispatcher:
     ``device=True``) a device function other kernels call."""
 
     def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False, launch_bounds=None,
-                 shared_memory_carveout=None, numba_integers=True):
+                 shared_memory_carveout=None, numba_integers=True, link=()):
         self.py_func = pyfunc
+        self._link = list(link)  # CUDA C++ sources compiled with it (kiln/cuda/linking.py)
         self._numba_integers = numba_integers  # Numba's 64-bit integer arithmetic, or NumPy's (CuPy's jit)
         self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
         self._options = () if fma else ("--fmad=false",)
@@ -274,12 +304,13 @@ class Dispatcher:
             found = self._specialized[types] = Dispatcher(
                 self.py_func, device=self._kiln_device_function, signatures=[tuple(args_as_types(types))],
                 fma=not self._options, debug=self.debug, launch_bounds=self._launch_bounds or None,
-                shared_memory_carveout=self._carveout)
+                shared_memory_carveout=self._carveout, link=self._link)
         return found
 
     def source_for(self, types):
         """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
         module = Module(self.debug, self._launch_bounds)
+        module.link(self._link)
         c_name = self.function.c_name
         translation = Translation(self.function, list(types), module, kernel=True, c_name=c_name)
         kernel_lines = ["namespace kiln_jit {"] + translation.lines + ["}  // namespace kiln_jit"]
@@ -464,19 +495,17 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
     `debug`, `opt`, `inline`, `forceinline` and `lto` (kiln compiles a kernel and its device
     functions as one unit) are accepted for Numba code; `launch_bounds`
     becomes the kernel's __launch_bounds__ and `shared_memory_carveout` its
-    preferred carveout on a GPU (the CPU has no such split); `link` (PTX/CUDA
-    files to link) is refused by name.
+    preferred carveout on a GPU (the CPU has no such split); `link` takes
+    CUDA C++ (.cu files, ``cuda.CUSource``) the kernel is compiled with
+    (kiln/cuda/linking.py).
 
     fma=False (kiln's own option) keeps the GPU from fusing a * b + c into
     one rounding, so results match the CPU's bit for bit; the default fuses,
     as Numba does."""
     if kws:
         raise TypeError(f"jit: unexpected options {sorted(kws)}")
-    if link:
-        raise NotImplementedError("jit(link=...): linking external PTX or CUDA files into a kernel is not "
-                                  "supported by kiln yet")
     options = dict(device=device, fma=fma, debug=debug, launch_bounds=launch_bounds,
-                   shared_memory_carveout=shared_memory_carveout)
+                   shared_memory_carveout=shared_memory_carveout, link=linked_sources(link or None))
     if callable(func_or_sig) and not isinstance(func_or_sig, str):
         return Dispatcher(func_or_sig, **options)
     signatures = []

@@ -56,6 +56,7 @@ from .numba_host import (  # noqa: F401
     select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
+from .linking import CUSource, declare_device  # noqa: F401  (Numba's foreign device functions)
 
 # Numba's other names for the null stream and for event timing.
 legacy_default_stream = default_stream

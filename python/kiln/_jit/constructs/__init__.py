@@ -10,8 +10,8 @@ import numpy as np
 
 from ...cuda import types as numba_types
 
-from . import (atomics, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
-               operator_functions, thread_indexing, warp_and_block)
+from . import (atomics, bit_operations, builtins_, complex_functions, extern_functions, half_precision, math_functions,
+               numpy_ufuncs, operator_functions, thread_indexing, warp_and_block)
 
 
 _TABLE = {}
@@ -31,6 +31,8 @@ def for_value(value):
         return found
     if (isinstance(value, type) and issubclass(value, np.generic)) or isinstance(value, numba_types.Number):
         return builtins_.CAST
-    if getattr(value, "_kiln_device_function", False):
-        return builtins_.DEVICE_CALL
+    if getattr(value, "_kiln_device_function", None) is not None:
+        return builtins_.DEVICE_CALL  # a @cuda.jit function called in a kernel runs as a device function, as in Numba
+    if getattr(value, "_kiln_extern_function", False):
+        return extern_functions.EXTERN_CALL
     return None
