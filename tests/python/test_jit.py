@@ -1162,3 +1162,37 @@ def test_declare_device_refuses_what_it_cannot_take(tmp_path):
         cuda.declare_device("f1", "int32()", link=str(tmp_path / "f.ptx"))
     with pytest.raises(TypeError, match="CUSource or the path"):
         cuda.jit(link=[42])
+
+
+def loops_with_else(x, out):
+    # for ... else and while ... else: the else runs unless a break of that loop ended it
+    found = -1
+    for i in range(x.size):
+        if x[i] < 0:
+            found = i
+            break
+    else:
+        found = 100
+    out[0] = found
+    k = 0
+    while k < 3:
+        for j in range(4):  # a break here leaves only this loop
+            if j == 1:
+                break
+        k += 1
+    else:
+        out[1] = k
+    total = 0
+    for n, r in enumerate(range(10, 0, -3)):  # range() inside enumerate: 10, 7, 4, 1
+        total += n * r
+    out[2] = total
+
+
+def test_loops_with_else_and_ranges_in_enumerate(current):
+    kernel = cuda.jit(loops_with_else)
+    for values in (np.array([3, 1, -2, 5]), np.array([3, 1, 2, 5])):
+        out = cuda.to_device(np.zeros(3, dtype=np.int64))
+        kernel[1, 1](cuda.to_device(values), out)
+        expected = np.zeros(3, dtype=np.int64)
+        loops_with_else(values, expected)  # the same function as Python runs it
+        np.testing.assert_array_equal(out.copy_to_host(), expected)

@@ -26,6 +26,7 @@ class Emitter:
         self.typed, self.f, self.module = typed, typed.f, typed.module
         self.direct = {}  # arrays declared as C arrays: name -> (C name, shape)
         self.lines = []
+        self._loops = []  # of the loops being emitted, innermost last: the flag its break sets for its else, or None
         self._depth = 0
         self._function(c_name)
 
@@ -276,7 +277,25 @@ class Emitter:
         pass
 
     def _stmt_Break(self, s):
-        self.line("break;")
+        flag = self._loops[-1] if self._loops else None
+        self.line(f"{{ {flag} = true; break; }}" if flag else "break;")
+
+    def _loop(self, s, emit_loop):
+        """A loop, and its else: run unless a break of this loop ended it."""
+        flag = f"_broke{s.lineno}_{s.col_offset}" if s.orelse else None
+        if flag:
+            self.line("{")
+            self._depth += 1
+            self.line(f"bool {flag} = false;")
+        self._loops.append(flag)
+        emit_loop()
+        self._loops.pop()
+        if flag:
+            self.line(f"if (!{flag}) {{")
+            self._nested(s.orelse)
+            self.line("}")
+            self._depth -= 1
+            self.line("}")
 
     def _stmt_Continue(self, s):
         self.line("continue;")
@@ -325,11 +344,17 @@ class Emitter:
         self.line("}")
 
     def _stmt_While(self, s):
+        self._loop(s, lambda: self._while(s))
+
+    def _while(self, s):
         self.line(f"while ((bool)({self.expr(s.test)})) {{")
         self._nested(s.body)
         self.line("}")
 
     def _stmt_For(self, s):
+        self._loop(s, lambda: self._for(s))
+
+    def _for(self, s):
         plan = self.typed.iterations.get(s)
         if plan is not None:
             self._for_sequence(s, plan)
@@ -370,6 +395,14 @@ class Emitter:
             if kind == "index":
                 self.line(f"const long long {source} = (long long)({self.expr(node)});")
                 items.append(f"({source} + {counter})")
+            elif kind == "range":
+                start, stop, step = self.range_bounds(node)
+                self.line(f"const long long {source}_start = {start}, {source}_stop = {stop}, {source}_step = {step};")
+                lengths.append(f"({source}_step == 0 ? 0LL : {source}_step > 0 ? ({source}_stop > {source}_start ? ({source}_stop - "
+                               f"{source}_start + {source}_step - 1) / {source}_step : 0LL) : ({source}_start > "
+                               f"{source}_stop ? ({source}_start - {source}_stop - {source}_step - 1) / "
+                               f"-{source}_step : 0LL))")
+                items.append(f"({source}_start + {counter} * {source}_step)")
             elif kind == "array":
                 self.line(f"const auto {source} = {self.expr(node)};")
                 lengths.append(f"{source}.shape[0]")

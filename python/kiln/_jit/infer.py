@@ -203,8 +203,6 @@ class Typed:
         elif isinstance(s, ast.For):
             self._for(s)
         elif isinstance(s, (ast.While, ast.If)):
-            if isinstance(s, ast.While) and s.orelse:
-                self.unsupported(s, "while ... else")
             self.expr(s.test)
             self._block(s.body)
             self._block(s.orelse)
@@ -246,13 +244,12 @@ class Typed:
 
     def _for(self, s):
         it = s.iter
-        if s.orelse:
-            self.unsupported(s, "for ... else")
         if isinstance(it, ast.Call) and self.global_value(it.func) is range:
             self._for_range(s)
         else:
             self._for_sequence(s)
         self._block(s.body)
+        self._block(s.orelse)
 
     def _for_range(self, s):
         it = s.iter
@@ -275,7 +272,7 @@ class Typed:
         nested too (``for i, (x, y) in enumerate(zip(a, b))``):
         ``iterations[s]`` is the list of (kind, node, item type, target name)
         the loop walks in step, kind "index" (enumerate's counter, from node),
-        "array" or "tuple"."""
+        "range" (a range() call), "array" or "tuple"."""
         plan = self._streams(s, s.iter, s.target, top=True)
         for kind, node, ty, name in plan:
             self._bind(name.id, ty, s, node if kind == "index" else None)
@@ -312,6 +309,11 @@ class Typed:
         return streams
 
     def _sequence(self, node):
+        if isinstance(node, ast.Call) and self.global_value(node.func) is range:  # inside enumerate() or zip()
+            if not 1 <= len(node.args) <= 3:
+                self.typing(node, "range() takes 1 to 3 arguments")
+            self.scalars(node, *(self.expr(a) for a in node.args))
+            return "range", node, T.INT64
         if not (isinstance(node, ast.Tuple) or (isinstance(node, ast.Attribute) and node.attr == "shape") or (
                 isinstance(node, ast.Call) and hasattr(self.construct(node.func), "tuple_types"))):
             ty = self.expr(node)
