@@ -1196,3 +1196,34 @@ def test_loops_with_else_and_ranges_in_enumerate(current):
         expected = np.zeros(3, dtype=np.int64)
         loops_with_else(values, expected)  # the same function as Python runs it
         np.testing.assert_array_equal(out.copy_to_host(), expected)
+
+
+def test_arrays_captured_from_the_enclosing_scope(current):
+    table = np.arange(12, dtype=np.int64).reshape(3, 4)  # frozen into the kernel as constant data
+    shared = cuda.to_device(np.array([1.0, 2.0, 3.0, 4.0, 5.0], dtype=np.float32))  # captured by reference
+    scalar = cuda.to_device(np.array(42.0, dtype=np.float32))
+
+    @cuda.jit(device=True)
+    def read_shared(i):
+        return shared[i]
+
+    @cuda.jit
+    def kernel(out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = read_shared(i) + table[1, i % 4] + scalar[()]
+            shared[i] = 2 * shared[i]  # writes reach the captured array
+
+    out = cuda.device_array(5, dtype=np.float32)
+    kernel[1, 5](out)
+    np.testing.assert_array_equal(out.copy_to_host(), [1 + 4 + 42, 2 + 5 + 42, 3 + 6 + 42, 4 + 7 + 42, 5 + 4 + 42])
+    np.testing.assert_array_equal(shared.copy_to_host(), [2, 4, 6, 8, 10])
+
+    big = np.zeros(1 << 14)  # 128 KiB: more than constant data holds
+
+    @cuda.jit
+    def reads_big(out):
+        out[0] = big[3]
+
+    with pytest.raises(cuda.UnsupportedError, match="copy it to the device and pass it as an argument"):
+        reads_big[1, 1](out)

@@ -27,6 +27,7 @@ template <class T, int ND> struct kiln_view {
     return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + offset);
   }
   __device__ __forceinline__ long long wrap(long long i, int d) const { return i < 0 ? i + shape[d] : i; }
+  __device__ __forceinline__ T& at() const { return *data; }  // a 0-d array's a[()]
   __device__ __forceinline__ T& at(long long i) const { return element(i * strides[0]); }
   __device__ __forceinline__ T& at(long long i, long long j) const { return element(i * strides[0] + j * strides[1]); }
   __device__ __forceinline__ T& at(long long i, long long j, long long k) const {

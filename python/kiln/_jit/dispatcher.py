@@ -34,6 +34,7 @@ class Module:
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
         self.externs = {}  # declared device function name -> its wrapper's name
+        self.captured = []  # device arrays the kernel captured from its scope (their addresses are compiled in)
 
     def exception_code(self, cls, message, filename, line):
         """The number a kernel records for this raise or assert (debug mode)."""
@@ -276,6 +277,7 @@ class Dispatcher:
             source, module = self.source_for(types)
             kernel, = generated_kernels(source, [f"kiln_jit::{self.function.c_name}"], self._options)
             kernel._kiln_exceptions = module.exceptions if self.debug else None
+            kernel._kiln_captured = module.captured  # kept alive while the kernel is
             self._kernels[types] = kernel
             if self._carveout is not None and device_of([]).type == "cuda":
                 kernel.preferred_shared_memory_carveout = self._carveout
@@ -391,6 +393,7 @@ class _Launch:
         converted, copy_back = _on_one_device(args, d.__name__)
         types = tuple(_arg_type(a) for a in converted)
         kernel = d.kernel_for(types)
+        _check_captured(kernel, converted, d.__name__)
         if any(isinstance(t, T.TupleType) for t in types):  # tuples pass as the bytes of their C++ struct
             converted = tuple(t.pack(_view_numbers(a)) if isinstance(t, T.TupleType) else a
                               for t, a in zip(types, converted))
@@ -422,6 +425,19 @@ def device_of(args):
 
     devices = {a.device for a in T.leaves(args) if isinstance(a, ndarray)}
     return devices.pop() if len(devices) == 1 else default_device()
+
+
+def _check_captured(kernel, args, name):
+    """A captured device array's address is compiled in: the kernel must run
+    where the array is."""
+    from .constructs.captured_arrays import device_of as captured_device
+
+    device = device_of(args)
+    where = "cpu" if device.type == "cpu" else f"cuda:{device.id}"
+    for array in kernel._kiln_captured:
+        if not (captured_device(array) == where or (captured_device(array) == "cuda" and where != "cpu")):
+            raise ValueError(f"{name} captures an array on {captured_device(array)} but runs on {where}: "
+                             "a captured array's address is compiled into the kernel, so it runs only there")
 
 
 def _raise_recorded(kernel, args, name):

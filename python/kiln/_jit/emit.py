@@ -11,7 +11,7 @@ import ast
 from .._core import CompileError
 from . import constructs
 from . import types as T
-from .constructs import local_arrays
+from .constructs import captured_arrays, local_arrays
 from .cxx import cast, float_literal, fn, literal
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -123,6 +123,8 @@ class Emitter:
             return literal(value, T.of_value(value))
         if self.typed.is_number_tuple(value):
             return self.tuple_literal(value)
+        if captured_arrays.captured(value) is not None:
+            return captured_arrays.view_code(self, node, value)
         return constructs.for_value(value).emit(self, node)
 
     def tuple_literal(self, value):

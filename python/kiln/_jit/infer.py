@@ -13,7 +13,7 @@ import numpy as np
 
 from . import constructs
 from . import types as T
-from .constructs import local_arrays
+from .constructs import captured_arrays, local_arrays
 from .errors import TypingError, UnsupportedError
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor,
@@ -433,9 +433,12 @@ class Typed:
         special = constructs.for_value(value)
         if getattr(special, "is_value", False):
             return special.type(self, node)  # cuda.laneid imported by name
+        found = captured_arrays.captured(value)
+        if found is not None:
+            return found[0]  # an array from the enclosing scope
         if self._inferring and node.id not in self.f.scope:
             raise _Unknown(node.id)
-        self.typing(node, f"the name '{node.id}' is not a local, an argument or a module-level number")
+        self.typing(node, f"the name '{node.id}' is not a local, an argument, a module-level number or an array")
 
     def _Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
