@@ -1227,3 +1227,28 @@ def test_arrays_captured_from_the_enclosing_scope(current):
 
     with pytest.raises(cuda.UnsupportedError, match="copy it to the device and pass it as an argument"):
         reads_big[1, 1](out)
+
+
+REDUCED = (np.array([1.5, np.nan, -2.0, 4.0]), np.array([[3, 0, 7], [1, 9, 2]], dtype=np.int32), np.array(2.5),
+           np.array([[np.nan, np.nan]]))
+REDUCTIONS = ("sum", "prod", "mean", "var", "std", "min", "max", "nansum", "nanprod", "nanmean", "nanvar", "nanstd",
+              "nanmin", "nanmax", "all", "any", "count_nonzero")
+
+
+@pytest.mark.parametrize("name", REDUCTIONS)
+def test_numpy_reductions_of_whole_arrays_in_kernels(current, name):
+    reduce = getattr(np, name)
+
+    @cuda.jit
+    def kernel(out):
+        k = 0
+        for a in cuda.literal_unroll(REDUCED):  # each array its own type: the loop is unrolled
+            out[k] = reduce(a)
+            k += 1
+
+    out = cuda.to_device(np.zeros(len(REDUCED)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # NumPy's all-NaN warnings
+        kernel[1, 1](out)
+        expected = [float(reduce(a)) for a in REDUCED]
+    np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-15, equal_nan=True)

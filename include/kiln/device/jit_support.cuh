@@ -27,7 +27,6 @@ template <class T, int ND> struct kiln_view {
     return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + offset);
   }
   __device__ __forceinline__ long long wrap(long long i, int d) const { return i < 0 ? i + shape[d] : i; }
-  __device__ __forceinline__ T& at() const { return *data; }  // a 0-d array's a[()]
   __device__ __forceinline__ T& at(long long i) const { return element(i * strides[0]); }
   __device__ __forceinline__ T& at(long long i, long long j) const { return element(i * strides[0] + j * strides[1]); }
   __device__ __forceinline__ T& at(long long i, long long j, long long k) const {
@@ -59,6 +58,16 @@ template <class T, int ND> struct kiln_view {
     r.strides[d] = strides[d] * step;
     return r;
   }
+};
+// A 0-d array: its data alone (as the host passes it; NVRTC takes no
+// zero-length shape and strides), a[()] its one element.
+template <class T> struct kiln_view<T, 0> {
+  T* data;
+  __device__ __forceinline__ T& element(long long offset) const {
+    return *reinterpret_cast<T*>(reinterpret_cast<char*>(data) + offset);
+  }
+  __device__ __forceinline__ T& at() const { return *data; }
+  __device__ __forceinline__ long long size() const { return 1; }
 };
 
 // a.real / a.imag of a complex array: a view of one part of each element,

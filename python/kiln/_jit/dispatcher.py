@@ -80,10 +80,18 @@ class Module:
         return wrapper
 
     def constant_array(self, dtype, values):
+        """Constant data holding `values`: a pointer expression of the dtype's
+        C type. Floats and complex numbers are stored as their parts' bits
+        (NaN and the infinities have no literal that NVRTC takes in a
+        constant initializer) and read through a cast."""
         name = f"kiln_constant_{len(self.constants)}"
-        flat = ", ".join(repr(v.item()) if dtype.kind == "f" else str(int(v)) for v in np.ravel(values))
-        self.constants.append(f"__constant__ {T.c_name(dtype)} {name}[{max(values.size, 1)}] = {{{flat}}};")
-        return name
+        values = np.ravel(np.asarray(values, dtype=dtype))
+        part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+        stored = np.dtype(f"u{part}") if dtype.kind in "fc" else dtype
+        bits = values.view(stored)
+        flat = ", ".join(f"{int(v)}ULL" if stored.kind == "u" else str(int(v)) for v in bits)
+        self.constants.append(f"__constant__ __align__(16) {T.c_name(stored)} {name}[{max(bits.size, 1)}] = {{{flat}}};")
+        return name if stored == dtype else f"reinterpret_cast<{T.c_name(dtype)}*>({name})"
 
     def source(self, kernel_lines):
         parts = ["#include <kiln/device/jit_support.cuh>"] + [f"#include <{h}>" for h in sorted(self.includes)]

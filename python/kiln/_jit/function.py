@@ -3,6 +3,7 @@ numbers, its parameters and the names it can see, with the sugar the later
 passes need not know removed (``x += v`` is ``x = x + v``; a conditional
 between two tuples is a tuple of conditionals)."""
 import ast
+import copy
 import inspect
 import re
 import textwrap
@@ -34,6 +35,7 @@ class Function:
         closure = inspect.getclosurevars(pyfunc)
         self.scope = {**pyfunc.__globals__, **closure.nonlocals}
         _Desugar().visit(self.node)
+        _Unroll(self).visit(self.node)
         _rename_cxx_keywords(self.node)
         self.params = [a.arg for a in args.args]
         self.assigned_once = _assigned_once(self.node, self.params)
@@ -125,6 +127,80 @@ def _rename_cxx_keywords(function):
             n.id = f"kiln_local_{n.id}"
         elif isinstance(n, ast.arg) and n.arg in clashing:
             n.arg = f"kiln_local_{n.arg}"
+
+
+class _Unroll(ast.NodeTransformer):
+    """``for x in literal_unroll(t)``: the body once for each item of `t` (a
+    tuple in the function's scope, or written out), `x` standing for that
+    item, so each copy is typed for its own item. A tuple only known at run
+    time is looped over as it is."""
+
+    def __init__(self, function):
+        self.f = function
+
+    def visit_For(self, s):
+        self.generic_visit(s)
+        it = s.iter
+        if not (isinstance(it, ast.Call) and isinstance(it.func, (ast.Name, ast.Attribute)) and len(it.args) == 1
+                and _resolve(self.f.scope, it.func) is _literal_unroll()):
+            return s
+        source = it.args[0]
+        value = _resolve(self.f.scope, source) if isinstance(source, (ast.Name, ast.Attribute)) else None
+        if isinstance(source, ast.Tuple):
+            items = source.elts
+        elif isinstance(value, tuple):
+            items = []
+            for k, item in enumerate(value):
+                name = f"kiln_unrolled_{s.lineno}_{s.col_offset}_{k}"
+                self.f.scope[name] = item
+                items.append(ast.Name(id=name, ctx=ast.Load()))
+        else:
+            s.iter = source
+            return s
+        body = s.body[:-1] if isinstance(s.body[-1], ast.Continue) else s.body  # as decompiled loops end
+        if not isinstance(s.target, ast.Name) or s.orelse or _stores(body, s.target.id) or _leaves_loop(body):
+            self.f.error(UnsupportedError, s, "literal_unroll() with a target that is not one name, an else, "
+                                              "a break or continue, or an assignment to the target")
+        unrolled = []
+        for item in items:
+            for statement in copy.deepcopy(body):
+                unrolled.append(_Substitute(s.target.id, item).visit(statement))
+        return [ast.fix_missing_locations(u) for u in unrolled] or [ast.copy_location(ast.Pass(), s)]
+
+
+def _literal_unroll():
+    from ..cuda.kernel_language import literal_unroll
+    return literal_unroll
+
+
+def _resolve(scope, node):
+    if isinstance(node, ast.Name):
+        return scope.get(node.id)
+    base = _resolve(scope, node.value) if isinstance(node, ast.Attribute) else None
+    return getattr(base, node.attr, None) if base is not None else None
+
+
+def _stores(body, name):
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for s in body for n in ast.walk(s))
+
+
+def _leaves_loop(body):
+    """A break or continue of the loop whose body this is (not of an inner loop)."""
+    for s in body:
+        if isinstance(s, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(s, ast.If) and (_leaves_loop(s.body) or _leaves_loop(s.orelse)):
+            return True
+    return False
+
+
+class _Substitute(ast.NodeTransformer):
+    def __init__(self, name, item):
+        self.name, self.item = name, item
+
+    def visit_Name(self, node):
+        return ast.copy_location(copy.deepcopy(self.item), node) if node.id == self.name else node
 
 
 class _Desugar(ast.NodeTransformer):

@@ -85,3 +85,11 @@ selp = _only_in_kernels("selp")
 # kiln kernels take arrays, not pointers, so the translator refuses them by name.
 carray = _only_in_kernels("carray")
 farray = _only_in_kernels("farray")
+
+
+def literal_unroll(container):
+    """Numba's ``literal_unroll``: ``for x in literal_unroll(t)`` runs the
+    loop's body once for each item of the tuple `t`, each with the item's own
+    type (the jit unrolls it: kiln/_jit/function.py). Outside kernels it is
+    the container itself, as in Numba."""
+    return container

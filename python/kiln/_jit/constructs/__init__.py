@@ -10,14 +10,14 @@ import numpy as np
 
 from ...cuda import types as numba_types
 
-from . import (atomics, bit_operations, builtins_, complex_functions, extern_functions, half_precision, math_functions,
-               numpy_ufuncs, operator_functions, thread_indexing, warp_and_block)
+from . import (array_reductions, atomics, bit_operations, builtins_, complex_functions, extern_functions, half_precision,
+               math_functions, numpy_ufuncs, operator_functions, thread_indexing, warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
 for _family in (atomics, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
-                operator_functions, thread_indexing, warp_and_block):
+                array_reductions, operator_functions, thread_indexing, warp_and_block):
     _TABLE.update(_family.constructs())
 
 

@@ -16,7 +16,7 @@ _CONSTANT_BYTES = 64 << 10  # a GPU's constant memory
 def captured(value):
     """(ArrayType, kind) of a value a kernel may capture, kind "constant" or
     "device"; None for anything else."""
-    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc" and value.ndim >= 1:
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biufc":
         return T.ArrayType(value.dtype, value.ndim), "constant"
     if isinstance(value, ndarray):
         return T.ArrayType(np.dtype(value.dtype.name), value.ndim), "device"
@@ -44,8 +44,11 @@ def view_code(emitter, node, value):
         if value.nbytes > _CONSTANT_BYTES:
             emitter.typed.unsupported(node, f"capturing a NumPy array of {value.nbytes} bytes (constant data holds "
                                             f"{_CONSTANT_BYTES}): copy it to the device and pass it as an argument")
-        data = emitter.module.constant_array(ty.dtype, np.ascontiguousarray(value))
-        shape, strides = value.shape, np.ascontiguousarray(value).strides
+        if value.dtype.kind == "c":
+            emitter.typed.unsupported(node, "capturing a complex NumPy array (pass it as an argument)")
+        data = emitter.module.constant_array(ty.dtype, value)
+        shape = value.shape
+        strides = [value.itemsize * int(np.prod(shape[k + 1:])) for k in range(len(shape))]  # C order
     else:
         emitter.module.captured.append(value)
         if isinstance(value, ndarray):
@@ -53,8 +56,10 @@ def view_code(emitter, node, value):
         else:
             interface = value.__cuda_array_interface__
             address, shape = interface["data"][0], tuple(interface["shape"])
-            strides = interface.get("strides") or np.empty(0, dtype=ty.dtype).itemsize * np.array(
-                [int(np.prod(shape[k + 1:])) for k in range(len(shape))], dtype=np.int64)
+            strides = interface.get("strides") or [ty.dtype.itemsize * int(np.prod(shape[k + 1:]))
+                                                    for k in range(len(shape))]
         data = f"reinterpret_cast<{c}*>({int(address)}ULL)"
+    if ty.ndim == 0:
+        return f"kiln_view<{c}, 0>{{{data}}}"
     return (f"kiln_view<{c}, {ty.ndim}>{{{data}, {{{', '.join(f'{int(s)}LL' for s in shape)}}}, "
             f"{{{', '.join(f'{int(s)}LL' for s in strides)}}}}}")

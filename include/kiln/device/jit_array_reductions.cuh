@@ -1,0 +1,105 @@
+// NumPy's whole-array reductions called inside cuda.jit kernels (np.sum(a),
+// np.nanmax(a), np.count_nonzero(a)...): one thread walks the whole array, in
+// C order, with NumPy's NaN rules and result types (chosen by
+// python/kiln/_jit/constructs/array_reductions.py). Small arrays are what a
+// thread reduces; whole-array reductions across threads are kiln's own ops.
+#pragma once
+
+// Each element of `a`, in C order.
+template <class T, int ND, class F>
+__device__ __forceinline__ void kiln_for_each(const kiln_view<T, ND>& a, F f) {
+  if constexpr (ND == 0) {
+    f(a.at());
+  } else {
+    const long long n = a.size();
+    for (long long k = 0; k < n; ++k) {
+      long long offset = 0, rest = k;
+      for (int d = ND - 1; d >= 0; --d) {
+        offset += rest % a.shape[d] * a.strides[d];
+        rest /= a.shape[d];
+      }
+      f(a.element(offset));
+    }
+  }
+}
+
+template <class R, class T, int ND>
+__device__ R kiln_array_sum(const kiln_view<T, ND>& a, bool skip_nan) {
+  R s = R(0);
+  kiln_for_each(a, [&](const T& x) {
+    if (!(skip_nan && kiln_isnan(x))) s = s + R(x);
+  });
+  return s;
+}
+
+template <class R, class T, int ND>
+__device__ R kiln_array_prod(const kiln_view<T, ND>& a, bool skip_nan) {
+  R p = R(1);
+  kiln_for_each(a, [&](const T& x) {
+    if (!(skip_nan && kiln_isnan(x))) p = p * R(x);
+  });
+  return p;
+}
+
+template <class T, int ND>
+__device__ long long kiln_array_count(const kiln_view<T, ND>& a, bool skip_nan) {
+  long long n = 0;
+  kiln_for_each(a, [&](const T& x) { n += !(skip_nan && kiln_isnan(x)); });
+  return n;
+}
+
+template <class T, int ND>
+__device__ long long kiln_array_count_nonzero(const kiln_view<T, ND>& a) {
+  long long n = 0;
+  kiln_for_each(a, [&](const T& x) { n += x != T(0); });
+  return n;
+}
+
+template <class T, int ND>
+__device__ bool kiln_array_all(const kiln_view<T, ND>& a) {
+  bool all = true;
+  kiln_for_each(a, [&](const T& x) { all = all && x != T(0); });
+  return all;
+}
+
+template <class T, int ND>
+__device__ bool kiln_array_any(const kiln_view<T, ND>& a) {
+  bool any = false;
+  kiln_for_each(a, [&](const T& x) { any = any || x != T(0); });
+  return any;
+}
+
+// max (largest) or min; a NaN is the result (NumPy's max/min), or is
+// skipped (nanmax/nanmin: NaN only when every element is).
+template <class T, int ND>
+__device__ T kiln_array_extreme(const kiln_view<T, ND>& a, bool largest, bool skip_nan) {
+  bool found = false, nan = false;
+  T best = T(0), a_nan = T(0);
+  kiln_for_each(a, [&](const T& x) {
+    if (kiln_isnan(x)) {
+      nan = true, a_nan = x;
+    } else if (!found || (largest ? x > best : x < best)) {
+      best = x, found = true;
+    }
+  });
+  return nan && (!skip_nan || !found) ? a_nan : best;
+}
+
+// The mean, and the variance with NumPy's steps: the mean first, then the
+// mean of the squared distances from it (ddof 0), skipping NaNs for nanvar.
+template <class R, class T, int ND>
+__device__ R kiln_array_mean(const kiln_view<T, ND>& a, bool skip_nan) {
+  return kiln_array_sum<R>(a, skip_nan) / R(kiln_array_count(a, skip_nan));
+}
+
+template <class R, class T, int ND>
+__device__ R kiln_array_var(const kiln_view<T, ND>& a, bool skip_nan) {
+  const R mean = kiln_array_mean<R>(a, skip_nan);
+  R s = R(0);
+  kiln_for_each(a, [&](const T& x) {
+    if (skip_nan && kiln_isnan(x)) return;
+    const R d = R(x) - mean;
+    s = s + d * d;
+  });
+  return s / R(kiln_array_count(a, skip_nan));
+}

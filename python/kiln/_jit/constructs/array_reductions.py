@@ -1,0 +1,74 @@
+"""NumPy's whole-array reductions inside kernels: ``np.sum(a)``, ``np.mean``,
+``np.var``, ``np.std``, ``np.min``/``np.max``, their ``nan`` forms,
+``np.prod``, ``np.all``/``np.any``, ``np.count_nonzero``. One thread walks
+the array (include/kiln/device/jit_array_reductions.cuh) with NumPy's result
+types and NaN rules, as Numba's kernels compute them."""
+import numpy as np
+
+from .. import types as T
+from .base import Construct
+
+_HEADER = "kiln/device/jit_array_reductions.cuh"
+
+
+def _sum_type(dtype):
+    """np.sum's and np.prod's result type: NumPy's (small integers widen to int64/uint64)."""
+    if dtype.kind == "b" or (dtype.kind == "i" and dtype.itemsize < 8):
+        return np.dtype("int64")
+    if dtype.kind == "u" and dtype.itemsize < 8:
+        return np.dtype("uint64")
+    return dtype
+
+
+def _mean_type(dtype):
+    return dtype if dtype.kind in "fc" else np.dtype("float64")
+
+
+class ArrayReduction(Construct):
+    def __init__(self, name):
+        self.name = name
+
+    def type(self, typer, node):
+        if len(node.args) != 1 or node.keywords:
+            typer.unsupported(node, f"np.{self.name}() with other than one array (no axis, dtype or out)")
+        ty = typer.expr(node.args[0])
+        if not isinstance(ty, T.ArrayType):
+            typer.typing(node, f"np.{self.name}() in a kernel takes an array, got {ty}")
+        typer.module.includes.add(_HEADER)
+        d = ty.dtype
+        name = self.name[3:] if self.name.startswith("nan") else self.name
+        if name in ("var", "std") and d.kind == "c":
+            typer.unsupported(node, f"np.{self.name}() of a complex array in a kernel")
+        if name in ("sum", "prod"):
+            return _sum_type(d)
+        if name in ("mean", "var", "std"):
+            m = _mean_type(d)
+            return m if name == "mean" else T.real_part(m)
+        if name in ("all", "any"):
+            return np.dtype("bool")
+        if name == "count_nonzero":
+            return np.dtype("int64")
+        return d  # min, max
+
+    def emit(self, emitter, node):
+        array = emitter.expr(node.args[0])
+        d = emitter.type_of(node.args[0]).dtype
+        r = T.c_name(emitter.type_of(node))
+        skip = "true" if self.name.startswith("nan") else "false"
+        name = self.name[3:] if self.name.startswith("nan") else self.name
+        if name in ("sum", "prod"):
+            return f"kiln_array_{name}<{r}>({array}, {skip})"
+        if name == "mean":
+            return f"kiln_array_mean<{r}>({array}, {skip})"
+        if name in ("var", "std"):
+            variance = f"kiln_array_var<{T.c_name(_mean_type(d))}>({array}, {skip})"
+            return f"({r})sqrt((double)({variance}))" if name == "std" else f"({r})({variance})"
+        if name in ("all", "any", "count_nonzero"):
+            return f"kiln_array_{name}({array})"
+        return f"kiln_array_extreme({array}, {'true' if name in ('max', 'amax') else 'false'}, {skip})"
+
+
+def constructs():
+    names = ["sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "all", "any", "count_nonzero",
+             "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax"]
+    return {getattr(np, n): ArrayReduction(n) for n in names if hasattr(np, n)}
