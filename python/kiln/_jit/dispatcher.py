@@ -410,7 +410,8 @@ class _Launch:
             _raise_recorded(kernel, converted, d.__name__)
         for device_array, host_array in copy_back:
             device_array.get(out=host_array)
-        if not d.signatures and all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
+        if not d.signatures and not kernel._kiln_captured and \
+                all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
@@ -440,8 +441,10 @@ def _check_captured(kernel, args, name):
     where the array is."""
     from .constructs.captured_arrays import device_of as captured_device
 
+    if not kernel._kiln_captured:
+        return
     device = device_of(args)
-    where = "cpu" if device.type == "cpu" else f"cuda:{device.id}"
+    where = "cpu" if device.type == "cpu" else f"cuda:{device.index}"
     for array in kernel._kiln_captured:
         if not (captured_device(array) == where or (captured_device(array) == "cuda" and where != "cpu")):
             raise ValueError(f"{name} captures an array on {captured_device(array)} but runs on {where}: "

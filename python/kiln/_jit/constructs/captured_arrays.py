@@ -32,7 +32,7 @@ def captured(value):
 def device_of(value):
     """The device a captured device array is on ("cpu" or "cuda:N")."""
     if isinstance(value, ndarray):
-        return str(value.device) if value.device.type == "cpu" else f"cuda:{value.device.id}"
+        return "cpu" if value.device.type == "cpu" else f"cuda:{value.device.index}"
     return "cuda"  # __cuda_array_interface__ is a GPU's
 
 
@@ -44,8 +44,6 @@ def view_code(emitter, node, value):
         if value.nbytes > _CONSTANT_BYTES:
             emitter.typed.unsupported(node, f"capturing a NumPy array of {value.nbytes} bytes (constant data holds "
                                             f"{_CONSTANT_BYTES}): copy it to the device and pass it as an argument")
-        if value.dtype.kind == "c":
-            emitter.typed.unsupported(node, "capturing a complex NumPy array (pass it as an argument)")
         data = emitter.module.constant_array(ty.dtype, value)
         shape = value.shape
         strides = [value.itemsize * int(np.prod(shape[k + 1:])) for k in range(len(shape))]  # C order
