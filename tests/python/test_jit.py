@@ -1252,3 +1252,20 @@ def test_numpy_reductions_of_whole_arrays_in_kernels(current, name):
         kernel[1, 1](out)
         expected = [float(reduce(a)) for a in REDUCED]
     np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-15, equal_nan=True)
+
+
+def test_zero_dimensional_arrays_in_kernels(current):
+    @cuda.jit
+    def broadcast(a0, b, out):
+        np.add(a0, b, out)  # a 0-d array broadcasts as a number
+
+    @cuda.jit(debug=True)
+    def parts(z0, out):
+        r = z0.imag
+        out[0] = r[()] * 3 + z0[()].real  # a[()] is checked in debug mode too
+
+    out = cuda.to_device(np.zeros(3))
+    broadcast[1, 1](cuda.to_device(np.array(2.0)), cuda.to_device(np.arange(3.0)), out)
+    np.testing.assert_array_equal(out.copy_to_host(), [2.0, 3.0, 4.0])
+    parts[1, 1](cuda.to_device(np.array(2.0 + 1.5j)), out)
+    assert out.copy_to_host()[0] == 1.5 * 3 + 2.0

@@ -76,7 +76,8 @@ template <int Part, class T, int ND>
 __device__ __forceinline__ kiln_view<T, ND> kiln_complex_part(const kiln_view<complex<T>, ND>& v) {
   kiln_view<T, ND> part;
   part.data = reinterpret_cast<T*>(v.data) + Part;
-  for (int d = 0; d < ND; ++d) part.shape[d] = v.shape[d], part.strides[d] = v.strides[d];
+  if constexpr (ND > 0)  // a 0-d view is its data alone
+    for (int d = 0; d < ND; ++d) part.shape[d] = v.shape[d], part.strides[d] = v.strides[d];
   return part;
 }
 
@@ -85,21 +86,23 @@ template <int D, class T, int ND>
 __device__ __forceinline__ kiln_view<T, ND - 1> kiln_drop(const kiln_view<T, ND>& a, long long i) {
   kiln_view<T, ND - 1> r;
   r.data = reinterpret_cast<T*>(reinterpret_cast<char*>(a.data) + i * a.strides[D]);
-  for (int d = 0, k = 0; d < ND; ++d)
-    if (d != D) {
-      r.shape[k] = a.shape[d];
-      r.strides[k++] = a.strides[d];
-    }
+  if constexpr (ND > 1)
+    for (int d = 0, k = 0; d < ND; ++d)
+      if (d != D) {
+        r.shape[k] = a.shape[d];
+        r.strides[k++] = a.strides[d];
+      }
   return r;
 }
 
 // a[...] = value (a number, or an array of a's shape): every element, in C order.
 template <class T, int ND> __device__ __forceinline__ T& kiln_nth(const kiln_view<T, ND>& a, long long k) {
   long long offset = 0;
-  for (int d = ND - 1; d >= 0; --d) {
-    offset += (k % a.shape[d]) * a.strides[d];
-    k /= a.shape[d];
-  }
+  if constexpr (ND > 0)
+    for (int d = ND - 1; d >= 0; --d) {
+      offset += (k % a.shape[d]) * a.strides[d];
+      k /= a.shape[d];
+    }
   return a.element(offset);
 }
 template <class T, int ND, class V> __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, V value) {
@@ -315,6 +318,9 @@ __device__ unsigned long long kiln_jit_scratch[4];  // what out-of-bounds access
 template <class T, int ND, class... I>
 __device__ __forceinline__ T& kiln_jit_checked_at(kiln_jit_error_t* record, int code, const kiln_view<T, ND>& a,
                                                    I... index) {
+  if constexpr (sizeof...(I) == 0) {
+    return a.at();  // a 0-d array's a[()]: nothing to check
+  } else {
   const long long at[] = {(long long)index...};
   long long offset = 0;
   for (int d = 0; d < (int)sizeof...(I); ++d) {
@@ -325,6 +331,7 @@ __device__ __forceinline__ T& kiln_jit_checked_at(kiln_jit_error_t* record, int 
     offset += at[d] * a.strides[d];
   }
   return a.element(offset);
+  }
 }
 template <int D, class T, int ND>
 __device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_error_t* record, int code,
@@ -332,7 +339,8 @@ __device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_e
   if (i >= 0 && i < a.shape[D]) return kiln_drop<D>(a, i);
   kiln_jit_record(record, code, D, i, a.shape[D]);
   kiln_view<T, ND - 1> empty = kiln_drop<D>(a, 0);
-  for (int d = 0; d < ND - 1; ++d) empty.shape[d] = 0;
+  if constexpr (ND > 1)
+    for (int d = 0; d < ND - 1; ++d) empty.shape[d] = 0;
   return empty;
 }
 

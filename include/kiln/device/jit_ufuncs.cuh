@@ -50,8 +50,9 @@ template <class T> __device__ __forceinline__ T kiln_broadcast_at(T x, const lon
 template <class T, int ND>
 __device__ __forceinline__ T kiln_broadcast_at(const kiln_view<T, ND>& a, const long long* at, int nd) {
   long long offset = 0;
-  for (int d = 0; d < ND; ++d)
-    if (a.shape[d] != 1) offset += at[nd - ND + d] * a.strides[d];
+  if constexpr (ND > 0)  // a 0-d view has no extents (jit_support.cuh)
+    for (int d = 0; d < ND; ++d)
+      if (a.shape[d] != 1) offset += at[nd - ND + d] * a.strides[d];
   return a.element(offset);
 }
 
@@ -61,11 +62,12 @@ __device__ __forceinline__ kiln_view<T, ND> kiln_ufunc_loop(const kiln_view<T, N
   long long at[ND > 0 ? ND : 1];
   for (long long k = 0, n = out.size(); k < n; ++k) {
     long long rest = k, offset = 0;
-    for (int d = ND - 1; d >= 0; --d) {
-      at[d] = rest % out.shape[d];
-      rest /= out.shape[d];
-      offset += at[d] * out.strides[d];
-    }
+    if constexpr (ND > 0)
+      for (int d = ND - 1; d >= 0; --d) {
+        at[d] = rest % out.shape[d];
+        rest /= out.shape[d];
+        offset += at[d] * out.strides[d];
+      }
     out.element(offset) = (T)f(kiln_broadcast_at(args, at, ND)...);
   }
   return out;

@@ -72,7 +72,7 @@ class Emitter:
         if direct:
             return direct[0] + "".join(f"[{p}]" for p in parts)
         if check:
-            return f"kiln_jit_checked_at(&kiln_jit_error, {check}, {code}, {', '.join(parts)})"
+            return f"kiln_jit_checked_at({', '.join(['&kiln_jit_error', str(check), code] + parts)})"
         return f"{code}.at({', '.join(parts)})"
 
     def bounds_check(self, array):
