@@ -1269,3 +1269,13 @@ def test_zero_dimensional_arrays_in_kernels(current):
     np.testing.assert_array_equal(out.copy_to_host(), [2.0, 3.0, 4.0])
     parts[1, 1](cuda.to_device(np.array(2.0 + 1.5j)), out)
     assert out.copy_to_host()[0] == 1.5 * 3 + 2.0
+
+
+def test_round_to_digits_of_float32_is_computed_in_double(current):
+    @cuda.jit
+    def rounded(out, x, n):
+        out[0] = round(x, n)
+
+    out = cuda.to_device(np.zeros(1, dtype=np.float32))
+    rounded[1, 1](out, np.float32(0.3425), 3)  # float32(0.3425) is just above the half: 0.343, as Numba gives
+    assert out.copy_to_host()[0] == np.float32(0.343)

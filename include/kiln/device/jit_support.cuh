@@ -168,12 +168,25 @@ template <class T> __device__ __forceinline__ T kiln_ipow(T base, long long e) {
 }
 // round(x, ndigits): scaled by a power of ten, rounded half to even, scaled
 // back; x itself where scaling overflows (as Numba computes it).
-template <class T> __device__ __forceinline__ T kiln_round_digits(T x, long long ndigits) {
-  const T scale = (T)pow(10.0, (double)(ndigits < 0 ? -ndigits : ndigits));
-  const T y = ndigits >= 0 ? x * scale : x / scale;
-  if (y - y != y - y) return x;  // inf or nan
-  const T r = ndigits >= 0 ? (T)rint(y) / scale : (T)rint(y) * scale;
-  return r - r != r - r ? x : r;
+// round(x, ndigits): CPython's float.__round__ steps, in double whatever x's
+// type (as Numba computes it: a float32 is rounded from its exact value, not
+// from x * 10**n rounded to float32 first), the result in x's type.
+template <class T> __device__ __forceinline__ T kiln_round_digits(T value, long long ndigits) {
+  const double x = (double)value;
+  if (x - x != x - x) return value;  // inf or nan
+  double pow1 = 1.0, pow2 = 1.0, y;
+  if (ndigits >= 0) {
+    if (ndigits > 22) pow1 = pow(10.0, (double)(ndigits - 22)), pow2 = 1e22;  // 10**n exact in two steps
+    else pow1 = pow(10.0, (double)ndigits);
+    y = (x * pow1) * pow2;
+    if (y - y != y - y) return value;  // too many digits to matter
+  } else {
+    pow1 = pow(10.0, (double)-ndigits);
+    y = x / pow1;
+  }
+  double z = rint(y);  // ties to even
+  z = ndigits >= 0 ? (z / pow2) / pow1 : z * pow1;
+  return z - z != z - z ? value : (T)z;
 }
 // math.modf: (fractional part, integral part).
 template <class T> __device__ __forceinline__ kiln_tuple<T, T> kiln_modf(T x) {
