@@ -1279,3 +1279,15 @@ def test_round_to_digits_of_float32_is_computed_in_double(current):
     out = cuda.to_device(np.zeros(1, dtype=np.float32))
     rounded[1, 1](out, np.float32(0.3425), 3)  # float32(0.3425) is just above the half: 0.343, as Numba gives
     assert out.copy_to_host()[0] == np.float32(0.343)
+
+
+def test_launch_bounds_refuse_bigger_blocks_on_every_device(current):
+    @cuda.jit(launch_bounds=128)
+    def bounded(out):
+        out[cuda.grid(1)] = 1
+
+    out = cuda.to_device(np.zeros(256, dtype=np.int32))
+    bounded[2, 128](out)
+    assert bounded.signatures == list(bounded.overloads)  # Numba's: the compiled specialisations
+    with pytest.raises(cuda.CUDAError, match="CUDA_ERROR_INVALID_VALUE.*launch_bounds of 128"):
+        bounded[1, (16, 16)](out)

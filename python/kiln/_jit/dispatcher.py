@@ -229,7 +229,7 @@ class Dispatcher:
         self.__doc__ = pyfunc.__doc__
         self._kiln_device_function = device
         self._function = None
-        self.signatures = [T.parse_signature(s) for s in signatures]
+        self._declared_signatures = [T.parse_signature(s) for s in signatures]  # (return, argument types)
         self._kernels = {}  # argument types -> RawKernel
         self._sources = {}  # argument types -> the CUDA C++ of that specialisation
         self._specialized = {}  # argument types -> the Dispatcher specialize made for them
@@ -254,7 +254,12 @@ class Dispatcher:
         grid, block = _normalize_dims(parts[0], "griddim"), _normalize_dims(parts[1], "blockdim")
         stream = parts[2] if len(parts) > 2 else 0
         shared = int(parts[3]) if len(parts) > 3 else 0
-        launch = _Launch(self, grid, block, None if not stream else stream, shared)
+        threads = int(np.prod(block))
+        if self._launch_bounds and threads > self._launch_bounds[0]:  # as the GPU's driver refuses it, on every device
+            launch = _Refused(f"cuLaunchKernel: CUDA_ERROR_INVALID_VALUE ({self.__name__}: a block of {threads} "
+                              f"threads, more than its launch_bounds of {self._launch_bounds[0]})")
+        else:
+            launch = _Launch(self, grid, block, None if not stream else stream, shared)
         if len(self._launches) > 64:  # launch shapes seen lately, not every one ever
             self._launches.clear()
         try:
@@ -279,7 +284,7 @@ class Dispatcher:
     def kernel_for(self, types):
         kernel = self._kernels.get(types)
         if kernel is None:
-            if self.signatures and not any(list(types) == s[1] for s in self.signatures):
+            if self._declared_signatures and not any(list(types) == s[1] for s in self._declared_signatures):
                 raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
                                 f"{self.__name__} was declared for {self._declared()}")
             source, module = self.source_for(types)
@@ -294,6 +299,14 @@ class Dispatcher:
         return kernel
 
     @property
+    def signatures(self):
+        """Numba's: the argument types of each specialisation, declared or
+        compiled so far (keys of ``overloads``)."""
+        if self._declared_signatures:
+            return [tuple(args) for _, args in self._declared_signatures]
+        return list(self._kernels)
+
+    @property
     def overloads(self):
         """Numba's: the compiled specialisations, by argument types."""
         return dict(self._kernels)
@@ -306,7 +319,7 @@ class Dispatcher:
     def specialize(self, *args):
         """Numba's: a dispatcher compiled for the types of `args` (values or
         Numba types) alone, made once per set of types."""
-        if self.signatures:
+        if self._declared_signatures:
             raise RuntimeError("Dispatcher already specialized")
         types = tuple(_arg_type(a) if not isinstance(a, numba_types.Type) else T.parse_type(a) for a in args)
         found = self._specialized.get(types)
@@ -344,7 +357,7 @@ class Dispatcher:
                 not all(isinstance(t, (np.dtype, T.ArrayType)) for t in signature) else signature
             source = self._sources.get(types) or self.source_for(types)[0]
             return ptx_of(source, self._options)
-        for _, declared in self.signatures:
+        for _, declared in self._declared_signatures:
             if tuple(declared) not in self._sources:
                 self.source_for(declared)
         return {types: ptx_of(source, self._options) for types, source in self._sources.items()}
@@ -352,13 +365,13 @@ class Dispatcher:
     inspect_lto_ptx = inspect_asm  # kiln links no LTO-IR: the PTX is what runs
 
     def _declared(self):
-        return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self.signatures)
+        return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self._declared_signatures)
 
     def _cast_to_signature(self, args):
         """Scalars converted to the types of the only declared signature."""
-        if len(self.signatures) != 1:
+        if len(self._declared_signatures) != 1:
             return args
-        declared = self.signatures[0][1]
+        declared = self._declared_signatures[0][1]
         if len(declared) != len(args):
             raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
         return tuple(_as_declared(d, a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
@@ -371,6 +384,18 @@ def _as_declared(dtype, value):
     if dtype.kind in "iu" and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return np.array(int(value) & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dtype)[()]
     return dtype.type(value)
+
+
+class _Refused:
+    """A configuration the kernel cannot launch with: the call raises."""
+
+    def __init__(self, message):
+        self.message = message
+
+    def __call__(self, *args):
+        from ..cuda import CUDAError
+
+        raise CUDAError(self.message)
 
 
 class _Launch:
@@ -394,7 +419,7 @@ class _Launch:
         """Any call whose argument kinds this configuration has not seen: checks,
         conversions, the specialisation (compiled if new)."""
         d = self.dispatcher
-        if d.signatures:
+        if d._declared_signatures:
             args = d._cast_to_signature(args)
         if len(args) != len(d.function.params):
             raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
@@ -410,7 +435,7 @@ class _Launch:
             _raise_recorded(kernel, converted, d.__name__)
         for device_array, host_array in copy_back:
             device_array.get(out=host_array)
-        if not d.signatures and not kernel._kiln_captured and \
+        if not d._declared_signatures and not kernel._kiln_captured and \
                 all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
