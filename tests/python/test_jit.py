@@ -1291,3 +1291,24 @@ def test_launch_bounds_refuse_bigger_blocks_on_every_device(current):
     assert bounded.signatures == list(bounded.overloads)  # Numba's: the compiled specialisations
     with pytest.raises(cuda.CUDAError, match="CUDA_ERROR_INVALID_VALUE.*launch_bounds of 128"):
         bounded[1, (16, 16)](out)
+
+
+def test_guvectorize_refuses_as_numba_does(current):
+    with pytest.raises(TypeError, match="cannot return values: signature .* specifies int32 return type"):
+        @cuda.guvectorize([cuda.int32(cuda.int32[:], cuda.int32[:])], "(m)->(m)")
+        def returns(x, y):
+            pass
+    with pytest.raises(TypeError, match="nopython flag must be True"):
+        cuda.guvectorize([cuda.void(cuda.float32[:], cuda.float32[:])], "(x)->(x)", nopython=False)
+    with pytest.raises(TypeError, match="The following target options are not supported: 'what1'"):
+        cuda.guvectorize([cuda.void(cuda.float32[:], cuda.float32[:])], "(x)->(x)", what1=True)
+
+    @cuda.guvectorize([cuda.void(cuda.float32[:], cuda.float32[:])], "(x)->(x)")
+    def doubled(a, b):
+        for i in range(a.shape[0]):
+            b[i] = a[i] * 2
+
+    x = np.arange(4, dtype=np.float32)
+    with pytest.raises(ValueError, match="'out' as both positional and keyword"):
+        doubled(x, x, out=x)
+    np.testing.assert_array_equal(doubled(x), x * 2)

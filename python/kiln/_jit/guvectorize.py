@@ -35,6 +35,11 @@ class CUDAGUFunc:
     optionally the outputs), with ``out=`` and ``stream=``."""
 
     def __init__(self, pyfunc, signatures, layout):
+        self.signatures = [T.parse_signature(s) for s in signatures]
+        for given, (result, _) in zip(signatures, self.signatures):
+            if result is not None:  # Numba's words
+                raise TypeError(f"guvectorized functions cannot return values: signature {given} specifies "
+                                f"{result} return type")
         self.py_func = pyfunc
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
@@ -46,7 +51,6 @@ class CUDAGUFunc:
         if len(self._function.params) != self.nargs:
             raise TypeError(f"guvectorize: {self.__name__} takes {len(self._function.params)} arguments, the layout "
                             f"{layout!r} names {self.nargs}")
-        self.signatures = [T.parse_signature(s) for s in signatures]
         self._kernels = {}
 
     def _choose(self, dtypes, weak):
@@ -96,6 +100,8 @@ class CUDAGUFunc:
         from .._manipulation import broadcast_to
 
         if out is not None:
+            if len(args) > self.nin:
+                raise ValueError("cannot specify argument 'out' as both positional and keyword")
             args = args + (tuple(out) if isinstance(out, (tuple, list)) else (out,))
         if len(args) not in (self.nin, self.nargs):
             raise TypeError(f"{self.__name__}: gufunc accepts {self.nin} positional arguments (the inputs) or "
@@ -140,8 +146,10 @@ class CUDAGUFunc:
 def guvectorize(signatures, layout, target="cuda", identity=None, cache=False, nopython=True, **options):
     """Numba's ``guvectorize`` for the CUDA target:
     ``@guvectorize([void(float32[:], float32[:])], "(n)->(n)")``."""
-    if options:
-        raise TypeError(f"guvectorize: unexpected options {sorted(options)}")
+    if options:  # Numba's message
+        raise TypeError("The following target options are not supported: " + ", ".join(map(repr, options)))
+    if not nopython:
+        raise TypeError("nopython flag must be True")
     if target not in ("cuda", "gpu", "cpu", "parallel"):
         raise ValueError(f"guvectorize: unknown target {target!r}")
     signatures = [signatures] if isinstance(signatures, str) or not isinstance(signatures, (list, tuple)) \
