@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 
-from .._core import _argument_kinds, ndarray
+from .._core import CUDAError, _argument_kinds, ndarray
 from .._raw_kernel import generated_kernels
 from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
@@ -393,8 +393,6 @@ class _Refused:
         self.message = message
 
     def __call__(self, *args):
-        from ..cuda import CUDAError
-
         raise CUDAError(self.message)
 
 
