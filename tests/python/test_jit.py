@@ -201,6 +201,23 @@ def test_bad_alignments_are_numbas_errors(current, alignment, error, message):
 
 
 @cuda.jit
+def skips_a_round(out):
+    t = cuda.threadIdx.x
+    for r in range(3):
+        if r == 1:
+            continue  # the whole round, barrier and all, for every thread
+        cuda.syncthreads()
+        out[t] += 1
+
+
+def test_a_continue_of_a_loop_with_barriers_skips_the_whole_iteration(current):
+    out = cuda.to_device(np.zeros(4, dtype=np.int64))
+    skips_a_round[1, 4](out)
+    np.testing.assert_array_equal(out.copy_to_host(), [2, 2, 2, 2])
+    assert not _cpu_form(skips_a_round, out)  # a continue inside an if keeps the fibers
+
+
+@cuda.jit
 def histogram(values, bins):
     i = cuda.grid(1)
     stride = cuda.gridsize(1)

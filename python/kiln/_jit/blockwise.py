@@ -28,6 +28,7 @@ from . import types as T
 from .constructs import local_arrays
 from .constructs.warp_and_block import Statement
 from .emit import Emitter
+from .function import leaves_loop, without_last_continue
 
 # What needs the threads of a block (or a warp) to meet anywhere else than
 # at a plain barrier: kernels with these keep their fibers.
@@ -72,26 +73,13 @@ def _splittable(typed, statements):
             if not (_splittable(typed, s.body) and _splittable(typed, s.orelse)):
                 return False
         elif isinstance(s, (ast.For, ast.While)):
-            if s.orelse or _leaves(s.body) or (isinstance(s, ast.For) and typed.iterations.get(s) is not None):
+            if s.orelse or leaves_loop(without_last_continue(s.body)) or (isinstance(s, ast.For) and typed.iterations.get(s) is not None):
                 return False
             if not _splittable(typed, s.body):
                 return False
         else:
             return False
     return True
-
-
-def _leaves(statements):
-    """A break or continue of the loop these statements are the body of (a
-    last ``continue``, as decompiled loops end, leaves nothing out)."""
-    if statements and isinstance(statements[-1], ast.Continue):
-        statements = statements[:-1]
-    for s in statements:
-        if isinstance(s, (ast.Break, ast.Continue)):
-            return True
-        if isinstance(s, ast.If) and (_leaves(s.body) or _leaves(s.orelse)):
-            return True
-    return False
 
 
 def _assigns_parameters(typed):

@@ -157,8 +157,8 @@ class _Unroll(ast.NodeTransformer):
         else:
             s.iter = source
             return s
-        body = s.body[:-1] if isinstance(s.body[-1], ast.Continue) else s.body  # as decompiled loops end
-        if not isinstance(s.target, ast.Name) or s.orelse or _stores(body, s.target.id) or _leaves_loop(body):
+        body = without_last_continue(s.body)
+        if not isinstance(s.target, ast.Name) or s.orelse or _stores(body, s.target.id) or leaves_loop(body):
             self.f.error(UnsupportedError, s, "literal_unroll() with a target that is not one name, an else, "
                                               "a break or continue, or an assignment to the target")
         unrolled = []
@@ -185,12 +185,18 @@ def _stores(body, name):
                for s in body for n in ast.walk(s))
 
 
-def _leaves_loop(body):
+def without_last_continue(body):
+    """A loop's body less a last ``continue`` (as decompiled loops end), which
+    leaves nothing out."""
+    return body[:-1] if body and isinstance(body[-1], ast.Continue) else body
+
+
+def leaves_loop(body):
     """A break or continue of the loop whose body this is (not of an inner loop)."""
     for s in body:
         if isinstance(s, (ast.Break, ast.Continue)):
             return True
-        if isinstance(s, ast.If) and (_leaves_loop(s.body) or _leaves_loop(s.orelse)):
+        if isinstance(s, ast.If) and (leaves_loop(s.body) or leaves_loop(s.orelse)):
             return True
     return False
 
