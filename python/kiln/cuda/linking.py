@@ -37,9 +37,8 @@ def linked_sources(link):
     list, tuple or set of them (a set's order made definite by its texts)."""
     if link is None:
         return []
-    items = sorted(link, key=_text_of) if isinstance(link, (set, frozenset)) else \
-        list(link) if isinstance(link, (list, tuple)) else [link]
-    return [_text_of(item) for item in items]
+    texts = [_text_of(item) for item in (link if isinstance(link, (list, tuple, set, frozenset)) else [link])]
+    return sorted(texts) if isinstance(link, (set, frozenset)) else texts
 
 
 def _text_of(item):

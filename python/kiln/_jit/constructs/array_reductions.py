@@ -3,6 +3,8 @@
 ``np.prod``, ``np.all``/``np.any``, ``np.count_nonzero``. One thread walks
 the array (include/kiln/device/jit_array_reductions.cuh) with NumPy's result
 types and NaN rules, as Numba's kernels compute them."""
+import functools
+
 import numpy as np
 
 from .. import types as T
@@ -11,17 +13,12 @@ from .base import Construct
 _HEADER = "kiln/device/jit_array_reductions.cuh"
 
 
-def _sum_type(dtype):
-    """np.sum's and np.prod's result type: NumPy's (small integers widen to int64/uint64)."""
-    if dtype.kind == "b" or (dtype.kind == "i" and dtype.itemsize < 8):
-        return np.dtype("int64")
-    if dtype.kind == "u" and dtype.itemsize < 8:
-        return np.dtype("uint64")
-    return dtype
-
-
-def _mean_type(dtype):
-    return dtype if dtype.kind in "fc" else np.dtype("float64")
+@functools.cache
+def _result_type(name, dtype):
+    """What NumPy's reduction gives for an array of `dtype`: NumPy decides,
+    as it does for the ufuncs kernels call (numpy_ufuncs.py)."""
+    return np.dtype(type(getattr(np, name)(np.ones(1, dtype=dtype))) if name == "count_nonzero" else
+                    getattr(np, name)(np.ones(1, dtype=dtype)).dtype)
 
 
 class ArrayReduction(Construct):
@@ -35,20 +32,9 @@ class ArrayReduction(Construct):
         if not isinstance(ty, T.ArrayType):
             typer.typing(node, f"np.{self.name}() in a kernel takes an array, got {ty}")
         typer.module.includes.add(_HEADER)
-        d = ty.dtype
-        name = self.name[3:] if self.name.startswith("nan") else self.name
-        if name in ("var", "std") and d.kind == "c":
+        if self.name in ("var", "std", "nanvar", "nanstd") and ty.dtype.kind == "c":
             typer.unsupported(node, f"np.{self.name}() of a complex array in a kernel")
-        if name in ("sum", "prod"):
-            return _sum_type(d)
-        if name in ("mean", "var", "std"):
-            m = _mean_type(d)
-            return m if name == "mean" else T.real_part(m)
-        if name in ("all", "any"):
-            return np.dtype("bool")
-        if name == "count_nonzero":
-            return np.dtype("int64")
-        return d  # min, max
+        return _result_type(self.name, ty.dtype)
 
     def emit(self, emitter, node):
         array = emitter.expr(node.args[0])
@@ -61,7 +47,7 @@ class ArrayReduction(Construct):
         if name == "mean":
             return f"kiln_array_mean<{r}>({array}, {skip})"
         if name in ("var", "std"):
-            variance = f"kiln_array_var<{T.c_name(_mean_type(d))}>({array}, {skip})"
+            variance = f"kiln_array_var<{T.c_name(_result_type('mean', d))}>({array}, {skip})"
             return f"({r})sqrt((double)({variance}))" if name == "std" else f"({r})({variance})"
         if name in ("all", "any", "count_nonzero"):
             return f"kiln_array_{name}({array})"

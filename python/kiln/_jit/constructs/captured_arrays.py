@@ -36,6 +36,10 @@ def device_of(value):
     return "cuda"  # __cuda_array_interface__ is a GPU's
 
 
+def _c_strides(shape, itemsize):
+    return [itemsize * int(np.prod(shape[k + 1:])) for k in range(len(shape))]
+
+
 def view_code(emitter, node, value):
     """The kiln_view C++ of a captured array."""
     ty, kind = captured(value)
@@ -45,8 +49,7 @@ def view_code(emitter, node, value):
             emitter.typed.unsupported(node, f"capturing a NumPy array of {value.nbytes} bytes (constant data holds "
                                             f"{_CONSTANT_BYTES}): copy it to the device and pass it as an argument")
         data = emitter.module.constant_array(ty.dtype, value)
-        shape = value.shape
-        strides = [value.itemsize * int(np.prod(shape[k + 1:])) for k in range(len(shape))]  # C order
+        shape, strides = value.shape, _c_strides(value.shape, value.itemsize)
     else:
         emitter.module.captured.append(value)
         if isinstance(value, ndarray):
@@ -54,8 +57,7 @@ def view_code(emitter, node, value):
         else:
             interface = value.__cuda_array_interface__
             address, shape = interface["data"][0], tuple(interface["shape"])
-            strides = interface.get("strides") or [ty.dtype.itemsize * int(np.prod(shape[k + 1:]))
-                                                    for k in range(len(shape))]
+            strides = interface.get("strides") or _c_strides(shape, ty.dtype.itemsize)
         data = f"reinterpret_cast<{c}*>({int(address)}ULL)"
     if ty.ndim == 0:
         return f"kiln_view<{c}, 0>{{{data}}}"
