@@ -126,9 +126,12 @@ constexpr size_t kCheckedAllocation = size_t{256} << 20;
 BufferPtr allocate_host(size_t nbytes, Device device) {
   const size_t size = size_class(nbytes);
   void* p = cache().take(size);
-  if (!p && size >= kCheckedAllocation && size > host_bytes_available())
-    throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes (more than the " +
-                           std::to_string(host_bytes_available() >> 20) + " MiB the system has available)");
+  if (!p && size >= kCheckedAllocation) {
+    const size_t available = host_bytes_available();
+    if (size > available)
+      throw OutOfMemoryError("out of host memory allocating " + std::to_string(nbytes) + " bytes (more than the " +
+                             std::to_string(available >> 20) + " MiB the system has available)");
+  }
   if (!p) p = std::aligned_alloc(kAlignment, size);
   if (!p) {
     cache().forget(size);

@@ -5,22 +5,10 @@
 // thread reduces; whole-array reductions across threads are kiln's own ops.
 #pragma once
 
-// Each element of `a`, in C order.
+// Each element of `a`, in C order (jit_support.cuh's kiln_nth).
 template <class T, int ND, class F>
 __device__ __forceinline__ void kiln_for_each(const kiln_view<T, ND>& a, F f) {
-  if constexpr (ND == 0) {
-    f(a.at());
-  } else {
-    const long long n = a.size();
-    for (long long k = 0; k < n; ++k) {
-      long long offset = 0, rest = k;
-      for (int d = ND - 1; d >= 0; --d) {
-        offset += rest % a.shape[d] * a.strides[d];
-        rest /= a.shape[d];
-      }
-      f(a.element(offset));
-    }
-  }
+  for (long long k = 0, n = a.size(); k < n; ++k) f(kiln_nth(a, k));
 }
 
 template <class R, class T, int ND>

@@ -334,16 +334,16 @@ __device__ __forceinline__ T& kiln_jit_checked_at(kiln_jit_error_t* record, int 
   if constexpr (sizeof...(I) == 0) {
     return a.at();  // a 0-d array's a[()]: nothing to check
   } else {
-  const long long at[] = {(long long)index...};
-  long long offset = 0;
-  for (int d = 0; d < (int)sizeof...(I); ++d) {
-    if (at[d] < 0 || at[d] >= a.shape[d]) {
-      kiln_jit_record(record, code, d, at[d], a.shape[d]);
-      return *reinterpret_cast<T*>(kiln_jit_scratch);
+    const long long at[] = {(long long)index...};
+    long long offset = 0;
+    for (int d = 0; d < (int)sizeof...(I); ++d) {
+      if (at[d] < 0 || at[d] >= a.shape[d]) {
+        kiln_jit_record(record, code, d, at[d], a.shape[d]);
+        return *reinterpret_cast<T*>(kiln_jit_scratch);
+      }
+      offset += at[d] * a.strides[d];
     }
-    offset += at[d] * a.strides[d];
-  }
-  return a.element(offset);
+    return a.element(offset);
   }
 }
 template <int D, class T, int ND>
