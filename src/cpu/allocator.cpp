@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <fstream>
+#include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -102,20 +103,24 @@ size_t size_class(size_t nbytes) {
 // never less than MemFree: a sandbox's 0 is not the truth) plus SwapFree;
 // SIZE_MAX where there is no such file. Counting SwapFree alone, as a
 // meminfo without MemAvailable made it, refused every large allocation.
+// Read with stdio and strtoull, not iostreams: where a wheel's libstdc++
+// shares the process, a stream's number parsing read every value as 0 and
+// every checked allocation was refused (the H100 host, 2026-11-26).
 size_t host_bytes_available() {
-  std::ifstream meminfo("/proc/meminfo");
+  std::FILE* meminfo = std::fopen("/proc/meminfo", "r");
+  if (!meminfo) return SIZE_MAX;
   std::unordered_map<std::string, size_t> kib;
-  std::string key, unit;
-  size_t value = 0;
-  while (meminfo >> key >> value) {
-    std::getline(meminfo, unit);
-    kib[key] = value;
+  char line[256];
+  while (std::fgets(line, sizeof line, meminfo)) {
+    const char* colon = std::strchr(line, ':');
+    if (colon) kib[std::string(line, static_cast<size_t>(colon - line))] = std::strtoull(colon + 1, nullptr, 10);
   }
-  if (!kib.count("MemFree:")) return SIZE_MAX;
-  const size_t free = kib["MemFree:"];
-  const size_t available = kib.count("MemAvailable:") ? std::max(kib["MemAvailable:"], free)
-                                                       : free + kib["Buffers:"] + kib["Cached:"];
-  return (available + kib["SwapFree:"]) * 1024;
+  std::fclose(meminfo);
+  if (!kib.count("MemFree")) return SIZE_MAX;
+  const size_t free = kib["MemFree"];
+  const size_t available = kib.count("MemAvailable") ? std::max(kib["MemAvailable"], free)
+                                                      : free + kib["Buffers"] + kib["Cached"];
+  return (available + kib["SwapFree"]) * 1024;
 }
 
 // Allocations from this size on are checked against what the system can
