@@ -383,6 +383,21 @@ def _unpickle(values, device):
     return _creation.asarray(values, device=device)
 
 
+def _device_ctypes_pointer(self):
+    """Numba's: the address of the first element as a ctypes.c_void_p (NULL when empty)."""
+    import ctypes
+
+    return ctypes.c_void_p(self._data_ptr if self.size else None)
+
+
+def _alloc_size(self):
+    """Numba's: the bytes the array spans in memory, from its lowest to past
+    its highest element (a view's, not its base's)."""
+    if self.size == 0:
+        return 0
+    return self.itemsize + sum((n - 1) * abs(s) for n, s in zip(self.shape, self.strides))
+
+
 def _imatmul(self, other):
     self[...] = _products.matmul(self, other)
     return self
@@ -411,6 +426,8 @@ _METHODS = {
     # Numba's device-array spellings (kiln.cuda.to_device returns kiln arrays).
     "copy_to_host": lambda self, ary=None, stream=0: _get(self, stream=stream or None, out=ary),
     "copy_to_device": lambda self, ary, stream=0: _set(self, ary, stream=stream or None),
+    "device_ctypes_pointer": property(_device_ctypes_pointer),
+    "alloc_size": property(_alloc_size),
     "tolist": _tolist,
     "flags": property(_Flags),
     # The array whose memory a view shows (None for an array with its own).

@@ -1,7 +1,14 @@
 """``__cuda_array_interface__`` (version 3) both ways: exported by arrays on a
 GPU with kiln's current stream, and read by ``kiln.asarray``, which waits for
 the producer's stream first (``KILN_CUDA_ARRAY_INTERFACE_SYNC=0`` skips that,
-as CuPy's and Numba's switches do)."""
+as CuPy's and Numba's switches do).
+
+In a process without a GPU, where kiln's CPU stands in for CUDA device 0
+(``kiln.cuda.host_mode()``), arrays on the CPU export it too, their host
+memory as the "device" memory, and interfaces read back are host memory, as
+Numba's simulator does: code that hands device arrays around by this
+protocol runs unchanged. With a GPU present a CPU array never exports it, so
+no CUDA consumer can take host memory for device memory."""
 import os
 
 from . import _core
@@ -10,7 +17,10 @@ from ._dtypes import _BY_NAME
 
 def interface(self):
     """The ``__cuda_array_interface__`` property."""
-    if self.device.type != "cuda":
+    from .cuda.device import host_mode
+
+    on_gpu = self.device.type == "cuda"
+    if not on_gpu and not host_mode():
         raise AttributeError("__cuda_array_interface__ is only available for arrays on a GPU; "
                              f"this one is on {self.device}")
     from .cuda.stream import _to_interchange, get_current_stream
@@ -22,7 +32,8 @@ def interface(self):
         "version": 3,
         "strides": None if self.flags.c_contiguous else self.strides,
         "descr": [("", self.dtype.str)],
-        "stream": _to_interchange(get_current_stream(self.device.index)),
+        # the CPU's work is done when its calls return: nothing to wait for
+        "stream": _to_interchange(get_current_stream(self.device.index)) if on_gpu else None,
     }
 
 
@@ -34,7 +45,7 @@ def from_interface(obj):
 
     desc = obj.__cuda_array_interface__
     if desc.get("mask") is not None:
-        raise ValueError("obj: kiln does not support a __cuda_array_interface__ with a mask")
+        raise NotImplementedError("obj: Masked arrays are not supported (a __cuda_array_interface__ with a mask)")
     dtype = np.dtype(desc["typestr"])
     if not dtype.isnative:
         raise ValueError(f"obj: kiln does not support non-native byte order ({desc['typestr']!r}) on the GPU")
@@ -42,12 +53,16 @@ def from_interface(obj):
         raise TypeError(f"obj: __cuda_array_interface__ typestr {desc['typestr']!r} is not a kiln dtype")
     shape = tuple(desc["shape"])
     ptr, readonly = desc["data"]
+    strides = desc.get("strides")
+    strides = None if strides is None else tuple(strides)
+    from .cuda.device import host_mode
+
+    if host_mode():  # no GPU: the "device" memory is the host's (see above)
+        return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, "cpu")
     device = _core._cuda_pointer_device(ptr) if ptr else _core._cuda_current_device()
     if device < 0:
         raise ValueError(f"obj: __cuda_array_interface__ points at {ptr:#x}, which is not GPU memory")
     stream = desc.get("stream")
     if stream is not None and os.environ.get("KILN_CUDA_ARRAY_INTERFACE_SYNC", "1") != "0":
         _wait(get_current_stream(device), _from_interchange(stream, device))
-    strides = desc.get("strides")
-    return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, None if strides is None else tuple(strides), obj,
-                              not readonly, f"cuda:{device}")
+    return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, f"cuda:{device}")

@@ -1329,3 +1329,80 @@ def test_guvectorize_refuses_as_numba_does(current):
     with pytest.raises(ValueError, match="'out' as both positional and keyword"):
         doubled(x, x, out=x)
     np.testing.assert_array_equal(doubled(x), x * 2)
+
+
+def test_float16_arithmetic_is_one_f16_instruction_and_matches_numpy(current):
+    from kiln.cuda import fp16
+
+    @cuda.jit
+    def half_ops(a, b, out, flags, c8):
+        i = cuda.grid(1)
+        if i < a.size:
+            x, y = a[i], b[i]
+            out[i, 0] = x + y
+            out[i, 1] = x - y
+            out[i, 2] = x * y
+            out[i, 3] = -x
+            out[i, 4] = abs(x)
+            out[i, 5] = fp16.hfma(x, y, x)
+            out[i, 6] = np.float16(c8[i])
+            flags[i, 0] = x > y
+            flags[i, 1] = x != y
+            flags[i, 2] = x <= y
+
+    rng = np.random.default_rng(3)
+    a = (rng.standard_normal(300) * 100).astype(np.float16)
+    b = (rng.standard_normal(300) * 100).astype(np.float16)
+    a[:3], b[:3] = [np.nan, 1, -0.0], [1, np.nan, 0.0]
+    c8 = rng.integers(-128, 128, 300).astype(np.int8)
+    out = kiln.zeros((300, 7), dtype=np.float16, device=current)
+    flags = kiln.zeros((300, 3), dtype=np.bool_, device=current)
+    half_ops[3, 128](kiln.asarray(a, device=current), kiln.asarray(b, device=current), out, flags,
+                     kiln.asarray(c8, device=current))
+    with np.errstate(all="ignore"):
+        want = np.stack([a + b, a - b, a * b, -a, abs(a),
+                         (a.astype(np.float64) * b + a).astype(np.float16), c8.astype(np.float16)], axis=1)
+    np.testing.assert_array_equal(kiln.asnumpy(out), want)
+    np.testing.assert_array_equal(kiln.asnumpy(flags), np.stack([a > b, a != b, a <= b], axis=1))
+    ptx = half_ops.inspect_asm(tuple(cuda.types.float16[:] if k < 2 else t for k, t in enumerate(
+        (None, None, cuda.types.float16[:, :], cuda.types.boolean[:, :], cuda.types.int8[:]))))
+    for instruction in ("add.f16", "sub.f16", "mul.f16", "neg.f16", "abs.f16", "fma.rn.f16", "setp.gt.f16",
+                        "setp.neu.f16", "cvt.rn.f16.s8"):
+        assert instruction in ptx
+
+
+def test_min_max_of_floats_are_fmin_fmax_and_float_keeps_a_float_type(current):
+    @cuda.jit
+    def extremes(a, b, out):
+        i = cuda.grid(1)
+        if i < a.size:
+            out[i, 0] = max(a[i], b[i])
+            out[i, 1] = min(a[i], b[i])
+            out[i, 2] = max(a[i], b[i], 0.5)  # three arguments: Python's comparisons
+
+    a = np.array([1.0, np.nan, 3.0, -1.0], dtype=np.float32)
+    b = np.array([np.nan, 2.0, 0.0, -2.0], dtype=np.float32)
+    out = kiln.zeros((4, 3), dtype=np.float32, device=current)
+    extremes[1, 4](kiln.asarray(a, device=current), kiln.asarray(b, device=current), out)
+    got = kiln.asnumpy(out)
+    np.testing.assert_array_equal(got[:, 0], np.fmax(a, b))
+    np.testing.assert_array_equal(got[:, 1], np.fmin(a, b))
+    np.testing.assert_array_equal(got[:, 2], [max(x, y, np.float32(0.5)) for x, y in zip(a, b)])
+
+    def as_float(x):
+        return float(x)
+
+    for numba_type in (cuda.types.float32, cuda.types.float16):
+        _, result = cuda.compile_ptx(as_float, (numba_type,), device=True)
+        assert result == numba_type  # Numba's float() of a float keeps its type
+    _, result = cuda.compile_ptx(as_float, (cuda.types.int32,), device=True)
+    assert result == cuda.types.float64
+
+
+def test_declared_signatures_are_typed_when_decorating():
+    def grid_of(n, out):
+        out[0] = cuda.grid(n)  # n must be a constant
+
+    with pytest.raises(cuda.TypingError, match="RequireLiteralValue"):
+        cuda.jit("void(int32, int64[:])")(grid_of)
+    cuda.jit(grid_of)  # without a signature nothing is typed until a launch

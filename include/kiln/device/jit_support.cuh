@@ -5,6 +5,7 @@
 // Compiles under NVRTC and under the host compiler.
 #include <stdio.h>  // printf, for print() in kernels (built into NVRTC; the C library's on the CPU)
 #include "kiln/device/kernel_types.cuh"  // float16, complex<float>, complex<double>
+#include "kiln/device/jit_half.cuh"      // float16 arithmetic as single f16 instructions
 // The bytes of dynamic shared memory each block of this launch has: what a
 // cuda.shared.array(0, dtype) holds.
 __device__ __forceinline__ long long kiln_dynamic_shared_bytes() {

@@ -232,6 +232,7 @@ class Dispatcher:
         self._declared_signatures = [T.parse_signature(s) for s in signatures]  # (return, argument types)
         self._kernels = {}  # argument types -> RawKernel
         self._sources = {}  # argument types -> the CUDA C++ of that specialisation
+        self._modules = {}  # argument types -> the Module its source was made in
         self._specialized = {}  # argument types -> the Dispatcher specialize made for them
         self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
         self._launches = {}  # configuration -> _Launch
@@ -332,6 +333,9 @@ class Dispatcher:
 
     def source_for(self, types):
         """The CUDA C++ of the kernel specialised for argument `types`, and its Module."""
+        types = tuple(types)
+        if types in self._modules:
+            return self._sources[types], self._modules[types]
         module = Module(self.debug, self._launch_bounds)
         module.link(self._link)
         c_name = self.function.c_name
@@ -343,8 +347,20 @@ class Dispatcher:
                             "namespace kiln_jit {", *cpu_lines, "}  // namespace kiln_jit",
                             f"template <> inline constexpr bool kiln_host::blockwise<&kiln_jit::{c_name}> = true;",
                             "#endif"]
-        source = self._sources[tuple(types)] = module.source(kernel_lines)
+        source = self._sources[types] = module.source(kernel_lines)
+        self._modules[types] = module
         return source, module
+
+    def type_declared(self):
+        """Type every declared signature now, as Numba compiles them when
+        decorating, so that a kernel that cannot be typed fails there."""
+        for declared_return, types in self._declared_signatures:
+            if self._kiln_device_function:
+                Module(self.debug).device_function(self, types)
+            elif declared_return is not None:
+                raise TypeError(f"{self.__name__}: a kernel returns nothing, the signature says {declared_return}")
+            else:
+                self.source_for(types)
 
     def inspect_asm(self, signature=None):
         """Numba's ``inspect_asm``: the PTX of the specialisation for
@@ -421,7 +437,7 @@ class _Launch:
             args = d._cast_to_signature(args)
         if len(args) != len(d.function.params):
             raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
-        converted, copy_back = _on_one_device(args, d.__name__)
+        converted, copy_back = _on_one_device(foreign_arrays_viewed(args), d.__name__)
         types = tuple(_arg_type(a) for a in converted)
         kernel = d.kernel_for(types)
         _check_captured(kernel, converted, d.__name__)
@@ -507,6 +523,23 @@ def _raise_recorded(kernel, args, name):
     raise cls(f"{message} ({where})" if message else where)
 
 
+def foreign_arrays_viewed(args):
+    """Objects that are arrays only by ``__cuda_array_interface__`` (CuPy's,
+    PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory."""
+    def viewed(a):
+        if isinstance(a, tuple):
+            items = [viewed(v) for v in a]
+            return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
+        if isinstance(a, (ndarray, np.ndarray)) or isinstance(a, type) or \
+                not isinstance(getattr(a, "__cuda_array_interface__", None), dict):
+            return a
+        from .._cuda_array_interface import from_interface
+
+        return from_interface(a)
+
+    return tuple(viewed(a) for a in args)
+
+
 def _on_one_device(args, name):
     """NumPy arrays stay where they are on the CPU; for a GPU launch (a kiln
     array on a GPU, or a GPU as the default device) they are copied there and
@@ -566,6 +599,8 @@ def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=Fa
         signatures = list(func_or_sig) if many else [func_or_sig]
 
     def decorate(pyfunc):
-        return Dispatcher(pyfunc, signatures=signatures, **options)
+        dispatcher = Dispatcher(pyfunc, signatures=signatures, **options)
+        dispatcher.type_declared()
+        return dispatcher
 
     return decorate

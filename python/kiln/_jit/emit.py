@@ -17,6 +17,10 @@ from .cxx import cast, float_literal, fn, literal
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
            ast.LShift: "<<", ast.RShift: ">>"}
 _COMPARE = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+# float16 operations as one f16 instruction each on the GPU (jit_half.cuh)
+_HALF_BINOPS = {ast.Add: "kiln_half_add", ast.Sub: "kiln_half_sub", ast.Mult: "kiln_half_mul"}
+_HALF_COMPARE = {ast.Eq: "kiln_half_eq", ast.NotEq: "kiln_half_ne", ast.Lt: "kiln_half_lt",
+                 ast.LtE: "kiln_half_le", ast.Gt: "kiln_half_gt", ast.GtE: "kiln_half_ge"}
 
 
 class Emitter:
@@ -147,6 +151,8 @@ class Emitter:
                 f"{fn('pow', r)}({cast(r, a)}, {cast(r, b)})"
         if r.kind == "b":  # &, | and ^ of two bools
             return f"(({a}) {_BINOPS[op]} ({b}))"
+        if r == T.FLOAT16 and op in _HALF_BINOPS:
+            return f"{_HALF_BINOPS[op]}({cast(r, a)}, {cast(r, b)})"
         return f"({cast(r, a)} {_BINOPS[op]} {cast(r, b)})"
 
     def _UnaryOp(self, node):
@@ -154,7 +160,7 @@ class Emitter:
         if isinstance(node.op, ast.Not):
             return f"(!({a}))"
         if isinstance(node.op, ast.USub):
-            return f"(-{cast(r, a)})"
+            return f"kiln_half_neg({cast(r, a)})" if r == T.FLOAT16 else f"(-{cast(r, a)})"
         if isinstance(node.op, ast.UAdd):
             return f"({cast(r, a)})"
         return f"(~({a}))"
@@ -167,7 +173,11 @@ class Emitter:
         terms, left = [], node.left
         for op, right in zip(node.ops, node.comparators):
             common = T.promote(self.type_of(left), self.type_of(right))
-            terms.append(f"({cast(common, self.expr(left))} {_COMPARE[type(op)]} {cast(common, self.expr(right))})")
+            a, b = cast(common, self.expr(left)), cast(common, self.expr(right))
+            if common == T.FLOAT16 and type(op) in _HALF_COMPARE:
+                terms.append(f"{_HALF_COMPARE[type(op)]}({a}, {b})")
+            else:
+                terms.append(f"({a} {_COMPARE[type(op)]} {b})")
             left = right
         return "(" + " && ".join(terms) + ")"
 

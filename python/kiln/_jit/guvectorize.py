@@ -12,7 +12,7 @@ import numpy as np
 from .._core import ndarray
 from .._raw_kernel import generated_kernels
 from . import types as T
-from .dispatcher import Module, device_of
+from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .translate import Function, Translation
 from .vectorize import _dtype_of
 
@@ -99,6 +99,7 @@ class CUDAGUFunc:
         from .._creation import asarray, empty
         from .._manipulation import broadcast_to
 
+        args, out = foreign_arrays_viewed(args), foreign_arrays_viewed((out,))[0]
         if out is not None:
             if len(args) > self.nin:
                 raise ValueError("cannot specify argument 'out' as both positional and keyword")

@@ -90,13 +90,13 @@ class Typed:
             try:
                 return getattr(base, node.attr)
             except Exception:  # cuda.gridDim.x and the like have values only in a kernel
-                self.typing(node, "expected a constant (a literal or a module-level value)")
+                self.typing(node, "expected a constant (a literal or a module-level value; Numba: RequireLiteralValue)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.constant(node.operand)
         if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv):
             a, b = self.constant(node.left), self.constant(node.right)
             return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op), a // b if b else 0)
-        self.typing(node, "expected a constant (a literal or a module-level value)")
+        self.typing(node, "expected a constant (a literal or a module-level value; Numba: RequireLiteralValue)")
 
     def global_value(self, node):
         """What a name or attribute chain outside the locals refers to, or None."""

@@ -9,7 +9,7 @@ import numpy as np
 
 from .._core import ndarray
 from . import types as T
-from .dispatcher import Module, device_of
+from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .translate import Function, Translation
 
 
@@ -84,6 +84,7 @@ class CUDAUFunc:
     def __call__(self, *args, out=None, stream=0):
         from .._creation import asarray
 
+        args, out = foreign_arrays_viewed(args), foreign_arrays_viewed((out,))[0]
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__} takes {self.nin} arguments, got {len(args)}")
         kernel, arg_types, ret = self._kernel(tuple(_dtype_of(a) for a in args))

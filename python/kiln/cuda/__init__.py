@@ -51,8 +51,8 @@ from .kernel_language import (  # noqa: F401  (Numba's kernel language, translat
     warpsize, literal_unroll,
 )
 from .numba_host import (  # noqa: F401
-    as_cuda_array, close, current_context, defer_cleanup, device_array, device_array_like, get_current_device, gpus,
-    is_cuda_array, list_devices, managed_array, mapped_array, mapped_array_like, pinned_array, pinned_array_like,
+    as_cuda_array, close, current_context, defer_cleanup, device_array, device_array_like, from_cuda_array_interface,
+    get_current_device, gpus, is_cuda_array, list_devices, managed_array, mapped_array, mapped_array_like, pinned_array, pinned_array_like,
     select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401

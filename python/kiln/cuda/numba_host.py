@@ -11,6 +11,7 @@ CPU when there is none, so Numba code runs unchanged on a machine without a
 GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 """
 import contextlib
+import functools
 
 from ._backend import core
 from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
@@ -72,10 +73,27 @@ def pinned_array_like(ary):
 
 def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable=False, wc=False):
     """Numba's host array a kernel may use directly: page-locked memory as a
-    NumPy array. Kernels on the CPU use it in place; on a GPU kiln copies it
-    to the device and back around each kernel (NumPy arrays' rule) rather
-    than reading it across the bus."""
-    return pinned_array(shape, dtype, strides, order)
+    NumPy array that also exports ``__cuda_array_interface__`` (page-locked
+    memory has the same address on the GPU). Kernels on the CPU use it in
+    place; on a GPU kiln copies it to the device and back around each kernel
+    (NumPy arrays' rule) rather than reading it across the bus."""
+    return pinned_array(shape, dtype, strides, order).view(_mapped_array_type())
+
+
+@functools.cache
+def _mapped_array_type():
+    """A NumPy array of page-locked (mapped) memory, which GPUs reach at the
+    same address: also a CUDA array, with no stream (nothing pending). Made
+    on first use: ``import kiln`` does not load NumPy."""
+    import numpy as np
+
+    def interface(self):
+        return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ctypes.data if self.size else 0,
+                not self.flags.writeable), "version": 3,
+                "strides": None if self.flags.c_contiguous else self.strides, "stream": None}
+
+    return type("MappedArray", (np.ndarray,), {"__cuda_array_interface__": property(interface),
+                                                "__module__": __name__})
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -85,7 +103,7 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
 def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
     """Numba's managed (unified) memory array: a host array kernels may use
     (as mapped_array)."""
-    return pinned_array(shape, dtype, strides, order)
+    return mapped_array(shape, dtype, strides, order)
 
 
 def _dtype(dtype):
@@ -220,6 +238,21 @@ def defer_cleanup():
 def is_cuda_array(obj):
     """Whether `obj` exports CUDA device memory (``__cuda_array_interface__``)."""
     return hasattr(obj, "__cuda_array_interface__")
+
+
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """Numba's: a kiln array viewing the memory a ``__cuda_array_interface__``
+    dictionary describes (kept alive through `owner`, when given)."""
+    from .._cuda_array_interface import from_interface
+
+    return from_interface(_Interface(desc, owner))
+
+
+class _Interface:
+    """An interface dictionary as an object that exports it (and holds its owner)."""
+
+    def __init__(self, desc, owner):
+        self.__cuda_array_interface__, self._owner = desc, owner
 
 
 def as_cuda_array(obj, sync=True):

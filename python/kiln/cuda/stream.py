@@ -45,6 +45,11 @@ class Stream:
         return self._stream.handle
 
     @property
+    def handle(self):
+        """Numba's spelling of ``ptr``."""
+        return self.ptr
+
+    @property
     def device_id(self):
         return self._stream.device
 

@@ -25,12 +25,19 @@ class Abs(NeverNegative):
         if T.is_int(ta) or ta.kind == "b":
             r = emitter.type_of(node)
             return f"(({a}) < 0 ? -{cast(r, a)} : {cast(r, a)})"
+        if ta == T.FLOAT16:
+            return f"kiln_half_abs({a})"
         return f"{fn('fabs', ta)}({a})"
 
 
 class MinMax(Construct):
+    """``min``/``max``: of two float32/float64 values CUDA's fmin/fmax (a NaN
+    loses, as Numba lowers them), of anything else the first extreme by
+    comparison, as Python's."""
+
     def __init__(self, smaller):
         self.compare = "<" if smaller else ">"
+        self.libm = "fmin" if smaller else "fmax"
 
     def type(self, typer, node):
         arg_types = typer.args(node, None)
@@ -42,6 +49,9 @@ class MinMax(Construct):
     def emit(self, emitter, node):
         r = emitter.type_of(node)
         args = emitter.args(node)
+        if len(args) == 2 and all(t in (T.FLOAT32, T.FLOAT64) for _, t in args):
+            suffix = "f" if r == T.FLOAT32 else ""
+            return f"{self.libm}{suffix}({cast(r, args[0][0])}, {cast(r, args[1][0])})"
         code = cast(r, args[0][0])
         for c, _ in args[1:]:
             code = f"({cast(r, c)} {self.compare} {code} ? {cast(r, c)} : {code})"
@@ -88,13 +98,24 @@ class Cast(Construct):
         return self._TARGETS.get(value) or np.dtype(value)
 
     def type(self, typer, node):
-        typer.args(node, 1)
+        arg, = typer.args(node, 1)
+        value = typer.global_value(node.func)
+        # Numba's rule: float() of a float and int() of an integer keep its type.
+        if (value is float and T.is_float(arg)) or (value is int and T.is_int(arg)):
+            return arg
         return self._target(typer, node)
 
     def emit(self, emitter, node):
-        (a, _), = emitter.args(node)
+        (a, source), = emitter.args(node)
         target = emitter.type_of(node)
-        return f"(({a}) != 0)" if target.kind == "b" else f"({cast(target, a)})"
+        if target.kind == "b":
+            return f"(({a}) != 0)"
+        # float16 <-> float64 and integers -> float16 in one conversion (jit_half.cuh)
+        if source == T.FLOAT16 and target == T.FLOAT64:
+            return f"kiln_half_to_double({a})"
+        if target == T.FLOAT16 and T.is_int(source):
+            return f"kiln_int_to_half({cast(source, a)})"
+        return f"({cast(target, a)})"
 
     def non_negative(self, typer, node):
         return typer.global_value(node.func) is int and all(typer.non_negative(a) for a in node.args)

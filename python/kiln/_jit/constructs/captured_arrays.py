@@ -20,11 +20,13 @@ def captured(value):
         return T.ArrayType(value.dtype, value.ndim), "constant"
     if isinstance(value, ndarray):
         return T.ArrayType(np.dtype(value.dtype.name), value.ndim), "device"
-    try:
-        interface = getattr(type(value), "__cuda_array_interface__", None) and value.__cuda_array_interface__
+    if isinstance(value, type):
+        return None  # a class with the property, not an array
+    try:  # a property of the class or, as Numba's ForeignArray sets it, an attribute of the object
+        interface = getattr(value, "__cuda_array_interface__", None)
     except AttributeError:  # a wrapper of an array without one (a CPU array)
         return None
-    if interface:
+    if isinstance(interface, dict):
         return T.ArrayType(np.dtype(interface["typestr"]), len(interface["shape"])), "device"
     return None
 
@@ -33,7 +35,9 @@ def device_of(value):
     """The device a captured device array is on ("cpu" or "cuda:N")."""
     if isinstance(value, ndarray):
         return "cpu" if value.device.type == "cpu" else f"cuda:{value.device.index}"
-    return "cuda"  # __cuda_array_interface__ is a GPU's
+    from ...cuda.device import host_mode
+
+    return "cpu" if host_mode() else "cuda"  # __cuda_array_interface__ is a GPU's, or the host's without one
 
 
 def _c_strides(shape, itemsize):

@@ -1,6 +1,8 @@
 """Numba's ``cuda.fp16`` functions: arithmetic, comparisons and math on
-float16 values, computed in float and rounded back to float16 (binary16),
-as the GPU's half-precision instructions round their result once."""
+float16 values. Add, subtract, multiply, fma, negation, abs and comparisons
+are one f16 instruction each on the GPU (jit_half.cuh); the rest, and all of
+them on the CPU, are computed in float and rounded back to float16
+(binary16) once, as the GPU's half-precision instructions round."""
 import ast
 
 from ...cuda import kernel_language as K
@@ -16,6 +18,9 @@ _UNARY = {"hneg": "-{x}", "habs": "fabsf({x})", "hsin": "sinf({x})", "hcos": "co
           "hexp2": "exp2f({x})", "hsqrt": "sqrtf({x})", "hrsqrt": "(1.0f / sqrtf({x}))", "hceil": "ceilf({x})",
           "hfloor": "floorf({x})", "hrcp": "(1.0f / {x})", "hrint": "rintf({x})", "htrunc": "truncf({x})"}
 _BINARY = {"hmax": "fmaxf", "hmin": "fminf"}
+_NATIVE = {"hadd": "kiln_half_add", "hsub": "kiln_half_sub", "hmul": "kiln_half_mul", "hfma": "kiln_half_fma",
+           "hneg": "kiln_half_neg", "habs": "kiln_half_abs", "heq": "kiln_half_eq", "hne": "kiln_half_ne",
+           "hge": "kiln_half_ge", "hgt": "kiln_half_gt", "hle": "kiln_half_le", "hlt": "kiln_half_lt"}
 
 
 class HalfFunction(Construct):
@@ -31,6 +36,8 @@ class HalfFunction(Construct):
         return T.BOOL if self.name in _COMPARISONS else T.FLOAT16
 
     def emit(self, emitter, node):
+        if self.name in _NATIVE:  # one f16 instruction on the GPU (jit_half.cuh)
+            return f"{_NATIVE[self.name]}(" + ", ".join(cast(T.FLOAT16, code) for code, _ in emitter.args(node)) + ")"
         # Each argument as the float16 it is (or a literal becomes), computed in float.
         a, b, c = ([cast(T.FLOAT32, cast(T.FLOAT16, code)) for code, _ in emitter.args(node)] + [None, None])[:3]
         if self.name in _COMPARISONS:
