@@ -141,15 +141,35 @@ def test_gpu_arrays_refuse_implicit_numpy_conversion():
         kiln.arange(3.0).__cuda_array_interface__
 
 
-def test_cuda_array_interface_of_host_memory_is_refused():
-    class Fake:
-        def __init__(self, a):
-            self.a = a
-            self.__cuda_array_interface__ = {"shape": (3,), "typestr": "<f8", "version": 3, "strides": None,
-                                             "data": (a.__array_interface__["data"][0], False), "stream": None}
+class _HostInterface:
+    """Host memory offered as CUDA memory."""
 
+    def __init__(self, a):
+        self.a = a
+        self.__cuda_array_interface__ = {"shape": (3,), "typestr": "<f8", "version": 3, "strides": None,
+                                         "data": (a.__array_interface__["data"][0], False), "stream": None}
+
+
+@needs_gpu
+def test_cuda_array_interface_of_host_memory_is_refused_beside_a_gpu():
     with pytest.raises(ValueError, match="not GPU memory"):
-        kiln.asarray(Fake(np.zeros(3)))
+        kiln.asarray(_HostInterface(np.zeros(3)))
+    with pytest.raises(AttributeError, match="only available for arrays on a GPU"):
+        kiln.arange(3.0, device="cpu").__cuda_array_interface__
+
+
+@pytest.mark.skipif(kiln.cuda.is_available(), reason="without a GPU only")
+def test_without_a_gpu_cpu_arrays_are_the_cuda_arrays():
+    # kiln's CPU stands in for CUDA device 0, as Numba's simulator does
+    host = np.arange(3.0)
+    viewed = kiln.asarray(_HostInterface(host))
+    assert viewed.device == kiln.Device("cpu")
+    viewed[1] = 7.0
+    assert host[1] == 7.0  # the same memory, not a copy
+    x = kiln.arange(6.0, device="cpu").reshape(2, 3)
+    d = x.T.__cuda_array_interface__
+    assert d["data"][0] == x._data_ptr and d["strides"] == (8, 24) and d["stream"] is None
+    np.testing.assert_array_equal(kiln.asnumpy(kiln.cuda.from_cuda_array_interface(d)), np.arange(6.0).reshape(2, 3).T)
 
 
 # ---- GPU exchange with the other libraries -------------------------------

@@ -1406,3 +1406,56 @@ def test_declared_signatures_are_typed_when_decorating():
     with pytest.raises(cuda.TypingError, match="RequireLiteralValue"):
         cuda.jit("void(int32, int64[:])")(grid_of)
     cuda.jit(grid_of)  # without a signature nothing is typed until a launch
+
+
+@cuda.jit("int64(int64)", device=True)
+def _fib_declared(n):
+    if n < 2:
+        return n
+    return _fib_declared(n - 1) + _fib_declared(n - 2)
+
+
+@cuda.jit(device=True)
+def _fib_inferred(n):
+    if n < 2:
+        return n
+    return _fib_inferred(n - 1) + _fib_inferred(n - 2)
+
+
+@cuda.jit(device=True)
+def _is_even(n):
+    return True if n == 0 else _is_odd(n - 1)
+
+
+@cuda.jit(device=True)
+def _is_odd(n):
+    return False if n == 0 else _is_even(n - 1)
+
+
+def test_recursive_device_functions(current):
+    @cuda.jit
+    def fibs(out, evens):
+        i = cuda.grid(1)
+        if i < out.shape[0]:
+            out[i, 0] = _fib_declared(i)
+            out[i, 1] = _fib_inferred(i)
+            evens[i] = _is_even(i)
+
+    out = kiln.zeros((12, 2), dtype=np.int64, device=current)
+    evens = kiln.zeros(12, dtype=np.bool_, device=current)
+    fibs[1, 12](out, evens)
+    want = [0, 1]
+    while len(want) < 12:
+        want.append(want[-1] + want[-2])
+    np.testing.assert_array_equal(kiln.asnumpy(out), np.stack([want, want], axis=1))
+    np.testing.assert_array_equal(kiln.asnumpy(evens), np.arange(12) % 2 == 0)
+
+    @cuda.jit(device=True)
+    def forever(x):
+        return forever(x)
+
+    def calls_forever():
+        forever(1)
+
+    with pytest.raises(cuda.TypingError, match="runaway recursion"):
+        cuda.jit("void()")(calls_forever)

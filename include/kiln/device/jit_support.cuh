@@ -367,5 +367,7 @@ __device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_e
 #define KILN_JIT_NAMED_KERNEL __global__ void
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__
+// A recursive one cannot be inlined into itself: a call (the GPU's stack).
+#define KILN_JIT_RECURSIVE_DEVICE_FUNCTION static __device__
 // A device function compile_ptx shows on its own, with C linkage.
 #define KILN_JIT_EXPORTED_DEVICE_FUNCTION extern "C" __device__

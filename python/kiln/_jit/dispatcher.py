@@ -3,6 +3,7 @@ new set of argument types (see translate.py), compiled like a RawKernel (NVRTC
 for a GPU, the host compiler for the CPU, cached on disk) and launched as
 ``kernel[griddim, blockdim, stream, sharedmem](*args)``.
 """
+import ast
 import os
 import warnings
 
@@ -14,8 +15,33 @@ from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
 from . import blockwise
 from . import types as T
-from .errors import PerformanceWarning, UnsupportedError
+from .errors import PerformanceWarning, TypingError, UnsupportedError
 from .translate import Function, Translation
+
+
+class _Recursion:
+    """A device function being translated: its C++ name and the return type
+    its recursive calls are given this round."""
+
+    def __init__(self, c_name, assumed):
+        self.c_name, self.assumed, self.called = c_name, assumed, False
+
+
+def _runaway(function):
+    """Whether every return of `function` calls it again: then no return
+    gives its type, whatever it is assumed to be."""
+    def calls_itself(node):
+        return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == function.name
+                   for n in ast.walk(node))
+
+    return all(r.value is not None and calls_itself(r.value)
+               for r in ast.walk(function.node) if isinstance(r, ast.Return))
+
+
+def _first_guess(arg_types):
+    """The return type first assumed for a recursive function with no declared
+    one: its first scalar argument's (fib(n) returns n's type)."""
+    return next((t for t in arg_types if T.is_scalar(t)), T.INT64)
 
 
 class Module:
@@ -42,17 +68,54 @@ class Module:
         return len(self.exceptions)
 
     def device_function(self, dispatcher, arg_types):
+        """(C++ name, return type) of `dispatcher`'s device function for
+        `arg_types`, translated into this module once. A recursive call, met
+        while the function is being translated, returns the declared return
+        type or, without one, the type assumed for this round: the function
+        is translated again with the type its returns gave until the two
+        agree (a fixpoint, as Numba's inference of recursive functions)."""
         key = (id(dispatcher), tuple(arg_types))
         found = self.device_functions.get(key)
-        if found == "translating":
-            dispatcher.function.error(UnsupportedError, dispatcher.function.node, "recursive device functions")
-        if found is None:
-            self.device_functions[key] = "translating"
-            self.link(dispatcher._link)
-            c_name = f"kiln_device_{dispatcher.function.c_name}_{len(self.definitions)}"
-            translation = Translation(dispatcher.function, arg_types, self, kernel=False, c_name=c_name)
-            self.definitions.append("\n".join(translation.lines))
-            found = self.device_functions[key] = (c_name, translation.return_type)
+        if isinstance(found, _Recursion):
+            found.called = True
+            return found.c_name, found.assumed
+        if found is not None:
+            return found
+        self.link(dispatcher._link)
+        c_name = f"kiln_device_{dispatcher.function.c_name}_{len(self.definitions)}"
+        declared = next((r for r, a in dispatcher._declared_signatures if list(a) == list(arg_types)), None)
+        guesses = [declared] if declared is not None else [_first_guess(arg_types), T.FLOAT64, T.INT64, T.COMPLEX128]
+        state = _Recursion(c_name, guesses[0])
+        before, mark = dict(self.device_functions), len(self.definitions)
+        for round_ in range(6):
+            self.device_functions[key] = state
+            try:
+                translation = Translation(dispatcher.function, arg_types, self, kernel=False, c_name=c_name)
+            except TypingError as e:
+                if not state.called or declared is not None:
+                    raise
+                raise TypingError(f"Return type of recursive function does not converge ({e})") from None
+            returned = translation.return_type
+            if not state.called or declared is not None or returned == state.assumed:
+                break
+            # typed with a wrong guess: forget what this round translated and try again
+            del self.definitions[mark:]
+            self.device_functions = dict(before)
+            state = _Recursion(c_name, returned if round_ < 3 else guesses[min(round_ - 2, len(guesses) - 1)])
+        else:
+            dispatcher.function.error(TypingError, dispatcher.function.node,
+                                      "Return type of recursive function does not converge")
+        if state.called:
+            if declared is None and _runaway(dispatcher.function):
+                dispatcher.function.error(TypingError, dispatcher.function.node,
+                                          "cannot type infer runaway recursion: no return of it gives a type "
+                                          "without calling it again")
+            translation.lines[0] = translation.lines[0].replace("KILN_JIT_DEVICE_FUNCTION",
+                                                                "KILN_JIT_RECURSIVE_DEVICE_FUNCTION", 1)
+            # declared before the device functions it calls, which may call it back
+            self.definitions.insert(mark, translation.lines[0].rstrip(" {") + ";")
+        self.definitions.append("\n".join(translation.lines))
+        found = self.device_functions[key] = (c_name, translation.return_type)
         return found
 
     def link(self, sources):
@@ -241,6 +304,9 @@ class Dispatcher:
     def function(self):
         if self._function is None:
             self._function = Function(self.py_func, self._numba_integers)
+            # A recursive function typed as it is decorated (a declared
+            # signature) calls a name not bound yet: the name it is being bound to.
+            self._function.scope.setdefault(self.py_func.__name__, self)
         return self._function
 
     def __getitem__(self, config):

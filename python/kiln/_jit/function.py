@@ -32,8 +32,7 @@ class Function:
         args = self.node.args
         if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs:
             self.error(UnsupportedError, self.node, "default, keyword-only and variable arguments")
-        closure = inspect.getclosurevars(pyfunc)
-        self.scope = {**pyfunc.__globals__, **closure.nonlocals}
+        self.scope = {**pyfunc.__globals__, **_nonlocals(pyfunc)}
         _Desugar().visit(self.node)
         _Unroll(self).visit(self.node)
         _rename_cxx_keywords(self.node)
@@ -58,6 +57,18 @@ def _assigned_once(function, params):
         elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
             values[node.targets[0].id] = node.value
     return {name: value for name, value in values.items() if stores.get(name) == 1 and name not in params}
+
+
+def _nonlocals(pyfunc):
+    """The values of the function's free variables, by name; a cell not yet
+    filled (a function naming itself while it is being decorated) left out."""
+    values = {}
+    for name, cell in zip(pyfunc.__code__.co_freevars, pyfunc.__closure__ or ()):
+        try:
+            values[name] = cell.cell_contents
+        except ValueError:  # empty
+            pass
+    return values
 
 
 def _statement_text(text):

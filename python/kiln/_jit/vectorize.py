@@ -37,6 +37,8 @@ def _choose(signatures, dtypes, name):
 def _dtype_of(value):
     if isinstance(value, (ndarray, np.ndarray, np.generic)):
         return np.dtype(str(value.dtype))
+    if isinstance(value, (list, tuple)):  # array-likes, as to NumPy's ufuncs (a namedtuple too)
+        return np.asarray(value).dtype
     return T.of_value(value)
 
 
