@@ -87,6 +87,10 @@ void Stream::wait(const Event& event) const {
 }
 
 void Stream::launch_host_func(void (*fn)(void*), void* data) const {
+  // The callback follows the work recorded before it: recorded (fused) work
+  // launched later would run after it, and loading that kernel's module
+  // while the callback waits for Python's lock never returns.
+  fusion::flush();
   ContextScope scope(state_->device);
   check(driver().cuLaunchHostFunc(state_->stream, fn, data), "cuLaunchHostFunc");
 }
