@@ -1459,3 +1459,39 @@ def test_recursive_device_functions(current):
 
     with pytest.raises(cuda.TypingError, match="runaway recursion"):
         cuda.jit("void()")(calls_forever)
+
+
+def test_declared_signatures_resolve_as_numba_and_kernel_attributes(current):
+    def add(r, x, y):
+        r[0] = x + y
+
+    f = cuda.jit(["(float64[::1], float32, float32)", "(float64[::1], float64, float64)"])(add)
+    r = kiln.zeros(1, dtype=np.float64, device=current)
+    f[1, 1](r, np.float32(1), np.float32(2 ** -25))
+    assert float(r[0]) == 1.0  # float32 arithmetic
+    f[1, 1](r, 1, 2 ** -25)  # int64 and float64: the float64 signature, converted safely
+    assert float(r[0]) == 1.0000000298023224
+    ambiguous = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
+                          "(float64[::1], int64, int64)"])(add)
+    with pytest.raises(TypeError, match="Ambiguous overloading"):
+        ambiguous[1, 1](r, 1.0, 2.0)
+
+    @cuda.jit
+    def scratch(ary):
+        local = cuda.local.array(16, dtype=ary.dtype)  # an argument's dtype is a constant
+        for j in range(16):
+            local[j] = j
+        for j in range(16):
+            ary[j] = local[15 - j]
+
+    out = kiln.zeros(16, dtype=np.float32, device=current)
+    scratch[1, 1](out)
+    np.testing.assert_array_equal(kiln.asnumpy(out), np.arange(15, -1, -1, dtype=np.float32))
+    signature = (cuda.types.float32[::1],)
+    if current.type == "cuda":
+        assert scratch.get_regs_per_thread(signature) > 0
+        assert scratch.get_max_threads_per_block(signature) > 0
+        assert scratch.get_regs_per_thread()[signature] == scratch.get_regs_per_thread(signature)
+    else:
+        with pytest.raises(cuda.CUDAError, match="no GPU"):
+            scratch.get_regs_per_thread(signature)

@@ -428,6 +428,37 @@ class Dispatcher:
             else:
                 self.source_for(types)
 
+    def _kernel_attribute(self, name, signature):
+        """A compiled kernel's attribute (CUDA's cuFuncGetAttribute) for
+        `signature`; without one, the only declared signature's, or a dict of
+        every specialisation compiled so far by argument types. A GPU's
+        figures: without a GPU they raise CUDAError."""
+        if signature is not None:
+            return getattr(self.kernel_for(_argument_types(signature)), name)
+        if len(self._declared_signatures) == 1:
+            return getattr(self.kernel_for(tuple(self._declared_signatures[0][1])), name)
+        return _ByArgumentTypes({types: getattr(kernel, name) for types, kernel in self._kernels.items()})
+
+    def get_regs_per_thread(self, signature=None):
+        """Numba's: the registers a thread of the kernel uses."""
+        return self._kernel_attribute("num_regs", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Numba's: the kernel's static shared memory, in bytes."""
+        return self._kernel_attribute("shared_size_bytes", signature)
+
+    def get_const_mem_size(self, signature=None):
+        """Numba's: the kernel's constant memory, in bytes."""
+        return self._kernel_attribute("const_size_bytes", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Numba's: the local memory a thread of the kernel uses, in bytes."""
+        return self._kernel_attribute("local_size_bytes", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """Numba's: the most threads a block of the kernel may have."""
+        return self._kernel_attribute("max_threads_per_block", signature)
+
     def inspect_asm(self, signature=None):
         """Numba's ``inspect_asm``: the PTX of the specialisation for
         `signature` (argument types, or a signature), or a dict of every
@@ -450,14 +481,78 @@ class Dispatcher:
         return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self._declared_signatures)
 
     def _cast_to_signature(self, args):
-        """Scalars converted to the types of the only declared signature."""
-        if len(self._declared_signatures) != 1:
-            return args
-        declared = self._declared_signatures[0][1]
-        if len(declared) != len(args):
-            raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
+        """Scalars converted to the types of the declared signature the call
+        resolves to: the only one (any number converts, as C converts it), or
+        among several, Numba's choice: an exact match, else the one whose
+        conversions are all safe and fewest in rank; two such are ambiguous."""
+        if len(self._declared_signatures) == 1:
+            declared = self._declared_signatures[0][1]
+            if len(declared) != len(args):
+                raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
+        else:
+            declared = self._resolve(args)
+            if declared is None:
+                return args  # kernel_for names the declared signatures
         return tuple(_as_declared(d, a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
                      for d, a in zip(declared, args))
+
+    def _resolve(self, args):
+        """The declared argument types a call with `args` converts to, or None."""
+        try:
+            given = [_arg_type(a) for a in args]
+        except TypeError:
+            return None
+        ranked = []
+        for _, declared in self._declared_signatures:
+            if len(declared) != len(given):
+                continue
+            cost = [_conversion_rank(g, d) for g, d in zip(given, declared)]
+            if None not in cost:  # (unsafe conversions, safe ones): fewer unsafe first
+                ranked.append(((sum(c[0] for c in cost), sum(c[1] for c in cost)), declared))
+        ranked.sort(key=lambda r: r[0])
+        if not ranked:
+            return None
+        if len(ranked) > 1 and ranked[0][0] == ranked[1][0] and ranked[0][0] != (0, 0):
+            def numba_names(types):
+                return "(" + ", ".join(map(_numba_name, types)) + ")"
+            raise TypeError(f"Ambiguous overloading for {self.py_func!r} {numba_names(given)}:\n"
+                            f"{numba_names(ranked[0][1])} -> none\n{numba_names(ranked[1][1])} -> none")
+        return ranked[0][1]
+
+
+def _argument_types(signature):
+    """kiln's argument types of a signature, a tuple of types or of Numba types."""
+    return tuple(T.parse_signature(tuple(signature) if isinstance(signature, list) else signature)[1])
+
+
+class _ByArgumentTypes(dict):
+    """Results by argument types, also found by Numba's type objects (a
+    signature's ``args``)."""
+
+    def __missing__(self, key):
+        types = _argument_types(key)
+        if types == key:
+            raise KeyError(key)
+        return self[types]
+
+
+def _conversion_rank(given, declared):
+    """(unsafe, safe) conversions of one argument: (0, 0) for the same type,
+    (0, 1) for a safe one between numbers (NumPy's rule: int64 to float64),
+    (1, 0) for an unsafe one (float64 to float32, float to int), None where
+    there is none (arrays of another type, a complex number to a real)."""
+    if given == declared:
+        return 0, 0
+    if not (T.is_scalar(given) and T.is_scalar(declared)) or (given.kind == "c" and declared.kind != "c"):
+        return None
+    return (0, 1) if np.can_cast(given, declared, "safe") else (1, 0)
+
+
+def _numba_name(t):
+    """A type as Numba prints it: Array(float64, 1, 'C', False, aligned=True), float64."""
+    if isinstance(t, T.ArrayType):
+        return f"Array({t.dtype.name}, {t.ndim}, 'C', False, aligned=True)"
+    return str(t)
 
 
 def _as_declared(dtype, value):

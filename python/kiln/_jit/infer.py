@@ -85,6 +85,10 @@ class Typed:
                 return self.constant(self.f.assigned_once[node.id])
             finally:
                 self._folding.discard(node.id)
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name):
+            array = self.locals.get(node.value.id) or self.arrays.get(node.value.id)
+            if isinstance(array, T.ArrayType):  # an array's dtype is known when the kernel compiles
+                return array.dtype
         if isinstance(node, ast.Attribute):
             base = self.constant(node.value)
             try:
