@@ -15,7 +15,7 @@ from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
 from . import blockwise
 from . import types as T
-from .errors import PerformanceWarning, TypingError, UnsupportedError
+from .errors import PerformanceWarning, TypingError
 from .translate import Function, Translation
 
 
