@@ -1,8 +1,9 @@
 // Sorting and binary search on the CPU, in NumPy's order. Rows are spread
 // over the cores. Integer, bool, float32 and float64 rows are radix sorted
 // (a byte at a time, stable: a pass over memory per byte instead of log n
-// comparisons per key); float16 and complex rows by comparison, one long row
-// with libstdc++'s parallel stable merge sort (OpenMP). Ctrl-C stops a sort
+// comparisons per key; one long row's passes split over the cores); float16
+// and complex rows by comparison, one long row with libstdc++'s parallel
+// stable merge sort (OpenMP). Ctrl-C stops a sort
 // between radix passes and between rows.
 #include <parallel/algorithm>
 
@@ -57,6 +58,7 @@ struct Keyed {
 template <class T>
 inline constexpr bool radix_sortable_v = std::is_integral_v<T> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 constexpr int64_t kRadixMin = 256;  // shorter rows: comparisons cost less than 256-entry histograms
+constexpr int64_t kParallelRadixSlice = 1 << 16;  // keys a thread of one row's radix sort takes at least
 
 template <class T>
 using RadixBits = std::conditional_t<
@@ -109,6 +111,56 @@ bool radix_sort(Item* items, Item* scratch, int64_t n, Key key, const InterruptW
   return true;
 }
 
+// radix_sort of one long row over `chunks` threads: each pass every thread
+// counts its slice's digits, the slices' counts are laid out digit by digit
+// (slice order within a digit keeps the sort stable), and every thread
+// scatters its slice. A pass costs an extra read (the counts change with the
+// order) but the reads and the scatter are split over the cores.
+template <class Item, class Key>
+bool radix_sort_parallel(Item* items, Item* scratch, int64_t n, Key key, const InterruptWatch& watch, int chunks) {
+  using U = decltype(radix_key(key(items[0])));
+  constexpr int kBytes = sizeof(U);
+  std::vector<int64_t> counts(static_cast<size_t>(chunks) * 256);
+  Item *from = items, *to = scratch;
+  auto slice = [&](int c) { return std::pair<int64_t, int64_t>{n * c / chunks, n * (c + 1) / chunks}; };
+  for (int b = 0; b < kBytes; ++b) {
+    if (watch.stop()) return false;
+    const int shift = 8 * b;
+#pragma omp parallel for num_threads(chunks) schedule(static, 1)
+    for (int c = 0; c < chunks; ++c) {
+      int64_t* h = counts.data() + c * 256;
+      std::fill(h, h + 256, 0);
+      const auto [lo, hi] = slice(c);
+      for (int64_t i = lo; i < hi; ++i) ++h[(radix_key(key(from[i])) >> shift) & 255];
+    }
+    int64_t start = 0;
+    bool one_digit = false;
+    for (int d = 0; d < 256 && !one_digit; ++d) {
+      int64_t total = 0;
+      for (int c = 0; c < chunks; ++c) total += counts[c * 256 + d];
+      one_digit = total == n;  // every key has this digit: nothing moves
+    }
+    if (one_digit) continue;
+    for (int d = 0; d < 256; ++d)
+      for (int c = 0; c < chunks; ++c) start += std::exchange(counts[c * 256 + d], start);
+#pragma omp parallel for num_threads(chunks) schedule(static, 1)
+    for (int c = 0; c < chunks; ++c) {
+      int64_t* offset = counts.data() + c * 256;
+      const auto [lo, hi] = slice(c);
+      for (int64_t i = lo; i < hi; ++i) to[offset[(radix_key(key(from[i])) >> shift) & 255]++] = from[i];
+    }
+    std::swap(from, to);
+  }
+  if (from != items) {
+#pragma omp parallel for num_threads(chunks) schedule(static, 1)
+    for (int c = 0; c < chunks; ++c) {
+      const auto [lo, hi] = slice(c);
+      std::copy(from + lo, from + hi, items + lo);
+    }
+  }
+  return true;
+}
+
 template <class Iter, class Less>
 void stable_sort(Iter first, Iter last, Less less, bool one_row) {
   if (one_row && last - first > 2 * kGrain && max_threads() > 1)
@@ -126,7 +178,11 @@ void sort_row(Item* items, int64_t n, Key key, bool one_row, std::unique_ptr<Ite
   if constexpr (radix_sortable_v<T>) {
     if (n >= kRadixMin) {
       if (!scratch) scratch.reset(new Item[n]);  // not a vector: vector<bool> has no data()
-      radix_sort(items, scratch.get(), n, key, watch);
+      const int chunks = one_row ? static_cast<int>(std::min<int64_t>(max_threads(), n / kParallelRadixSlice)) : 1;
+      if (chunks > 1)
+        radix_sort_parallel(items, scratch.get(), n, key, watch, chunks);
+      else
+        radix_sort(items, scratch.get(), n, key, watch);
       return;
     }
   }
@@ -146,19 +202,25 @@ void sort_rows(const SortArgs& a) {
     std::unique_ptr<Keyed<T>[]> keyed_scratch;
     for (int64_t r = begin; r < end && !watch.stop(); ++r) {
       const T* row = keys + r * a.n;
+      // One row's copies in and out are split over the cores too (other
+      // rows already run in parallel).
+      auto each = [&](auto body) {
+        if (one_row) parallel_for(a.n, kGrain, [&](int64_t lo, int64_t hi) { for (int64_t i = lo; i < hi; ++i) body(i); });
+        else for (int64_t i = 0; i < a.n; ++i) body(i);
+      };
       if (!a.indices) {
         T* out = sorted + r * a.n;
-        std::copy(row, row + a.n, out);
+        each([&](int64_t i) { out[i] = row[i]; });
         sort_row<T>(out, a.n, [](T v) { return v; }, one_row, scratch, watch);
         continue;
       }
       keyed.resize(static_cast<size_t>(a.n));
-      for (int64_t i = 0; i < a.n; ++i) keyed[i] = {row[i], i};
+      each([&](int64_t i) { keyed[i] = {row[i], i}; });
       sort_row<T>(keyed.data(), a.n, [](const Keyed<T>& x) { return x.key; }, one_row, keyed_scratch, watch);
-      for (int64_t i = 0; i < a.n; ++i) {
+      each([&](int64_t i) {
         a.indices[r * a.n + i] = keyed[i].index;
         if (sorted) sorted[r * a.n + i] = keyed[i].key;
-      }
+      });
     }
   });
   watch.check(a.indices ? "argsort" : "sort");
