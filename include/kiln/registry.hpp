@@ -99,6 +99,18 @@ struct CompactArgs {
   int64_t* out = nullptr;
 };
 
+// The positions of a contiguous mask's true bytes (n of them), in order:
+// with out null, only their number, into count; else written to out (count
+// of them). A backend that registers it compacts a mask in two reads of it
+// instead of through the running count `compact` takes.
+struct MaskCompactArgs {
+  int device = 0;
+  const uint8_t* mask = nullptr;
+  int64_t n = 0;
+  int64_t* out = nullptr;
+  int64_t count = 0;
+};
+
 // dst[indices[j]] = values[j % value_count] for j < count, in a C-contiguous
 // dst of `length` elements of itemsize bytes; indices in [-length, length).
 struct ScatterArgs {
@@ -207,6 +219,7 @@ using RandomKernel = void (*)(const RandomArgs& args);
 using GatherKernel = void (*)(const GatherArgs& args);
 using ScatterKernel = void (*)(const ScatterArgs& args);
 using CompactKernel = void (*)(const CompactArgs& args);
+using MaskCompactKernel = void (*)(MaskCompactArgs& args);
 using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
 using MatmulKernel = void (*)(const MatmulArgs& args);
@@ -244,6 +257,7 @@ struct KernelTable {
   GatherKernel gather = nullptr;
   ScatterKernel scatter = nullptr;
   CompactKernel compact = nullptr;
+  MaskCompactKernel compact_mask = nullptr;  // optional: flatnonzero uses `compact` without it
   SortKernel sort[kNumDTypes] = {};
   SearchKernel search[kNumDTypes] = {};
   MatmulKernel matmul[kNumDTypes] = {};

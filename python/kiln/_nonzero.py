@@ -1,6 +1,6 @@
 """Finding nonzero elements: flatnonzero, nonzero, argwhere, count_nonzero,
 and selecting by a condition: compress, extract. The positions come from
-kiln::flatnonzero (a running count gives each nonzero its slot)."""
+kiln::flatnonzero (the backend compacts the mask)."""
 import operator
 
 from . import _core
@@ -21,10 +21,17 @@ def nonzero(a):
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use np.atleast_1d(scalar).nonzero() instead.")
     flat = _core._flatnonzero(a)
+    if a.ndim == 1:
+        return (flat,)
     out = []
     step = 1
-    for size in reversed(a.shape):
-        out.append((flat // step) % size if size else flat)
+    for k, size in enumerate(reversed(a.shape)):
+        if not size:
+            out.append(flat)
+        elif k == a.ndim - 1:
+            out.append(flat // step)  # the first axis: below its size already
+        else:
+            out.append((flat // step) % size if step > 1 else flat % size)
         step *= size
     return tuple(reversed(out))
 
@@ -39,7 +46,8 @@ def argwhere(a):
 
 def count_nonzero(a, axis=None, *, keepdims=False):
     a = asarray(a)
-    return _core.sum(_core.not_equal(a, 0), axis, "int64", keepdims)
+    # a bool array is its own mask (comparing it with 0 would widen it to int64 first)
+    return _core.sum(a if a.dtype.kind == "b" else _core.not_equal(a, 0), axis, "int64", keepdims)
 
 
 def compress(condition, a, axis=None, out=None):

@@ -53,6 +53,19 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
 
 Array flatnonzero(const Array& x) {
   if (x.size() == 0) return zeros({0}, DType::Int64, x.device());
+  if (MaskCompactKernel kernel = kernel_table(x.device().kind).compact_mask) {
+    const Array mask = x.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
+    MaskCompactArgs args;
+    args.device = x.device().index;
+    args.mask = reinterpret_cast<const uint8_t*>(mask.data());
+    args.n = x.size();
+    kernel(args);  // the count
+    Array out = Array::empty({args.count}, DType::Int64, x.device());
+    if (args.count == 0) return out;
+    args.out = reinterpret_cast<int64_t*>(out.data());
+    kernel(args);
+    return out;
+  }
   const Array mask = not_equal(x.reshape({x.size()}), Operand(0));
   // slots[i] is how many nonzeros lie at or before i: a nonzero's slot is one less.
   const Array slots = cumulative_sum(mask, int64_t{0}, DType::Int64);
