@@ -6,6 +6,7 @@
 // block of outputs is accumulated row by row, which vectorises over the kept
 // axis (NumPy's sum(axis=0) order).
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "scalar_ops.hpp"
 #include "strided_loop.hpp"
 #include "types.hpp"
+#include "vector_clones.hpp"
 
 namespace kiln::cpu {
 namespace {
@@ -156,36 +158,67 @@ template <class Op> constexpr int extreme_of = 0;  // +1 for max, -1 for min
 template <class T> constexpr int extreme_of<MaxOp<T>> = 1;
 template <class T> constexpr int extreme_of<MinOp<T>> = -1;
 
-// min/max of a contiguous run of real numbers: kLanes independent
-// accumulators the compiler turns into vector max/min instructions, with
-// NaN noted on the side (a serial NaN-aware loop is one element per
-// max-latency). Any NaN is the result, as in NumPy: the first one.
+// An integer as wide as T: a vector comparison's result.
+template <class T>
+using LaneFlag = std::conditional_t<sizeof(T) == 8, int64_t, std::conditional_t<sizeof(T) == 4, int32_t,
+                                    std::conditional_t<sizeof(T) == 2, int16_t, int8_t>>>;
+
+// 64 bytes of T (GCC vector extensions: one AVX-512 register, or two or four
+// narrower ones on the clones built for narrower CPUs).
+template <class T> using Vec64 __attribute__((vector_size(64))) = T;
+template <class T> using Flags64 __attribute__((vector_size(64))) = LaneFlag<T>;
+
+template <class T>
+inline Vec64<T> load64(const T* p) {
+  Vec64<T> v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+template <int Extreme, class V>
+inline V pick(V a, V b) {  // the lanes' extremes, a's where either is NaN as `a > b ? a : b` is
+  return Extreme > 0 ? (a > b ? a : b) : (a < b ? a : b);
+}
+
+// The extreme of x[0, n) in vector registers, and whether a NaN is among
+// them (then the extreme means nothing). Inlined into each vector clone.
 template <int Extreme, class T>
-T extreme_contiguous(const T* x, int64_t n) {
-  constexpr int kLanes = 16;
-  T m[kLanes];
-  bool nan[kLanes];
-  for (int k = 0; k < kLanes; ++k) {
-    m[k] = x[k];
-    nan[k] = x[k] != x[k];
-  }
-  int64_t i = kLanes;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int k = 0; k < kLanes; ++k) {
-      const T v = x[i + k];
-      nan[k] |= v != v;
-      m[k] = Extreme > 0 ? (v > m[k] ? v : m[k]) : (v < m[k] ? v : m[k]);
+__attribute__((always_inline)) inline T lane_extreme(const T* x, int64_t n, bool* any_nan) {
+  constexpr int64_t kLanes = 64 / sizeof(T);
+  T r = x[0];
+  bool nan_seen = false;
+  int64_t i = 0;
+  if constexpr (!std::is_same_v<T, bool>) {
+    if (n >= 2 * kLanes) {
+      Vec64<T> m = load64(x);
+      Flags64<T> nan = m != m;
+      for (i = kLanes; i + kLanes <= n; i += kLanes) {
+        const Vec64<T> v = load64(x + i);
+        nan |= v != v;
+        m = pick<Extreme>(v, m);
+      }
+      for (int64_t k = 0; k < kLanes; ++k) {
+        nan_seen |= nan[k] != 0;
+        r = pick<Extreme>(m[k], r);
+      }
     }
-  bool any_nan = false;
-  T r = m[0];
-  for (int k = 0; k < kLanes; ++k) {
-    any_nan |= nan[k];
-    r = Extreme > 0 ? (m[k] > r ? m[k] : r) : (m[k] < r ? m[k] : r);
   }
   for (; i < n; ++i) {
-    any_nan |= x[i] != x[i];
-    r = Extreme > 0 ? (x[i] > r ? x[i] : r) : (x[i] < r ? x[i] : r);
+    nan_seen |= x[i] != x[i];
+    r = pick<Extreme>(x[i], r);
   }
+  *any_nan = nan_seen;
+  return r;
+}
+
+// min/max of a contiguous run of real numbers in vector registers (built for
+// AVX-512, AVX2 and baseline, the widest the CPU has chosen at load), NaN
+// noted on the side (a serial NaN-aware loop is one element per max-latency).
+// Any NaN is the result, as in NumPy: the first one.
+template <int Extreme, class T>
+KILN_VECTOR_CLONES T extreme_contiguous(const T* x, int64_t n) {
+  bool any_nan;
+  const T r = lane_extreme<Extreme>(x, n, &any_nan);
   if (any_nan)
     for (int64_t j = 0; j < n; ++j)
       if (x[j] != x[j]) return x[j];
@@ -354,18 +387,27 @@ void reduce(const ReduceArgs& a) {
 }
 
 // argmin/argmax: the first extreme, or the first NaN, in C order.
-// argmax/argmin of a contiguous run of real numbers in two vector passes:
-// the extreme (or the first NaN), then the first element equal to it.
+// argmax/argmin of a contiguous run of real numbers in one vector pass and a
+// short scan: blocks' extremes in vector registers, the first block holding
+// the run's extreme kept (a strict comparison), then the first element of
+// that block equal to it. A NaN is the answer where there is one: the first.
 template <int Extreme, class T>
-int64_t first_extreme_index(const T* x, int64_t n) {
-  const T m = extreme_contiguous<Extreme>(x, n);
-  if (m != m) {
-    for (int64_t i = 0; i < n; ++i)
-      if (x[i] != x[i]) return i;
+KILN_VECTOR_CLONES int64_t first_extreme_index(const T* x, int64_t n) {
+  constexpr int64_t kBlock = 4096;
+  T best = x[0];
+  int64_t best_block = 0;
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t len = std::min(kBlock, n - b);
+    bool any_nan;
+    const T m = lane_extreme<Extreme>(x + b, len, &any_nan);
+    if (any_nan) {
+      for (int64_t j = b; j < b + len; ++j)
+        if (x[j] != x[j]) return j;
+    }
+    if (b == 0 || (Extreme > 0 ? m > best : m < best)) best = m, best_block = b;
   }
-  for (int64_t i = 0; i < n; ++i)
-    if (x[i] == m) return i;
-  return 0;
+  for (int64_t j = best_block;; ++j)
+    if (x[j] == best) return j;
 }
 
 template <class T, bool IsMax>
