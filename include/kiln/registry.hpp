@@ -251,6 +251,9 @@ struct KernelTable {
   // Reductions read and write the given dtype, except argmin/argmax (int64
   // out) and any/all (bool in and out).
   ReduceKernel reduce[kNumReduceOps][kNumDTypes] = {};
+  // Optional: sum of a bool or narrower integer array straight into int64
+  // (uint64 for unsigned), NumPy's default, without converting it first.
+  ReduceKernel widening_sum[kNumDTypes] = {};
   ScanKernel scan[kNumScanOps][kNumDTypes] = {};
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]

@@ -72,8 +72,9 @@ Scalar identity_of(ReduceOp op) {
   return Scalar::from_int((op == ReduceOp::prod || op == ReduceOp::all) ? 1 : 0);
 }
 
-// Reduces x (already in the kernel's dtype) over the axes in mask.
-Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool keepdims, DType out_dtype) {
+// Reduces x (already in the kernel's dtype, or the one `kernel` reads) over the axes in mask.
+Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool keepdims, DType out_dtype,
+             ReduceKernel kernel = nullptr) {
   Array out = Array::empty(reduced_shape(x.shape(), mask, keepdims), out_dtype, x.device());
   int64_t reduce_size = 1;
   for (int i = 0; i < x.ndim(); ++i)
@@ -86,7 +87,7 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
     out.assign(identity_of(op));
     return out;
   }
-  ReduceKernel kernel = kernel_table(x.device().kind).reduce[static_cast<int>(op)][static_cast<int>(x.dtype())];
+  if (!kernel) kernel = kernel_table(x.device().kind).reduce[static_cast<int>(op)][static_cast<int>(x.dtype())];
   if (!kernel)
     throw TypeError(std::string("kiln.") + kReduceNames[static_cast<int>(op)] + " is not supported for dtype " +
                     std::string(name(x.dtype())) + " on " + x.device().str());
@@ -127,6 +128,9 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
 Array sum_like(ReduceOp op, const Array& x, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   DType dt = dtype.value_or(default_accumulation_dtype(x.dtype()));
   auto mask = reduced_mask(axis, x.ndim());
+  if (op == ReduceOp::sum && dt != x.dtype() && dt == default_accumulation_dtype(x.dtype()))
+    if (ReduceKernel wide = kernel_table(x.device().kind).widening_sum[static_cast<int>(x.dtype())])
+      return reduce(op, x, mask, keepdims, dt, wide);
   return reduce(op, x.astype(dt, false), mask, keepdims, dt);
 }
 

@@ -59,6 +59,31 @@ struct MaxOp {
   static Acc load(T x) { return x; }
   static Acc combine(Acc a, Acc b) { return ops::Maximum::call(a, b); }
 };
+// sum of a bool or narrower integer dtype into int64 (uint64 for unsigned),
+// NumPy's default, read in its own dtype: no converted copy of the input.
+template <class T>
+struct WideSumOp {
+  using Acc = std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, uint64_t, int64_t>;
+  using Out = Acc;
+  static constexpr bool has_identity = true;
+  static constexpr bool pairwise = false;
+  static Acc identity() { return 0; }
+  static Acc load(T x) { return static_cast<Acc>(x); }
+  static Acc combine(Acc a, Acc b) { return a + b; }
+};
+
+// The output element type: Op::Out where an op names one, else the input's.
+template <class Op, class T, class = void>
+struct OutOf {
+  using type = T;
+};
+template <class Op, class T>
+struct OutOf<Op, T, std::void_t<typename Op::Out>> {
+  using type = typename Op::Out;
+};
+template <class Op, class T>
+using out_t = typename OutOf<Op, T>::type;
+
 struct AnyOp {
   using Acc = bool;
   static constexpr bool has_identity = true;
@@ -225,12 +250,50 @@ KILN_VECTOR_CLONES T extreme_contiguous(const T* x, int64_t n) {
   return r;
 }
 
+// The sum of a contiguous run of integers or bools in a wider integer:
+// integer addition reorders exactly, so the widening adds run as vector
+// lanes (built for AVX-512, AVX2 and baseline).
+template <class Acc, class T>
+KILN_VECTOR_CLONES Acc integer_sum_contiguous(const T* x, int64_t n) {
+  Acc r = 0;
+#pragma omp simd reduction(+ : r)
+  for (int64_t i = 0; i < n; ++i) r += static_cast<Acc>(x[i]);
+  return r;
+}
+
+// any/all of a contiguous run of one-byte bools, blocks of them OR-ed or
+// AND-ed as vector lanes, stopping at the first block that decides it.
+template <bool IsAny>
+KILN_VECTOR_CLONES bool any_all_contiguous(const bool* x, int64_t n) {
+  constexpr int64_t kBlock = 1024;
+  const auto* bytes = reinterpret_cast<const uint8_t*>(x);
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t end = std::min(n, b + kBlock);
+    uint8_t decides = 0;  // a true for any, a false for all
+#pragma omp simd reduction(| : decides)
+    for (int64_t i = b; i < end; ++i) decides |= static_cast<uint8_t>((bytes[i] != 0) == IsAny);
+    if (decides) return IsAny;
+  }
+  return !IsAny;
+}
+
 // Reduces one run of n >= 1 elements.
 template <class Op, class T>
 typename Op::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   if constexpr (Op::pairwise) {
     return pairwise_sum<Op, T>(p, n, stride);
   } else {
+    if constexpr ((std::is_same_v<Op, SumOp<T>> || std::is_same_v<Op, WideSumOp<T>>) && std::is_integral_v<T> &&
+                  std::is_integral_v<typename Op::Acc>)
+      if (stride == sizeof(T)) {
+        using Read = std::conditional_t<std::is_same_v<T, bool>, uint8_t, T>;  // bools' bytes are 0 and 1
+        return integer_sum_contiguous<typename Op::Acc>(reinterpret_cast<const Read*>(p), n);
+      }
+    // the max of bools is any, the min all: stopping at the first that decides
+    if constexpr (std::is_same_v<T, bool> && (std::is_same_v<Op, MaxOp<bool>> || std::is_same_v<Op, MinOp<bool>>))
+      if (stride == sizeof(T)) return any_all_contiguous<std::is_same_v<Op, MaxOp<bool>>>(reinterpret_cast<const bool*>(p), n);
+    if constexpr ((std::is_same_v<Op, AnyOp> || std::is_same_v<Op, AllOp>) && std::is_same_v<T, bool>)
+      if (stride == sizeof(T)) return any_all_contiguous<std::is_same_v<Op, AnyOp>>(reinterpret_cast<const bool*>(p), n);
     if constexpr (extreme_of<Op> != 0 && std::is_arithmetic_v<T>)
       if (stride == sizeof(T) && n >= 64) return extreme_contiguous<extreme_of<Op>>(reinterpret_cast<const T*>(p), n);
     typename Op::Acc r = Op::load(at<T>(p, 0, stride));
@@ -304,7 +367,7 @@ void reduce_by_runs(const ReduceArgs& a) {
       acc = first ? partial[t] : Op::combine(acc, partial[t]);
       first = false;
     }
-    *reinterpret_cast<T*>(a.out) = static_cast<T>(acc);
+    *reinterpret_cast<out_t<Op, T>*>(a.out) = static_cast<out_t<Op, T>>(acc);
     return;
   }
   int64_t grain = std::max<int64_t>(1, kCheapGrain / a.reduce_size);
@@ -313,7 +376,7 @@ void reduce_by_runs(const ReduceArgs& a) {
       int64_t in_off, out_off;
       kept_offsets(a, k, &in_off, &out_off);
       auto acc = reduce_range<Op, T>(a.in + in_off, nd, rshape, rstrides, 0, a.reduce_size);
-      *reinterpret_cast<T*>(a.out + out_off) = static_cast<T>(acc);
+      *reinterpret_cast<out_t<Op, T>*>(a.out + out_off) = static_cast<out_t<Op, T>>(acc);
     }
   });
 }
@@ -372,7 +435,8 @@ void reduce_by_rows(const ReduceArgs& a) {
         }
       }
       char* out = a.out + out_off + j0 * out_step;
-      for (int64_t j = 0; j < len; ++j) *reinterpret_cast<T*>(out + j * out_step) = static_cast<T>(acc[j]);
+      for (int64_t j = 0; j < len; ++j)
+        *reinterpret_cast<out_t<Op, T>*>(out + j * out_step) = static_cast<out_t<Op, T>>(acc[j]);
     }
   });
 }
@@ -510,11 +574,17 @@ void register_typed(KernelTable& t, TypeList<Ts...>) {
   ((t.scan[static_cast<int>(ScanOp::cumulative_prod)][dtype_index<Ts>] = &scan<ops::Multiply, Ts>), ...);
 }
 
+template <class... Ts>
+void register_widening_sums(KernelTable& t, TypeList<Ts...>) {
+  ((t.widening_sum[dtype_index<Ts>] = &reduce<WideSumOp<Ts>, Ts>), ...);
+}
+
 }  // namespace
 
 void register_reduction_kernels(KernelTable& t) {
   register_typed(t, AllTypes{});
   t.reduce[static_cast<int>(ReduceOp::any)][dtype_index<bool>] = &reduce<AnyOp, bool>;
+  register_widening_sums(t, TypeList<bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>{});
   t.reduce[static_cast<int>(ReduceOp::all)][dtype_index<bool>] = &reduce<AllOp, bool>;
 }
 
