@@ -13,13 +13,22 @@ from ..._dtypes import normalize
 from .. import types as T
 
 
+def _array_dtype(typer, node):
+    """The NumPy dtype a shared/local array names (a type, a dtype or its name)."""
+    value = typer.constant(node)
+    try:
+        return np.dtype(normalize(value).name)
+    except TypeError:
+        typer.typing(node, f"Invalid NumPy dtype specified: {value!r}")
+
+
 def describe(typer, node):
     """(ArrayType, kind, shape, constant values) of an array-making call, or None."""
     if isinstance(node, ast.Call) and typer.global_value(node.func) is K.shared_memory:
         if len(node.args) < 2:
             typer.typing(node, "shared_memory takes (dtype, size)")
         size = typer.constant(node.args[1])
-        dtype = np.dtype(normalize(typer.constant(node.args[0])).name)
+        dtype = _array_dtype(typer, node.args[0])
         if not isinstance(size, (int, np.integer, type(None))):
             typer.typing(node, "a shared_memory size is a constant int (None or 0: sized at launch)")
         return T.ArrayType(dtype, 1), "shared", (int(size or 0),), None
@@ -32,7 +41,7 @@ def describe(typer, node):
         dtype_node = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "dtype")
         shape = typer.constant(shape_node)
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-        dtype = np.dtype(normalize(typer.constant(dtype_node)).name)
+        dtype = _array_dtype(typer, dtype_node)
         if not all(isinstance(s, (int, np.integer)) for s in shape) or not 1 <= len(shape) <= 3:
             typer.typing(node, "a shared or local array's shape is 1 to 3 constant ints")
         if kind == "local" and 0 in shape:
