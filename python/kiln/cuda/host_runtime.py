@@ -8,12 +8,13 @@ import time
 
 
 class HostStream:
-    """A stream of the host: the null stream's handle is 0, another's its id."""
+    """A stream of the host: the null stream's handle is 0, an external
+    stream's the handle it was given, another's its id."""
 
     device = 0
 
-    def __init__(self, null=False):
-        self.handle = 0 if null else id(self)
+    def __init__(self, null=False, handle=None):
+        self.handle = 0 if null else handle if handle is not None else id(self)
 
     def synchronize(self):
         """Nothing to wait for: the CPU's work is done when its call returns."""

@@ -44,8 +44,16 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
 
 
 def _order_of(ary):
+    """The layout a *_like array takes from `ary`, as NumPy's order="K" picks
+    between C and F: F where it is F-contiguous, or a view whose strides grow
+    from the first axis to the last (a slice of an F-ordered array)."""
     flags = getattr(ary, "flags", None)
-    return "F" if flags is not None and flags.f_contiguous and not flags.c_contiguous else "C"
+    if flags is None or flags.c_contiguous:
+        return "C"
+    if flags.f_contiguous:
+        return "F"
+    strides = [abs(s) for n, s in zip(ary.shape, ary.strides) if n > 1]
+    return "F" if len(strides) > 1 and all(a < b for a, b in zip(strides, strides[1:])) else "C"
 
 
 def device_array_like(ary, stream=0):

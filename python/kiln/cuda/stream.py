@@ -24,7 +24,7 @@ class Stream:
     def __init__(self, null=False, non_blocking=False, ptr=0, device_id=None):
         self._previous = []
         if not is_available():  # the CPU's work is done when each call returns
-            self._stream = host_runtime.NULL_STREAM if null else host_runtime.HostStream()
+            self._stream = host_runtime.NULL_STREAM if null else host_runtime.HostStream(handle=ptr or None)
             return
         dev = _index(device_id)
         if null:
