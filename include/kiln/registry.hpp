@@ -3,6 +3,7 @@
 // the core dispatches through it after it has resolved types, broadcast shapes
 // and allocated outputs. Lookups are array indexing: no strings, no hashing.
 #include <cstdint>
+#include <vector>
 
 #include "kiln/buffer.hpp"
 #include "kiln/compiled_module.hpp"
@@ -102,13 +103,15 @@ struct CompactArgs {
 // The positions of a contiguous mask's true bytes (n of them), in order:
 // with out null, only their number, into count; else written to out (count
 // of them). A backend that registers it compacts a mask in two reads of it
-// instead of through the running count `compact` takes.
+// instead of through the running count `compact` takes; what the counting
+// call leaves in `slices` (the backend's own) the writing call reuses.
 struct MaskCompactArgs {
   int device = 0;
   const uint8_t* mask = nullptr;
   int64_t n = 0;
   int64_t* out = nullptr;
   int64_t count = 0;
+  std::vector<int64_t> slices;
 };
 
 // dst[indices[j]] = values[j % value_count] for j < count, in a C-contiguous

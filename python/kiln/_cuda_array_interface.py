@@ -37,6 +37,17 @@ def interface(self):
     }
 
 
+def exported(obj):
+    """The ``__cuda_array_interface__`` dictionary `obj` exports, or None: a
+    property of its class or, as Numba's ForeignArray sets it, an attribute of
+    the object; a class is not an array, and a kiln array on the CPU beside a
+    GPU (whose property raises AttributeError) has none."""
+    if isinstance(obj, type):
+        return None
+    interface = getattr(obj, "__cuda_array_interface__", None)
+    return interface if isinstance(interface, dict) else None
+
+
 def from_interface(obj):
     """A kiln array viewing the GPU memory ``obj`` describes (kept alive by it)."""
     import numpy as np

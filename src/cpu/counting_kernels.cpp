@@ -3,7 +3,6 @@
 // beside the input); weight sums run in order, so that they round exactly as
 // NumPy's do.
 #include <algorithm>
-#include <utility>
 #include <vector>
 
 #include "backend.hpp"
@@ -45,28 +44,27 @@ void compact(const CompactArgs& a) {
   });
 }
 
-// Each core counts its slice's true bytes, then writes their positions from
-// its slice's offset: without a branch (every position is stored, the
-// output pointer moves on only past a true one), which a mask of mixed
-// values would mispredict half the time.
+// Each core counts its slice's true bytes (the counting call, which leaves
+// each slice's first output position in a.slices, and the total after
+// them), then writes their positions from its slice's offset (the writing
+// call): without a branch (every position is stored, the output pointer
+// moves on only past a true one), which a mask of mixed values would
+// mispredict half the time.
 void compact_mask(MaskCompactArgs& a) {
-  const int64_t chunks = std::max<int64_t>(1, std::min<int64_t>(max_threads(), a.n / kGrain));
-  std::vector<int64_t> starts(chunks + 1, 0);
-  auto slice = [&](int64_t c) { return std::pair<int64_t, int64_t>{a.n * c / chunks, a.n * (c + 1) / chunks}; };
+  std::vector<int64_t>& starts = a.slices;
+  if (!a.out)
+    starts.assign(std::max<int64_t>(1, std::min<int64_t>(max_threads(), a.n / kGrain)) + 1, 0);
+  const int64_t chunks = static_cast<int64_t>(starts.size()) - 1;
   parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
     for (int64_t c = begin; c < end; ++c) {
-      const auto [lo, hi] = slice(c);
-      int64_t trues = 0;
-      for (int64_t i = lo; i < hi; ++i) trues += a.mask[i] != 0;
-      starts[c + 1] = trues;
-    }
-  });
-  for (int64_t c = 0; c < chunks; ++c) starts[c + 1] += starts[c];
-  a.count = starts[chunks];
-  if (!a.out) return;
-  parallel_for(chunks, 1, [&](int64_t begin, int64_t end) {
-    for (int64_t c = begin; c < end; ++c) {
-      auto [i, hi] = slice(c);
+      int64_t i = a.n * c / chunks;
+      const int64_t hi = a.n * (c + 1) / chunks;
+      if (!a.out) {
+        int64_t trues = 0;
+        for (; i < hi; ++i) trues += a.mask[i] != 0;
+        starts[c + 1] = trues;
+        continue;
+      }
       int64_t* out = a.out + starts[c];
       int64_t* const stop = a.out + starts[c + 1];  // never written past: the next slice's
       for (; out < stop && i < hi; ++i) {
@@ -75,6 +73,9 @@ void compact_mask(MaskCompactArgs& a) {
       }
     }
   });
+  if (a.out) return;
+  for (int64_t c = 0; c < chunks; ++c) starts[c + 1] += starts[c];
+  a.count = starts[chunks];
 }
 
 }  // namespace

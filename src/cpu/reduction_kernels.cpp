@@ -584,8 +584,8 @@ void register_widening_sums(KernelTable& t, TypeList<Ts...>) {
 void register_reduction_kernels(KernelTable& t) {
   register_typed(t, AllTypes{});
   t.reduce[static_cast<int>(ReduceOp::any)][dtype_index<bool>] = &reduce<AnyOp, bool>;
-  register_widening_sums(t, TypeList<bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>{});
   t.reduce[static_cast<int>(ReduceOp::all)][dtype_index<bool>] = &reduce<AllOp, bool>;
+  register_widening_sums(t, TypeList<bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>{});
 }
 
 }  // namespace kiln::cpu

@@ -687,18 +687,13 @@ def _raise_recorded(kernel, args, name):
 def foreign_arrays_viewed(args):
     """Objects that are arrays only by ``__cuda_array_interface__`` (CuPy's,
     PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory."""
+    from .._cuda_array_interface import exported, from_interface
+
     def viewed(a):
-        if isinstance(a, tuple):
-            items = [viewed(v) for v in a]
-            return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
-        if isinstance(a, (ndarray, np.ndarray)) or isinstance(a, type) or \
-                not isinstance(getattr(a, "__cuda_array_interface__", None), dict):
-            return a
-        from .._cuda_array_interface import from_interface
+        foreign = not isinstance(a, (ndarray, np.ndarray)) and exported(a) is not None
+        return from_interface(a) if foreign else a
 
-        return from_interface(a)
-
-    return tuple(viewed(a) for a in args)
+    return T.map_leaves(args, viewed)
 
 
 def _on_one_device(args, name):
@@ -717,17 +712,14 @@ def _on_one_device(args, name):
     copy_back = []
 
     def moved(a):
-        if isinstance(a, tuple):
-            items = [moved(v) for v in a]
-            return type(a)(*items) if hasattr(a, "_fields") else tuple(items)
-        if isinstance(a, np.ndarray):
-            on_device = asarray(a, device=device)
-            if a.flags.writeable:
-                copy_back.append((on_device, a))
-            return on_device
-        return a
+        if not isinstance(a, np.ndarray):
+            return a
+        on_device = asarray(a, device=device)
+        if a.flags.writeable:
+            copy_back.append((on_device, a))
+        return on_device
 
-    return tuple(moved(a) for a in args), copy_back
+    return T.map_leaves(tuple(args), moved), copy_back
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,

@@ -124,6 +124,15 @@ def leaves(values):
             yield v
 
 
+def map_leaves(value, fn):
+    """`value` with every item that is not a tuple replaced by fn(item), at
+    any depth; tuples rebuilt as they were (namedtuples as namedtuples)."""
+    if isinstance(value, tuple):
+        items = [map_leaves(v, fn) for v in value]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    return fn(value)
+
+
 def _layout(items):
     def of(t):
         if isinstance(t, TupleType):

@@ -8,6 +8,7 @@ name held then."""
 import numpy as np
 
 from ..._core import ndarray
+from ..._cuda_array_interface import exported
 from .. import types as T
 
 _CONSTANT_BYTES = 64 << 10  # a GPU's constant memory
@@ -20,13 +21,8 @@ def captured(value):
         return T.ArrayType(value.dtype, value.ndim), "constant"
     if isinstance(value, ndarray):
         return T.ArrayType(np.dtype(value.dtype.name), value.ndim), "device"
-    if isinstance(value, type):
-        return None  # a class with the property, not an array
-    try:  # a property of the class or, as Numba's ForeignArray sets it, an attribute of the object
-        interface = getattr(value, "__cuda_array_interface__", None)
-    except AttributeError:  # a wrapper of an array without one (a CPU array)
-        return None
-    if isinstance(interface, dict):
+    interface = exported(value)
+    if interface is not None:
         return T.ArrayType(np.dtype(interface["typestr"]), len(interface["shape"])), "device"
     return None
 
