@@ -103,6 +103,9 @@ def gpu_cases():
     half8k = rng.random((8192, 8192), dtype=np.float32).astype(np.float16)
     tiny = rng.random((64, 64), dtype=np.float32)
     wave4k = (square4k + 1j * square4k[::-1]).astype(np.complex64)
+    signed = rng.standard_normal(n, dtype=np.float32)
+    picks = rng.integers(0, n, 16 << 20)
+    square8k = huge[: 8192 * 8192].reshape(8192, 8192)
     f32 = 4
     pipelined = 100  # calls queued per wait: the host cost of a call, not the round trip
     return [
@@ -123,6 +126,7 @@ def gpu_cases():
         ("sort, 64M float32", (large,), lambda xp, a: xp.sort(a), 2 * n * f32),
         ("argsort (stable), 64M float32", (large,), _stable_argsort, n * (f32 + 8)),
         ("fft2, 4096x4096 complex64", (wave4k,), lambda xp, a: xp.fft.fft2(a), 2 * wave4k.nbytes),
+        *layout_and_selection_cases(huge, signed, picks, square8k),
         # Products are bound by arithmetic, not bandwidth: compare the times (2 n^3 flops each).
         ("matmul 4096x4096 float32 (137 GFLOP)", (square4k, square4k), lambda xp, a, b: a @ b, 3 * square4k.nbytes),
         ("matmul 8192x8192 float16 (1.1 TFLOP)", (half8k, half8k), lambda xp, a, b: a @ b, 3 * half8k.nbytes),
@@ -130,6 +134,29 @@ def gpu_cases():
         (f"matmul 64x64 float32 (per call, {pipelined} queued per wait)", (tiny, tiny),
          lambda xp, a, b: [a @ b for _ in range(pipelined)], 3 * tiny.nbytes, pipelined),
     ]
+
+
+def layout_and_selection_cases(values, signed, picks, square):
+    """Rows of issue 21 on either device: var/std, compaction, gather, layout
+    copies, broadcasting. Floors: std reads its input once; x[x > 0] reads x
+    and writes the half it keeps; a gather reads its indices and writes its
+    values (the picked values are read a sector at a time, not counted); a
+    transpose reads and writes the array; the broadcast sum writes its output."""
+    f32 = 4
+    n, m, side = values.size, signed.size, square.shape[0]
+    return [
+        (f"std, {n >> 20}M float32", (values,), lambda xp, a: xp.std(a), n * f32),
+        (f"x[x > 0], {m >> 20}M float32 (half kept)", (signed,), lambda xp, a: a[a > 0], m * f32 * 3 // 2),
+        (f"gather x[idx], {picks.size >> 20}M random int64 indices", (signed, picks),
+         lambda xp, a, i: a[i], picks.size * (8 + f32)),
+        (f"a.T copied to C order, {side}x{side} float32", (square,), _transposed_copy, 2 * square.nbytes),
+        (f"v[:, None] + v[None, :], {side} float32", (square[0],),
+         lambda xp, v: v[:, None] + v[None, :], side * side * f32),
+    ]
+
+
+def _transposed_copy(xp, a):
+    return a.T.contiguous() if hasattr(a, "contiguous") else a.T.copy()
 
 
 def _stable_argsort(xp, a):
@@ -290,6 +317,8 @@ def cases(n_large):
          n_large * f32),
         (f"sort, {n_large >> 20}M float32", (large,), lambda xp, a: xp.sort(a), 2 * n_large * f32),
         (f"argsort (stable), {n_large >> 20}M float32", (large,), _stable_argsort, n_large * (f32 + 8)),
+        *layout_and_selection_cases(large, large - np.float32(0.5), rng.integers(0, n_large, n_large // 4),
+                                    large[: 2048 * 2048].reshape(2048, 2048)),
     ]
 
 
@@ -358,6 +387,8 @@ def main():
     parser.add_argument("--section", default="cpu", help="results file and docs section to write (default: cpu)")
     parser.add_argument("--from-json", metavar="PATH",
                         help="write the docs table from a saved result (e.g. one taken on another machine)")
+    parser.add_argument("--only", metavar="TEXT", action="append",
+                        help="run only the rows whose name contains TEXT (repeatable); with --section, a trial run")
     args = parser.parse_args()
     if args.from_json:
         with open(args.from_json) as f:
@@ -368,6 +399,8 @@ def main():
     libs = anchors(args.device)
     rows = []
     for name, inputs, call, nbytes, *per in (cases(n_large) if args.device == "cpu" else gpu_cases()):
+        if args.only and not any(text in name for text in args.only):
+            continue
         calls = per[0] if per else 1
         row = {"case": name, "bytes": nbytes, "seconds": {}}
         for lib, convert, xp, sync in libs:
@@ -384,7 +417,7 @@ def main():
                 print(f"  {lib}: {type(e).__name__}: {e}")
         rows.append(row)
         print(f"{name:40s} " + "  ".join(f"{lib} {t * 1e6:10.1f} us" for lib, t in row["seconds"].items()))
-    if args.device == "cuda":
+    if args.device == "cuda" and not args.only:
         rows += transfer_rows(libs) + first_call_rows(libs)
     bandwidth = copy_bandwidth(n_large) if args.device == "cpu" else gpu_copy_bandwidth()
     result = {

@@ -19,5 +19,6 @@
   X(hypot, 2) X(logaddexp, 2) X(copysign, 2) X(nextafter, 2) \
   X(clip, 3) X(where, 3)
 
-#define KILN_REDUCE_OPS(X) X(sum) X(prod) X(min) X(max) X(any) X(all) X(argmin) X(argmax)
+#define KILN_REDUCE_OPS(X) X(sum) X(prod) X(min) X(max) X(any) X(all) X(argmin) X(argmax) \
+  X(squared_deviations)
 #define KILN_SCAN_OPS(X) X(cumulative_sum) X(cumulative_prod)

@@ -83,28 +83,22 @@ struct RandomArgs {
 // out[o, j, i] = src[o, indices[j], i] for C-contiguous src (outer, axis_length,
 // inner) and out (outer, count, inner), elements of itemsize bytes; indices
 // are in [-axis_length, axis_length) (negative ones count from the end).
+// With check_bounds, indices outside that range are skipped and the kernel
+// returns the position j of the first of them (-1 when there is none): the
+// check rides along the gather instead of a pass over the indices of its own.
 struct GatherArgs {
   int device = 0;
   const char* src = nullptr;
   char* dst = nullptr;
   const int64_t* indices = nullptr;
   int64_t count = 0, axis_length = 0, outer = 0, inner = 0, itemsize = 0;
-};
-
-// out[slots[i] - 1] = i wherever slots[i] > slots[i - 1] (slots: the running
-// count of a mask's true elements, n of them).
-struct CompactArgs {
-  int device = 0;
-  const int64_t* slots = nullptr;
-  int64_t n = 0;
-  int64_t* out = nullptr;
+  bool check_bounds = false;
 };
 
 // The positions of a contiguous mask's true bytes (n of them), in order:
 // with out null, only their number, into count; else written to out (count
-// of them). A backend that registers it compacts a mask in two reads of it
-// instead of through the running count `compact` takes; what the counting
-// call leaves in `slices` (the backend's own) the writing call reuses.
+// of them): two reads of the mask. What the counting call leaves in `slices`
+// (the backend's own) the writing call may reuse.
 struct MaskCompactArgs {
   int device = 0;
   const uint8_t* mask = nullptr;
@@ -219,9 +213,8 @@ using ReduceKernel = void (*)(const ReduceArgs& args);
 using ScanKernel = void (*)(const ScanArgs& args);
 using BincountKernel = void (*)(const BincountArgs& args);
 using RandomKernel = void (*)(const RandomArgs& args);
-using GatherKernel = void (*)(const GatherArgs& args);
+using GatherKernel = int64_t (*)(const GatherArgs& args);
 using ScatterKernel = void (*)(const ScatterArgs& args);
-using CompactKernel = void (*)(const CompactArgs& args);
 using MaskCompactKernel = void (*)(MaskCompactArgs& args);
 using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
@@ -252,7 +245,9 @@ struct KernelTable {
   FillKernel fill[kNumDTypes] = {};
   IotaKernel iota[kNumDTypes] = {};
   // Reductions read and write the given dtype, except argmin/argmax (int64
-  // out) and any/all (bool in and out).
+  // out), any/all (bool in and out) and squared_deviations (optional: the
+  // sum of squared deviations from the mean, var's one pass, out in the
+  // real dtype of NumPy's mean's computation; var makes two passes without it).
   ReduceKernel reduce[kNumReduceOps][kNumDTypes] = {};
   // Optional: sum of a bool or narrower integer array straight into int64
   // (uint64 for unsigned), NumPy's default, without converting it first.
@@ -262,8 +257,7 @@ struct KernelTable {
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]
   GatherKernel gather = nullptr;
   ScatterKernel scatter = nullptr;
-  CompactKernel compact = nullptr;
-  MaskCompactKernel compact_mask = nullptr;  // optional: flatnonzero uses `compact` without it
+  MaskCompactKernel compact_mask = nullptr;
   SortKernel sort[kNumDTypes] = {};
   SearchKernel search[kNumDTypes] = {};
   MatmulKernel matmul[kNumDTypes] = {};

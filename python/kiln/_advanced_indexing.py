@@ -38,7 +38,7 @@ def _item(k, device):
         if a.dtype.kind == "b":
             return a
         if a.dtype.kind in "iu" or a.size == 0:
-            return a.astype("int64")
+            return a.astype("int64", copy=False)
         raise IndexError("arrays used as indices must be of integer (or boolean) type")
     return operator.index(k)
 
@@ -121,6 +121,12 @@ def _gather(x, items):
     basic = [slice(None) if isinstance(k, _core.ndarray) or (isinstance(k, int) and arrays) else k for k in items]
     if not arrays:
         return x[tuple(basic)]
+    if len(positions) == 1:
+        # One index array: the basic items first, then take along its axis,
+        # which checks the indices as it gathers (NumPy's message, the first
+        # index out of bounds) and puts the index's axes where it stood.
+        view = x[tuple(basic)]
+        return take(view, items[positions[0]], axis=builtins.sum(1 for k in items[:positions[0]]))
     advanced = [asarray(items[p], dtype="int64", device=x.device) if isinstance(items[p], int) else items[p]
                 for p in positions]
     shape = ()

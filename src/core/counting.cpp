@@ -1,13 +1,12 @@
 // bincount: argument checks, the output's length (which needs max(x) on the
 // host, as in NumPy and CuPy), then the device's counting kernel.
-// flatnonzero: a running count of the nonzeros gives each its output slot.
+// flatnonzero: the backend compacts the mask (counts its true bytes, then writes their positions).
 #include "kiln/counting.hpp"
 
 #include <string>
 
 #include "kiln/creation.hpp"
 #include "kiln/error.hpp"
-#include "kiln/ops.hpp"
 #include "kiln/reductions.hpp"
 #include "kiln/registry.hpp"
 
@@ -53,31 +52,16 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
 
 Array flatnonzero(const Array& x) {
   if (x.size() == 0) return zeros({0}, DType::Int64, x.device());
-  if (MaskCompactKernel kernel = kernel_table(x.device().kind).compact_mask) {
-    const Array mask = x.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
-    MaskCompactArgs args;
-    args.device = x.device().index;
-    args.mask = reinterpret_cast<const uint8_t*>(mask.data());
-    args.n = x.size();
-    kernel(args);  // the count
-    Array out = Array::empty({args.count}, DType::Int64, x.device());
-    if (args.count == 0) return out;
-    args.out = reinterpret_cast<int64_t*>(out.data());
-    kernel(args);
-    return out;
-  }
-  const Array mask = not_equal(x.reshape({x.size()}), Operand(0));
-  // slots[i] is how many nonzeros lie at or before i: a nonzero's slot is one less.
-  const Array slots = cumulative_sum(mask, int64_t{0}, DType::Int64);
-  const int64_t count = slots.index({IndexItem(int64_t{-1})}).item().i;
-  Array out = Array::empty({count}, DType::Int64, x.device());
-  if (count == 0) return out;
-  CompactKernel kernel = kernel_table(x.device().kind).compact;
+  MaskCompactKernel kernel = kernel_table(x.device().kind).compact_mask;
   if (!kernel) throw TypeError("kiln.flatnonzero is not supported on " + x.device().str());
-  CompactArgs args;
+  const Array mask = x.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
+  MaskCompactArgs args;
   args.device = x.device().index;
-  args.slots = reinterpret_cast<const int64_t*>(slots.data());
+  args.mask = reinterpret_cast<const uint8_t*>(mask.data());
   args.n = x.size();
+  kernel(args);  // the count
+  Array out = Array::empty({args.count}, DType::Int64, x.device());
+  if (args.count == 0) return out;
   args.out = reinterpret_cast<int64_t*>(out.data());
   kernel(args);
   return out;

@@ -1,6 +1,6 @@
-// take and put: the shapes, the index checks (which need the indices'
-// extremes on the host, as NumPy's mode "raise" does), then the device's
-// gather or scatter kernel.
+// take and put: the shapes, the index checks, then the device's gather or
+// scatter kernel. take's gather checks the indices as it reads them; put
+// checks their extremes on the host before it writes anything.
 #include "kiln/gather.hpp"
 
 #include <string>
@@ -13,19 +13,26 @@
 namespace kiln {
 namespace {
 
-// `indices` as contiguous int64, each in [-n, n) (IndexError otherwise).
-Array checked_indices(const char* fn, const Array& indices, int64_t n, int axis) {
-  auto out_of_bounds = [&](const std::string& index) {
-    return IndexError(std::string(fn) + ": index " + index + " is out of bounds for axis " + std::to_string(axis) +
-                      " with size " + std::to_string(n));
-  };
+// NumPy's message, the same for take, put and indexing (so no function name).
+IndexError out_of_bounds(const std::string& index, int64_t n, int axis) {
+  return IndexError("index " + index + " is out of bounds for axis " + std::to_string(axis) + " with size " +
+                    std::to_string(n));
+}
+
+// `indices` as contiguous int64 (IndexError for a uint64 beyond int64's range).
+Array int64_indices(const Array& indices, int64_t n, int axis) {
   if (indices.dtype() == DType::UInt64) {
     const uint64_t highest = max(indices).item().u;
-    if (highest > static_cast<uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(highest));
+    if (highest > static_cast<uint64_t>(INT64_MAX)) throw out_of_bounds(std::to_string(highest), n, axis);
   }
-  const Array idx = indices.as_contiguous(DType::Int64);
+  return indices.as_contiguous(DType::Int64);
+}
+
+// `indices` as contiguous int64, each in [-n, n) (IndexError otherwise).
+Array checked_indices(const Array& indices, int64_t n, int axis) {
+  const Array idx = int64_indices(indices, n, axis);
   const int64_t lowest = min(idx).item().i, highest = max(idx).item().i;
-  if (lowest < -n || highest >= n) throw out_of_bounds(std::to_string(lowest < -n ? lowest : highest));
+  if (lowest < -n || highest >= n) throw out_of_bounds(std::to_string(lowest < -n ? lowest : highest), n, axis);
   return idx;
 }
 
@@ -56,7 +63,7 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
   for (int d = ax + 1; d < src.ndim(); ++d) out_shape.push_back(src.shape()[d]);
   Array out = Array::empty(out_shape, a.dtype(), a.device());
   if (out.size() == 0) return out;
-  const Array idx = checked_indices("kiln.take", indices, n, ax);
+  const Array idx = int64_indices(indices, n, ax);
   GatherKernel kernel = kernel_table(a.device().kind).gather;
   if (!kernel) throw TypeError("kiln.take is not supported on " + a.device().str());
   GatherArgs args;
@@ -71,7 +78,10 @@ Array take(const Array& a, const Array& indices, std::optional<int64_t> axis) {
   for (int d = 0; d < ax; ++d) args.outer *= src.shape()[d];
   args.inner = 1;
   for (int d = ax + 1; d < src.ndim(); ++d) args.inner *= src.shape()[d];
-  kernel(args);
+  args.check_bounds = true;
+  const int64_t bad = kernel(args);
+  if (bad >= 0)  // the first index out of range, as NumPy reports it
+    throw out_of_bounds(std::to_string(idx.reshape({idx.size()}).index({IndexItem(bad)}).item().i), n, ax);
   return out;
 }
 
@@ -82,7 +92,7 @@ void put(const Array& a, const Array& indices, const Array& values) {
     throw TypeError("kiln.put: values are on " + values.device().str() + " but the array is on " + a.device().str());
   if (indices.size() == 0) return;
   if (values.size() == 0) return;  // NumPy's put places nothing then
-  const Array idx = checked_indices("kiln.put", indices, a.size(), 0);
+  const Array idx = checked_indices(indices, a.size(), 0);
   const Array vals = values.as_contiguous(a.dtype());
   // The scatter writes a C-contiguous array; any other layout goes through a copy.
   const Array target = a.as_contiguous(a.dtype());

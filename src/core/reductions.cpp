@@ -248,13 +248,24 @@ Array mean(const Array& x, const Axes& axis, bool keepdims, std::optional<DType>
 Array var(const Array& x, const Axes& axis, double correction, bool keepdims, std::optional<DType> dtype) {
   DType result = real_dtype(dtype.value_or(is_inexact(x.dtype()) ? x.dtype() : kDefaultFloat));
   DType compute = mean_compute_dtype(dtype.value_or(x.dtype()));
-  Array xc = x.astype(compute, false);
-  Array centred = subtract(xc, mean(xc, axis, true));
-  Array sq = is_complex(compute) ? add(square(centred.real()), square(centred.imag()))
-                                 : multiply(centred, centred);
   int64_t n = count_reduced(x, axis);
   double dof = std::max(static_cast<double>(n) - correction, 0.0);
-  Array v = divide(sum(sq, axis, keepdims), dof);
+  Array squared_deviations;
+  // A backend with the one-pass accumulator reads x once; it computes in
+  // mean_compute_dtype(x.dtype()), so a dtype= asking for another goes the two-pass way.
+  ReduceKernel one_pass =
+      kernel_table(x.device().kind).reduce[static_cast<int>(ReduceOp::squared_deviations)][static_cast<int>(x.dtype())];
+  if (one_pass && n > 0 && mean_compute_dtype(x.dtype()) == compute) {
+    squared_deviations = reduce(ReduceOp::squared_deviations, x, reduced_mask(axis, x.ndim()), keepdims,
+                                real_dtype(compute), one_pass);
+  } else {
+    Array xc = x.astype(compute, false);
+    Array centred = subtract(xc, mean(xc, axis, true));
+    squared_deviations = sum(is_complex(compute) ? add(square(centred.real()), square(centred.imag()))
+                                                 : multiply(centred, centred),
+                             axis, keepdims);
+  }
+  Array v = divide(squared_deviations, dof);
   return v.dtype() == result ? v : v.astype(result);
 }
 

@@ -37,13 +37,6 @@ void sum_weights(const BincountArgs& a) {
   for (int64_t i = 0; i < a.n; ++i) out[a.x[i]] += a.weights[i];
 }
 
-void compact(const CompactArgs& a) {
-  parallel_for(a.n, kGrain, [&](int64_t begin, int64_t end) {
-    for (int64_t i = begin; i < end; ++i)
-      if (a.slots[i] != (i > 0 ? a.slots[i - 1] : 0)) a.out[a.slots[i] - 1] = i;
-  });
-}
-
 // Each core counts its slice's true bytes (the counting call, which leaves
 // each slice's first output position in a.slices, and the total after
 // them), then writes their positions from its slice's offset (the writing
@@ -83,7 +76,6 @@ void compact_mask(MaskCompactArgs& a) {
 void register_counting_kernels(KernelTable& table) {
   table.bincount[0] = &count;
   table.bincount[1] = &sum_weights;
-  table.compact = &compact;
   table.compact_mask = &compact_mask;
 }
 

@@ -1,6 +1,8 @@
 // take on the CPU: rows of `inner` elements copied whole, split over the
 // cores. put: in order on one core, so that a repeated index keeps the last
 // value, as NumPy's does.
+#include <atomic>
+#include <cstdint>
 #include <cstring>
 
 #include "backend.hpp"
@@ -11,14 +13,21 @@ namespace {
 
 constexpr int64_t kGrainBytes = 1 << 16;  // bytes a core copies at least
 
-void gather(const GatherArgs& a) {
+int64_t gather(const GatherArgs& a) {
   const int64_t row = a.inner * a.itemsize;  // bytes of one picked row
   const int64_t rows = a.outer * a.count;
   const int64_t grain = row >= kGrainBytes ? 1 : kGrainBytes / (row > 0 ? row : 1);
+  std::atomic<int64_t> first_bad{INT64_MAX};
   parallel_for(rows, grain, [&](int64_t begin, int64_t end) {
     for (int64_t r = begin; r < end; ++r) {
       const int64_t o = r / a.count, j = r % a.count;
       int64_t k = a.indices[j];
+      if (a.check_bounds && (k < -a.axis_length || k >= a.axis_length)) {
+        int64_t seen = first_bad.load(std::memory_order_relaxed);
+        while (j < seen && !first_bad.compare_exchange_weak(seen, j, std::memory_order_relaxed)) {
+        }
+        continue;
+      }
       if (k < 0) k += a.axis_length;
       const char* from = a.src + (o * a.axis_length + k) * row;
       char* to = a.dst + r * row;
@@ -29,6 +38,7 @@ void gather(const GatherArgs& a) {
       else std::memcpy(to, from, static_cast<size_t>(row));
     }
   });
+  return first_bad.load() == INT64_MAX ? -1 : first_bad.load();
 }
 
 void scatter(const ScatterArgs& a) {

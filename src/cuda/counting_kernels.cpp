@@ -1,4 +1,4 @@
-// bincount and flatnonzero's compaction on the GPU. With few bins each block counts into a histogram in
+// bincount and flatnonzero's mask compaction on the GPU. With few bins each block counts into a histogram in
 // shared memory and adds it to the output once; otherwise every value is an
 // atomic add to global memory. Weight sums use float64 atomics, so their
 // rounding varies from run to run (as CuPy's does).
@@ -7,6 +7,10 @@
 #include <string>
 
 #include "backend.hpp"
+#include "context.hpp"
+#include "cub_library.hpp"
+#include "kiln/cuda.hpp"
+#include "memory_pool.hpp"
 #include "kernel_family_sources.hpp"
 #include "grid_stride.hpp"
 #include "kernel_slots.hpp"
@@ -54,17 +58,13 @@ extern "C" __global__ void kiln_bincount_weights_global(const long long* x, cons
                                                          int) {
   count_global(x, w, n, out);
 }
-extern "C" __global__ void kiln_compact(const long long* slots, long long n, long long* out) {
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
-    if (slots[i] != (i > 0 ? slots[i - 1] : 0)) out[slots[i] - 1] = i;
-}
 )";
 }
 
 namespace {
 
 struct CountingFunctions {
-  CUfunction shared, global, weights_shared, weights_global, compact;
+  CUfunction shared, global, weights_shared, weights_global;
 };
 std::atomic<CountingFunctions*> slots[kMaxDevices];
 
@@ -75,8 +75,7 @@ const CountingFunctions& functions(int device) {
     return new CountingFunctions{load_kernel(device, text, "kiln_bincount_shared"),
                                  load_kernel(device, text, "kiln_bincount_global"),
                                  load_kernel(device, text, "kiln_bincount_weights_shared"),
-                                 load_kernel(device, text, "kiln_bincount_weights_global"),
-                                 load_kernel(device, text, "kiln_compact")};
+                                 load_kernel(device, text, "kiln_bincount_weights_global")};
   });
 }
 
@@ -96,13 +95,32 @@ void bincount(const BincountArgs& a) {
   launch_grid_stride(fn, a.device, blocks, kThreads, a.weights ? sums : counts);
 }
 
-void compact(const CompactArgs& a) {
-  const CountingFunctions& f = functions(a.device);
-  const void* slots = a.slots;
-  long long n = a.n;
-  void* out = a.out;
-  void* args[] = {&slots, &n, &out};
-  launch_grid_stride(f.compact, a.device, grid_stride_blocks(a.device, a.n, kThreads, kBlocksPerSM), kThreads, args);
+// Compaction with CUB (libkiln_cub.so): the counting call sums the mask and
+// copies the count to the host (the output's size must be known to allocate
+// it), the writing call selects the flagged positions in one pass.
+void compact_mask(MaskCompactArgs& a) {
+  ContextScope scope(a.device);
+  void* stream = reinterpret_cast<void*>(current_stream_handle(a.device));
+  const Device device = Device::cuda(a.device);
+  BufferPtr count = allocate_device(sizeof(long long), device);
+  long long* count_at = static_cast<long long*>(count->data());
+  size_t temp_bytes = 0;
+  if (!a.out) {
+    const CountFlagsFn count_flags = count_flags_function();
+    check_cub(count_flags(nullptr, &temp_bytes, a.mask, count_at, a.n, stream), "cub::DeviceReduce::Sum (temporary storage)");
+    BufferPtr temp = allocate_device(std::max<size_t>(temp_bytes, 1), device);
+    check_cub(count_flags(temp->data(), &temp_bytes, a.mask, count_at, a.n, stream), "cub::DeviceReduce::Sum");
+    long long host_count = 0;
+    kernel_table(DeviceKind::CUDA).transfer(&host_count, Device::cpu(), count_at, device, sizeof host_count);
+    a.count = host_count;
+    return;
+  }
+  const FlaggedPositionsFn positions = flagged_positions_function();
+  long long* out = reinterpret_cast<long long*>(a.out);
+  check_cub(positions(nullptr, &temp_bytes, a.mask, out, count_at, a.n, stream),
+            "cub::DeviceSelect::Flagged (temporary storage)");
+  BufferPtr temp = allocate_device(std::max<size_t>(temp_bytes, 1), device);
+  check_cub(positions(temp->data(), &temp_bytes, a.mask, out, count_at, a.n, stream), "cub::DeviceSelect::Flagged");
 }
 
 }  // namespace
@@ -110,7 +128,7 @@ void compact(const CompactArgs& a) {
 void register_counting_kernels(KernelTable& table) {
   table.bincount[0] = &bincount;
   table.bincount[1] = &bincount;
-  table.compact = &compact;
+  table.compact_mask = &compact_mask;
 }
 
 }  // namespace kiln::cuda

@@ -14,6 +14,8 @@ constexpr const char* kLibraryName = "libkiln_cub.so";
 
 struct Loaded {
   RadixSortFn sort[kNumRadixKeys] = {};
+  CountFlagsFn count_flags = nullptr;
+  FlaggedPositionsFn flagged_positions = nullptr;
   const char* (*error_string)(int) = nullptr;
   std::string error;  // empty when loaded
 };
@@ -52,25 +54,32 @@ const Loaded& load() {
         "kiln_cub_radix_sort_int16",  "kiln_cub_radix_sort_float16", "kiln_cub_radix_sort_uint32",
         "kiln_cub_radix_sort_int32",  "kiln_cub_radix_sort_float32", "kiln_cub_radix_sort_uint64",
         "kiln_cub_radix_sort_int64",  "kiln_cub_radix_sort_float64"};
-    for (int k = 0; k < kNumRadixKeys; ++k)
-      if (!(l.sort[k] = reinterpret_cast<RadixSortFn>(dlsym(lib, names[k])))) {
-        l.error = std::string(kLibraryName) + " lacks " + names[k] + ": it was built from other sources than kiln";
-        return l;
-      }
-    l.error_string = reinterpret_cast<const char* (*)(int)>(dlsym(lib, "kiln_cub_error_string"));
-    if (!l.error_string) l.error = std::string(kLibraryName) + " lacks kiln_cub_error_string";
+    auto find = [&](const char* name) {
+      void* symbol = dlsym(lib, name);
+      if (!symbol && l.error.empty())
+        l.error = std::string(kLibraryName) + " lacks " + name + ": it was built from other sources than kiln";
+      return symbol;
+    };
+    for (int k = 0; k < kNumRadixKeys; ++k) l.sort[k] = reinterpret_cast<RadixSortFn>(find(names[k]));
+    l.count_flags = reinterpret_cast<CountFlagsFn>(find("kiln_cub_count_flags"));
+    l.flagged_positions = reinterpret_cast<FlaggedPositionsFn>(find("kiln_cub_flagged_positions"));
+    l.error_string = reinterpret_cast<const char* (*)(int)>(find("kiln_cub_error_string"));
     return l;
   }();
   return loaded;
 }
 
-}  // namespace
-
-RadixSortFn radix_sort_function(RadixKey key) {
+const Loaded& loaded_or_throw() {
   const Loaded& l = load();
   if (!l.error.empty()) throw CudaError(l.error);
-  return l.sort[static_cast<int>(key)];
+  return l;
 }
+
+}  // namespace
+
+RadixSortFn radix_sort_function(RadixKey key) { return loaded_or_throw().sort[static_cast<int>(key)]; }
+CountFlagsFn count_flags_function() { return loaded_or_throw().count_flags; }
+FlaggedPositionsFn flagged_positions_function() { return loaded_or_throw().flagged_positions; }
 
 void check_cub(int status, const char* what) {
   if (status != 0) throw CudaError(std::string(what) + ": " + load().error_string(status));

@@ -16,9 +16,16 @@ inline constexpr int kNumRadixKeys = 11;
 using RadixSortFn = int (*)(void* temp, size_t* temp_bytes, void* keys, void* keys_alt, long long* values,
                             long long* values_alt, int n, int begin_bit, int end_bit, int* selector, void* stream);
 
-// The entry point for `key`; CudaError saying where it looked when the
-// library is missing.
+// See src/cuda/cub/select_flagged.cu.
+using CountFlagsFn = int (*)(void* temp, size_t* temp_bytes, const unsigned char* flags, long long* count,
+                             long long n, void* stream);
+using FlaggedPositionsFn = int (*)(void* temp, size_t* temp_bytes, const unsigned char* flags, long long* out,
+                                   long long* count, long long n, void* stream);
+
+// The entry points; CudaError saying where it looked when the library is missing.
 RadixSortFn radix_sort_function(RadixKey key);
+CountFlagsFn count_flags_function();
+FlaggedPositionsFn flagged_positions_function();
 // CudaError naming `what` and the CUDA error, unless status is 0.
 void check_cub(int status, const char* what);
 

@@ -4,6 +4,7 @@
 // generates the source and goes through the module cache.
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -45,10 +46,27 @@ unsigned max_blocks(int device) {
          kBlocksPerMultiprocessor;
 }
 
+int64_t magnitude(int64_t s) { return s < 0 ? -s : s; }
+
+// The Transpose layout takes the output's faster dimension as its columns
+// (dimension 1): true when dimension 0 is the faster one, so that params_for
+// swaps them.
+bool output_runs_down(const StridedArgs& a) {
+  const int out = a.nargs - 1;
+  return magnitude(a.strides[out][0]) < magnitude(a.strides[out][1]);
+}
+
 // Contiguous when every operand is one dense run (or, for inputs, a single
 // broadcast value), so the kernel can index them all by i; Vector when, in
-// addition, each dense operand starts on a `width`-element boundary.
-Layout choose_layout(const StridedArgs& a, const size_t* itemsizes, bool vectorise) {
+// addition, each dense operand starts on a `width`-element boundary;
+// Transpose for a one-input kernel (`may_transpose`) over two dimensions
+// whose input runs across the output's rows.
+Layout choose_layout(const StridedArgs& a, const size_t* itemsizes, bool vectorise, bool may_transpose = false) {
+  if (may_transpose && a.ndim == 2 && a.nargs == 2 && a.shape[0] > 1 && a.shape[1] > 1) {
+    const int columns = output_runs_down(a) ? 0 : 1;
+    const int64_t in_along_rows = magnitude(a.strides[0][1 - columns]);
+    if (in_along_rows != 0 && in_along_rows < magnitude(a.strides[0][columns])) return Layout::Transpose;
+  }
   if (a.ndim <= 1) {
     size_t widest = 1;
     for (int k = 0; k < a.nargs; ++k) widest = std::max(widest, itemsizes[k]);
@@ -71,7 +89,15 @@ KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* items
   KernelParams p;
   std::memset(&p, 0, sizeof p);
   for (int k = 0; k < a.nargs; ++k) p.data[k] = a.data[k];
-  if (layout == Layout::Strided) {
+  if (layout == Layout::Transpose) {
+    const bool swap = output_runs_down(a);
+    p.ndim = 2;
+    for (int d = 0; d < 2; ++d) {
+      const int from = swap ? 1 - d : d;
+      p.shape[d] = a.shape[from];
+      for (int k = 0; k < a.nargs; ++k) p.strides[k][d] = a.strides[k][from];
+    }
+  } else if (layout == Layout::Strided) {
     if (a.ndim > kMaxKernelDims)
       throw ValueError("arrays whose layout needs more than " + std::to_string(kMaxKernelDims) +
                        " dimensions after merging are not supported on CUDA yet");
@@ -87,16 +113,25 @@ KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* items
   return p;
 }
 
+constexpr int64_t kMaxGridY = 65535;
+
 void launch(CUfunction fn, const StridedArgs& a, KernelParams& p, Layout layout) {
   if (a.size == 0) return;
   ContextScope scope(a.device);
-  unsigned blocks = static_cast<unsigned>(std::min<int64_t>((a.size + kThreadsPerBlock - 1) / kThreadsPerBlock,
-                                                            max_blocks(a.device)));
   unsigned n32 = static_cast<unsigned>(a.size);
   long long n64 = a.size;
   void* args[] = {&p, layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
   CUstream stream = reinterpret_cast<CUstream>(current_stream(a.device).handle());
-  const unsigned grid[3] = {blocks, 1, 1}, block[3] = {kThreadsPerBlock, 1, 1};
+  auto ceil_div = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
+  unsigned grid[3] = {1, 1, 1}, block[3] = {kThreadsPerBlock, 1, 1};
+  if (layout == Layout::Transpose) {  // a block a tile; the kernel loops over any tiles beyond the grid
+    block[0] = kTransposeTile;
+    block[1] = kTransposeRowsPerPass;
+    grid[0] = static_cast<unsigned>(std::min<int64_t>(ceil_div(p.shape[1], kTransposeTile), int64_t{INT_MAX}));
+    grid[1] = static_cast<unsigned>(std::min<int64_t>(ceil_div(p.shape[0], kTransposeTile), kMaxGridY));
+  } else {
+    grid[0] = static_cast<unsigned>(std::min<int64_t>(ceil_div(a.size, kThreadsPerBlock), max_blocks(a.device)));
+  }
   launch_kernel(fn, grid, block, 0, stream, args);
 }
 
@@ -113,7 +148,7 @@ void run_elementwise(OpId op, DType loop, const StridedArgs& a) {
 
 void run_cast(DType from, DType to, const StridedArgs& a) {
   size_t itemsizes[2] = {itemsize(from), itemsize(to)};
-  Layout layout = choose_layout(a, itemsizes, true);
+  Layout layout = choose_layout(a, itemsizes, true, true);
   CUfunction fn = function_for(cast_slots[int(from)][int(to)][int(layout)], a.device,
                                [&] { return cast_spec(from, to, layout); });
   KernelParams p = params_for(a, layout, itemsizes);

@@ -12,6 +12,7 @@ const char* layout_suffix(Layout l) {
     case Layout::Contiguous32: return "contig32";
     case Layout::Contiguous64: return "contig64";
     case Layout::Vector: return "vector";
+    case Layout::Transpose: return "transpose";
   }
   return "";
 }
@@ -56,6 +57,38 @@ std::string vector_body(const KernelSpec& s, int width) {
   return k;
 }
 
+// The byte address of operand k at (row r, column c) of the Transpose layout.
+std::string at_2d(int k, const char* r, const char* c) {
+  const std::string j = std::to_string(k);
+  return "(p.data[" + j + "] + " + r + " * p.strides[" + j + "][0] + " + c + " * p.strides[" + j + "][1])";
+}
+
+// Reads a tile with threadIdx.x walking the input's rows (its fast dimension),
+// writes it with threadIdx.x walking the output's columns; the padded row
+// keeps both walks free of shared-memory bank conflicts.
+std::string transpose_body(const KernelSpec& s) {
+  const std::string t = device_type(s.in[0]), tile = std::to_string(kTransposeTile);
+  return "extern \"C\" __global__ void " + s.name + "(kiln_params p, long long) {\n"
+         "  __shared__ " + t + " tile[" + tile + "][" + tile + " + 1];\n"
+         "  const long long rows = p.shape[0], cols = p.shape[1];\n"
+         "  for (long long r0 = (long long)blockIdx.y * " + tile + "; r0 < rows; r0 += (long long)gridDim.y * " + tile + ")\n"
+         "    for (long long c0 = (long long)blockIdx.x * " + tile + "; c0 < cols; c0 += (long long)gridDim.x * " + tile + ") {\n"
+         "      for (int j = threadIdx.y; j < " + tile + "; j += blockDim.y) {\n"
+         "        const long long r = r0 + threadIdx.x, c = c0 + j;\n"
+         "        if (r < rows && c < cols) tile[threadIdx.x][j] = *(const " + t + "*)" + at_2d(0, "r", "c") + ";\n"
+         "      }\n"
+         "      __syncthreads();\n"
+         "      for (int j = threadIdx.y; j < " + tile + "; j += blockDim.y) {\n"
+         "        const long long r = r0 + j, c = c0 + threadIdx.x;\n"
+         "        if (r < rows && c < cols) {\n"
+         "          const " + t + " x0 = tile[j][threadIdx.x];\n"
+         "          *(" + device_type(s.out) + "*)" + at_2d(1, "r", "c") + " = " + s.expr + ";\n"
+         "        }\n"
+         "      }\n"
+         "      __syncthreads();\n"
+         "    }\n}\n";
+}
+
 }  // namespace
 
 std::string kernel_prelude() {
@@ -80,6 +113,7 @@ int vector_width(const KernelSpec& s) {
 
 std::string kernel_body(const KernelSpec& s) {
   if (s.layout == Layout::Vector) return vector_body(s, vector_width(s));
+  if (s.layout == Layout::Transpose) return transpose_body(s);
   const bool strided = s.layout == Layout::Strided;
   const std::string index = s.layout == Layout::Contiguous32 ? "unsigned int" : "long long";
   const int out = s.nin;

@@ -13,9 +13,14 @@ namespace kiln::cuda {
 inline constexpr int kMaxKernelDims = 12;
 
 // Vector: contiguous operands aligned to 16 bytes of the widest element, read
-// and written 16 bytes at a time (a scalar loop does the tail).
-enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64, Vector };
-inline constexpr int kNumLayouts = 4;
+// and written 16 bytes at a time (a scalar loop does the tail). Transpose: a
+// one-input kernel over two dimensions, the output's rows along dimension 0
+// and the input's along dimension 1, moved through 32x32 tiles in shared
+// memory so that both the input's reads and the output's writes are coalesced.
+enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64, Vector, Transpose };
+inline constexpr int kNumLayouts = 5;
+inline constexpr int kTransposeTile = 32;
+inline constexpr int kTransposeRowsPerPass = 8;  // the block is kTransposeTile x this
 inline constexpr int kVectorBytes = 16;
 
 // Mirrors the struct the generated kernels take by value.

@@ -225,13 +225,15 @@ template <int O, int D> void scan_entry(const ScanArgs& a) { run_scan(ScanOp(O),
 template <int... D>
 void register_dtypes(KernelTable& t, std::integer_sequence<int, D...>) {
   constexpr int sum = int(ReduceOp::sum), prod = int(ReduceOp::prod), mn = int(ReduceOp::min),
-                mx = int(ReduceOp::max), amin = int(ReduceOp::argmin), amax = int(ReduceOp::argmax);
+                mx = int(ReduceOp::max), amin = int(ReduceOp::argmin), amax = int(ReduceOp::argmax),
+                deviations = int(ReduceOp::squared_deviations);
   ((t.reduce[sum][D] = &reduce_entry<sum, D>), ...);
   ((t.reduce[prod][D] = &reduce_entry<prod, D>), ...);
   ((t.reduce[mn][D] = &reduce_entry<mn, D>), ...);
   ((t.reduce[mx][D] = &reduce_entry<mx, D>), ...);
   ((t.reduce[amin][D] = &reduce_entry<amin, D>), ...);
   ((t.reduce[amax][D] = &reduce_entry<amax, D>), ...);
+  ((t.reduce[deviations][D] = &reduce_entry<deviations, D>), ...);
   ((t.scan[int(ScanOp::cumulative_sum)][D] = &scan_entry<int(ScanOp::cumulative_sum), D>), ...);
   ((t.scan[int(ScanOp::cumulative_prod)][D] = &scan_entry<int(ScanOp::cumulative_prod), D>), ...);
 }

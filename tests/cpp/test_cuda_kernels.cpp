@@ -25,6 +25,7 @@ using namespace kiln::cuda;
 namespace {
 
 constexpr int kHopper = 90;
+// Transpose is a one-input layout: casts (copies) only.
 constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64, Layout::Vector};
 
 class CudaKernels : public ::testing::Test {
@@ -78,8 +79,10 @@ TEST_F(CudaKernels, EveryCastFillAndIotaKernelCompiles) {
   std::vector<std::pair<std::string, std::string>> programs;
   for (int f = 0; f < kNumDTypes; ++f) {
     std::string source = kernel_prelude();
-    for (int t = 0; t < kNumDTypes; ++t)
+    for (int t = 0; t < kNumDTypes; ++t) {
       for (Layout l : kLayouts) source += kernel_body(cast_spec(static_cast<DType>(f), static_cast<DType>(t), l));
+      source += kernel_body(cast_spec(static_cast<DType>(f), static_cast<DType>(t), Layout::Transpose));
+    }
     for (Layout l : kLayouts) source += kernel_body(fill_spec(static_cast<DType>(f), l));
     if (!is_complex(static_cast<DType>(f))) source += kernel_body(iota_spec(static_cast<DType>(f)));
     programs.emplace_back("casts_from_" + std::string(name(static_cast<DType>(f))) + ".cu", source);
@@ -88,7 +91,7 @@ TEST_F(CudaKernels, EveryCastFillAndIotaKernelCompiles) {
 }
 
 TEST_F(CudaKernels, EveryReductionKernelCompiles) {
-  const char* reductions[] = {"sum", "prod", "min", "max", "argmin", "argmax"};
+  const char* reductions[] = {"sum", "prod", "min", "max", "argmin", "argmax", "squared_deviations"};
   std::vector<std::pair<std::string, std::string>> programs;
   for (int d = 0; d < kNumDTypes; ++d) {
     DType dt = static_cast<DType>(d);

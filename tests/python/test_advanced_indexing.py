@@ -57,6 +57,30 @@ def test_kiln_arrays_as_keys_and_errors(device):
         k[0, 0, 0, 0, [0]]
 
 
+def test_take_reports_the_first_index_out_of_bounds(device):
+    k = kiln.asarray(np.arange(5.0), device=device)
+    with pytest.raises(IndexError, match="index 9 is out of bounds for axis 0 with size 5"):
+        kiln.take(k, kiln.asarray(np.array([1, 9, -20, 11]), device=device))
+    with pytest.raises(IndexError, match="index -6 is out of bounds for axis 1 with size 5"):
+        kiln.take(kiln.reshape(kiln.tile(k, 2), (2, 5)), kiln.asarray(np.array([0, -6]), device=device), axis=1)
+    big = np.arange(1 << 20) % 1000
+    big[777_777] = 1000
+    with pytest.raises(IndexError, match="index 1000 is out of bounds"):
+        kiln.take(kiln.asarray(np.arange(1000.0), device=device), kiln.asarray(big, device=device))
+    assert kiln.asnumpy(k).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]  # the array is still usable
+
+
+def test_large_masks_and_gathers(device, rng):
+    x = rng.standard_normal(3_000_017).astype("float32")
+    k = kiln.asarray(x, device=device)
+    np.testing.assert_array_equal(kiln.asnumpy(k[k > 0.5]), x[x > 0.5])
+    np.testing.assert_array_equal(kiln.asnumpy(kiln.flatnonzero(k > 3.0)), np.flatnonzero(x > 3.0))
+    assert kiln.flatnonzero(k > 100).shape == (0,)
+    np.testing.assert_array_equal(kiln.asnumpy(kiln.flatnonzero(k == k)), np.arange(x.size))
+    idx = rng.integers(-x.size, x.size, 1_000_003)
+    np.testing.assert_array_equal(kiln.asnumpy(k[kiln.asarray(idx, device=device)]), x[idx])
+
+
 REPEATING = {"array", "2-d index with slices"}  # keys that select a position twice
 ASSIGNABLE = ["list", "array", "negative", "two arrays", "slice then list", "int beside list",
               "separated by a slice", "adjacent after a slice", "broadcast arrays", "full mask", "leading mask",

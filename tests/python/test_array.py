@@ -96,6 +96,35 @@ def test_views_and_copies(dtype, device, rng):
     assert [a.shape for a in b] == [(3, 4, 5), (3, 4, 5)]
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "int64", "complex128"])
+def test_two_dimensional_copies_and_transposes(dtype, device, rng):
+    """Copies whose input and output run along different axes (tiled
+    transposes on a GPU), two-dimensional strided and broadcast operands
+    (a row of threads a row), tiles cut by the edges, reversed and stepped
+    views, transposing casts and outputs that run down their columns."""
+    for shape in [(1, 300), (300, 1), (31, 33), (64, 64), (129, 257), (1000, 130), (3, 5000)]:
+        x = random_array(shape, dtype, rng)
+        k = kiln.asarray(x, device=device)
+        assert_matches(k.T.copy(), x.T.copy())
+        assert_matches(k[::-1, ::2].T.copy(), x[::-1, ::2].T.copy())
+        assert_matches(k.T.astype("float64"), x.T.astype("float64"))
+        assert_matches(kiln.ascontiguousarray(k.T), np.ascontiguousarray(x.T))
+        out = kiln.empty(shape[::-1], dtype=dtype, device=device)
+        out.T[...] = k  # the output runs down its columns, the input along its rows
+        assert_matches(out, x.T)
+    v = random_array(200, dtype, rng)
+    kv = kiln.asarray(v, device=device)
+    with np.errstate(all="ignore"):
+        assert_matches(kv[:, None] + kv[None, :], v[:, None] + v[None, :])
+        assert_matches(kv[:50, None] * kv[None, ::-2], v[:50, None] * v[None, ::-2])
+        assert_matches(kv[:, None] * kv[None, :7], v[:, None] * v[None, :7])  # short rows
+    filled = kiln.zeros((300, 200), dtype=dtype, device=device)
+    filled[::2, 1::3] = 1
+    want = np.zeros((300, 200), dtype=dtype)
+    want[::2, 1::3] = 1
+    assert_matches(filled, want)
+
+
 def test_reshape_errors(device):
     k = kiln.ones(6, device=device)
     with pytest.raises(ValueError, match="reshape"):

@@ -58,6 +58,53 @@ def test_var_std(dtype, correction, device, rng):
                            np.std(x, axis=axis, ddof=correction, keepdims=keepdims), rtol)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int64", "bool", "float16"])
+def test_var_over_every_kernel_shape(dtype, device, rng):
+    """Long rows (split over blocks), columns walked by a thread each, many
+    short rows, strided and reversed views: each way the reduction kernels
+    split the work merges the running mean and squared deviations."""
+    rtol = 5e-3 if dtype == "float16" else 1e-4 if dtype == "float32" else 1e-9
+    for shape, axis in [((70001,), None), ((300, 2000), 0), ((2000, 300), 1), ((4, 50000), 1),
+                        ((64, 3, 257), (0, 2)), ((5000, 7), 0), ((1,), None)]:
+        x = random_array(shape, dtype, rng, -20, 20)
+        k = kiln.asarray(x, device=device)
+        # NumPy sums float16's squared deviations in float16 (inf past 65504);
+        # kiln in float32, as NumPy's float16 mean does
+        wide = x.astype("float32") if dtype == "float16" else x
+        assert_matches(kiln.var(k, axis=axis), np.var(wide, axis=axis).astype(np.var(x[:1]).dtype), rtol)
+        view = (slice(None, None, -2),) * len(shape)
+        assert_matches(kiln.std(k[view], axis=axis, correction=1),
+                       np.std(wide[view], axis=axis, ddof=1).astype(np.var(x[:1]).dtype), rtol)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_var_of_values_far_from_zero(dtype, device, rng):
+    """A mean a million times the spread: the one-pass accumulator must keep
+    NumPy's two-pass accuracy (a sum of squares minus the squared sum would
+    lose every digit in float32)."""
+    x = (1e4 + rng.standard_normal(200_000) * 1e-2).astype(dtype)
+    got = float(kiln.var(kiln.asarray(x, device=device)))
+    want = float(np.var(x.astype("float64")))
+    assert abs(got - want) <= (2e-2 if dtype == "float32" else 1e-8) * want
+
+
+def test_var_special_values(device):
+    x = np.array([[1.0, np.nan, 3.0], [np.inf, 2.0, 2.0], [np.inf, -np.inf, 0.0], [5.0, 5.0, 5.0],
+                  [1.0, 2.0, np.inf], [np.inf, np.inf, np.inf]])
+    k = kiln.asarray(x, device=device)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert_matches(kiln.var(k, axis=1), np.var(x, axis=1))
+        assert_matches(kiln.var(kiln.asarray(np.zeros((0, 3)), device=device), axis=0), np.var(np.zeros((0, 3)), axis=0))
+        assert_matches(kiln.var(kiln.asarray(np.ones(3), device=device), correction=5), np.var(np.ones(3), ddof=5))
+        assert_matches(kiln.var(kiln.asarray(np.array([np.inf], "float32"), device=device)),
+                       np.var(np.array([np.inf], "float32")))
+    # dtype= other than the computation's own: the two-pass way, same answer
+    y = np.arange(12, dtype="float32").reshape(3, 4)
+    assert_matches(kiln.var(kiln.asarray(y, device=device), axis=1, dtype="float64"),
+                   np.var(y, axis=1, dtype="float64"))
+
+
 @pytest.mark.parametrize("dtype", ["int16", "uint8", "float32", "float64", "complex128", "bool"])
 def test_argmin_argmax(dtype, device, rng):
     x = random_array((5, 7, 4), dtype, rng, -3, 3)  # small range: many ties, first wins

@@ -78,6 +78,57 @@ template <class T, bool IsMax> struct red_arg {
 template <class T> struct red_argmin : red_arg<T, false> {};
 template <class T> struct red_argmax : red_arg<T, true> {};
 
+// var's accumulator: the count, mean and sum of squared deviations of a
+// range, merged pairwise by Chan, Golub and LeVeque's update, so that var
+// reads its input once (the two-pass form reads it twice and writes the
+// deviations between) with the accuracy of the two-pass form. Integers and
+// bools compute in float64, float16 in float32, as NumPy's var does.
+template <class T> struct moments_type { typedef double type; };
+template <> struct moments_type<half> { typedef float type; };
+template <> struct moments_type<float> { typedef float type; };
+template <class R> struct moments_type<complex<R> > { typedef complex<R> type; };
+template <class T> struct real_part { typedef T type; };
+template <class R> struct real_part<complex<R> > { typedef R type; };
+template <class R> __device__ __forceinline__ R squared_magnitude(R x) { return x * x; }
+template <class R> __device__ __forceinline__ R squared_magnitude(complex<R> z) { return z.re * z.re + z.im * z.im; }
+template <class R> __device__ __forceinline__ bool is_finite_value(R x) { return x - x == R(0); }
+template <class R> __device__ __forceinline__ bool is_finite_value(complex<R> z) {
+  return is_finite_value(z.re) && is_finite_value(z.im);
+}
+template <class R> __device__ __forceinline__ R scaled(R x, R w) { return x * w; }
+template <class R> __device__ __forceinline__ complex<R> scaled(complex<R> z, R w) {
+  return make_complex(z.re * w, z.im * w);
+}
+template <class T> struct red_squared_deviations {
+  typedef typename moments_type<T>::type C;
+  typedef typename real_part<C>::type Real;
+  struct Acc {
+    long long n;
+    C mean;
+    Real m2;
+  };
+  typedef Real Out;
+  __device__ static Acc load(T x, long long) {
+    Acc a;
+    a.n = 1;
+    a.mean = convert<C>(x);
+    a.m2 = Real(0);
+    return a;
+  }
+  __device__ static Acc combine(Acc a, Acc b) {
+    Acc r;
+    r.n = a.n + b.n;
+    const Real w = (Real)b.n / (Real)r.n;
+    const C delta = op_subtract::call(b.mean, a.mean);
+    r.mean = op_add::call(a.mean, scaled(delta, w));
+    r.m2 = a.m2 + b.m2 + squared_magnitude(delta) * ((Real)a.n * w);
+    return r;
+  }
+  // An infinite element makes NumPy's deviations inf - inf = NaN; the
+  // running form can leave m2 at 0 (one element) or inf instead.
+  __device__ static Out finish(Acc a) { return is_finite_value(a.mean) ? a.m2 : quiet_nan<Real>(); }
+};
+
 // Combines one value per thread into thread 0's; `scratch` holds blockDim.x values.
 template <class R>
 __device__ typename R::Acc block_combine(typename R::Acc mine, bool has, typename R::Acc* scratch, bool* valid) {
