@@ -1,5 +1,5 @@
 #pragma once
-// Counting and finding: NumPy's bincount and flatnonzero.
+// Counting and finding: NumPy's bincount, flatnonzero and extract.
 #include <optional>
 
 #include "kiln/array.hpp"
@@ -14,5 +14,10 @@ Array bincount(const Array& x, const std::optional<Array>& weights = std::nullop
 // The int64 positions, in the flattened C order of x, of its nonzero (true)
 // elements, ascending. The output's length needs the count on the host.
 Array flatnonzero(const Array& x);
+
+// The elements of x where `condition` (of x's size) is nonzero, in flattened
+// C order: x[condition] for a condition of x's shape, without the positions
+// in between.
+Array extract(const Array& condition, const Array& x);
 
 }  // namespace kiln

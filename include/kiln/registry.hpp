@@ -95,15 +95,18 @@ struct GatherArgs {
   bool check_bounds = false;
 };
 
-// The positions of a contiguous mask's true bytes (n of them), in order:
-// with out null, only their number, into count; else written to out (count
-// of them): two reads of the mask. What the counting call leaves in `slices`
-// (the backend's own) the writing call may reuse.
+// A contiguous mask's true bytes (n of them), in order: with out null, only
+// their number, into count; else, to out (count of them), their int64
+// positions, or, with `values` set, the elements at those positions of the
+// contiguous `values` (itemsize bytes each). Two reads of the mask. What the
+// counting call leaves in `slices` (the backend's own) the writing call may reuse.
 struct MaskCompactArgs {
   int device = 0;
   const uint8_t* mask = nullptr;
   int64_t n = 0;
-  int64_t* out = nullptr;
+  const char* values = nullptr;
+  int64_t itemsize = 0;  // of values: 1, 2, 4, 8 or 16
+  void* out = nullptr;
   int64_t count = 0;
   std::vector<int64_t> slices;
 };

@@ -78,6 +78,8 @@ def getitem(x, key):
     if view is not None:
         return view
     items = [_item(k, x.device) for k in (key if isinstance(key, tuple) else (key,))]
+    if len(items) == 1 and _is_mask(items[0]) and items[0].ndim and items[0].shape == x.shape:
+        return _core._extract(items[0], x)  # the selected elements in one pass, no positions between
     if builtins.sum(1 for k in items if k is Ellipsis) > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
     # Ellipsis stands for the axes no other item consumes (a mask consumes its ndim).

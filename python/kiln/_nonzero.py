@@ -1,6 +1,7 @@
 """Finding nonzero elements: flatnonzero, nonzero, argwhere, count_nonzero,
 and selecting by a condition: compress, extract. The positions come from
-kiln::flatnonzero (the backend compacts the mask)."""
+kiln::flatnonzero and extract's elements from kiln::extract (the backend
+compacts the mask)."""
 import operator
 
 from . import _core
@@ -69,9 +70,6 @@ def compress(condition, a, axis=None, out=None):
 def extract(condition, arr):
     """The elements of ``arr`` where ``condition`` is nonzero, flattened."""
     arr = asarray(arr)
-    condition = asarray(condition, device=arr.device)
-    if condition.size != arr.size:
-        raise ValueError(f"extract: condition has {condition.size} elements, arr {arr.size}")
-    return take(arr.reshape(-1), _core._flatnonzero(condition))
+    return _core._extract(asarray(condition, device=arr.device), arr)
 
 

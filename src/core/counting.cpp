@@ -1,12 +1,14 @@
 // bincount: argument checks, the output's length (which needs max(x) on the
 // host, as in NumPy and CuPy), then the device's counting kernel.
-// flatnonzero: the backend compacts the mask (counts its true bytes, then writes their positions).
+// flatnonzero and extract: the backend compacts the mask (counts its true
+// bytes, then writes their positions or the elements there).
 #include "kiln/counting.hpp"
 
 #include <string>
 
 #include "kiln/creation.hpp"
 #include "kiln/error.hpp"
+#include "kiln/gather.hpp"
 #include "kiln/reductions.hpp"
 #include "kiln/registry.hpp"
 
@@ -50,21 +52,49 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
   return out;
 }
 
-Array flatnonzero(const Array& x) {
-  if (x.size() == 0) return zeros({0}, DType::Int64, x.device());
-  MaskCompactKernel kernel = kernel_table(x.device().kind).compact_mask;
-  if (!kernel) throw TypeError("kiln.flatnonzero is not supported on " + x.device().str());
-  const Array mask = x.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
+namespace {
+
+// The mask's true elements: their positions (values null) or those elements of values.
+Array compact(const Array& mask_source, const Array* values, const char* fn) {
+  const DType out_dtype = values ? values->dtype() : DType::Int64;
+  const Device device = mask_source.device();
+  if (mask_source.size() == 0) return zeros({0}, out_dtype, device);
+  MaskCompactKernel kernel = kernel_table(device.kind).compact_mask;
+  if (!kernel) throw TypeError(std::string(fn) + " is not supported on " + device.str());
+  const Array mask = mask_source.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
+  const Array source = values ? values->as_contiguous(values->dtype()) : Array();
   MaskCompactArgs args;
-  args.device = x.device().index;
+  args.device = device.index;
   args.mask = reinterpret_cast<const uint8_t*>(mask.data());
-  args.n = x.size();
+  args.n = mask.size();
   kernel(args);  // the count
-  Array out = Array::empty({args.count}, DType::Int64, x.device());
+  Array out = Array::empty({args.count}, out_dtype, device);
   if (args.count == 0) return out;
-  args.out = reinterpret_cast<int64_t*>(out.data());
+  if (values) {
+    args.values = source.data();
+    args.itemsize = source.itemsize();
+  }
+  args.out = out.data();
   kernel(args);
   return out;
+}
+
+}  // namespace
+
+Array flatnonzero(const Array& x) { return compact(x, nullptr, "kiln.flatnonzero"); }
+
+Array extract(const Array& condition, const Array& x) {
+  if (condition.device() != x.device())
+    throw TypeError("kiln.extract: condition is on " + condition.device().str() + " but arr is on " +
+                    x.device().str());
+  if (condition.size() != x.size())
+    throw ValueError("kiln.extract: condition has " + std::to_string(condition.size()) + " elements, arr " +
+                     std::to_string(x.size()));
+  // The backends copy each element as one value of its size: a view that is
+  // not aligned to it (a reinterpreting view) goes through the positions.
+  if (reinterpret_cast<uintptr_t>(x.data()) % static_cast<uintptr_t>(x.itemsize()) != 0)
+    return take(x.reshape({x.size()}), flatnonzero(condition));
+  return compact(condition, &x, "kiln.extract");
 }
 
 }  // namespace kiln

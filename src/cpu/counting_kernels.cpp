@@ -1,8 +1,10 @@
-// bincount and flatnonzero's compaction on the CPU. Counts are split over the cores, each counting into a
+// bincount and the mask compaction of flatnonzero and extract on the CPU. Counts are split over the cores, each counting into a
 // private histogram that is summed at the end (when the histograms are small
 // beside the input); weight sums run in order, so that they round exactly as
 // NumPy's do.
 #include <algorithm>
+#include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "backend.hpp"
@@ -37,12 +39,31 @@ void sum_weights(const BincountArgs& a) {
   for (int64_t i = 0; i < a.n; ++i) out[a.x[i]] += a.weights[i];
 }
 
+// Elements of `bytes` bytes, copied as one value.
+template <int bytes> struct Element {
+  unsigned char b[bytes];
+};
+
+// Writes slice [i, hi)'s true positions (Out = int64_t, values null) or the
+// elements there to out[first, last), without a branch: every candidate is
+// stored and the output pointer moves on only past a true one, which a mask
+// of mixed values would mispredict half the time.
+template <class Out>
+void write_slice(const MaskCompactArgs& a, int64_t i, int64_t hi, int64_t first, int64_t last) {
+  Out* out = static_cast<Out*>(a.out) + first;
+  Out* const stop = static_cast<Out*>(a.out) + last;
+  const Out* values = reinterpret_cast<const Out*>(a.values);
+  for (; out < stop && i < hi; ++i) {
+    if constexpr (std::is_same_v<Out, int64_t>) *out = i;
+    else *out = values[i];
+    out += a.mask[i] != 0;
+  }
+}
+
 // Each core counts its slice's true bytes (the counting call, which leaves
 // each slice's first output position in a.slices, and the total after
-// them), then writes their positions from its slice's offset (the writing
-// call): without a branch (every position is stored, the output pointer
-// moves on only past a true one), which a mask of mixed values would
-// mispredict half the time.
+// them), then writes its positions or elements from its slice's offset (the
+// writing call), never past the next slice's.
 void compact_mask(MaskCompactArgs& a) {
   std::vector<int64_t>& starts = a.slices;
   if (!a.out)
@@ -58,12 +79,13 @@ void compact_mask(MaskCompactArgs& a) {
         starts[c + 1] = trues;
         continue;
       }
-      int64_t* out = a.out + starts[c];
-      int64_t* const stop = a.out + starts[c + 1];  // never written past: the next slice's
-      for (; out < stop && i < hi; ++i) {
-        *out = i;
-        out += a.mask[i] != 0;
-      }
+      const int64_t first = starts[c], last = starts[c + 1];
+      if (!a.values) write_slice<int64_t>(a, i, hi, first, last);
+      else if (a.itemsize == 1) write_slice<Element<1>>(a, i, hi, first, last);
+      else if (a.itemsize == 2) write_slice<Element<2>>(a, i, hi, first, last);
+      else if (a.itemsize == 4) write_slice<Element<4>>(a, i, hi, first, last);
+      else if (a.itemsize == 8) write_slice<Element<8>>(a, i, hi, first, last);
+      else write_slice<Element<16>>(a, i, hi, first, last);
     }
   });
   if (a.out) return;

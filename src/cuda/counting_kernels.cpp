@@ -97,7 +97,7 @@ void bincount(const BincountArgs& a) {
 
 // Compaction with CUB (libkiln_cub.so): the counting call sums the mask and
 // copies the count to the host (the output's size must be known to allocate
-// it), the writing call selects the flagged positions in one pass.
+// it), the writing call selects the flagged positions or elements in one pass.
 void compact_mask(MaskCompactArgs& a) {
   ContextScope scope(a.device);
   void* stream = reinterpret_cast<void*>(current_stream_handle(a.device));
@@ -115,12 +115,17 @@ void compact_mask(MaskCompactArgs& a) {
     a.count = host_count;
     return;
   }
-  const FlaggedPositionsFn positions = flagged_positions_function();
-  long long* out = reinterpret_cast<long long*>(a.out);
-  check_cub(positions(nullptr, &temp_bytes, a.mask, out, count_at, a.n, stream),
-            "cub::DeviceSelect::Flagged (temporary storage)");
+  // The writing call: the flagged positions, or the flagged elements of a.values.
+  auto select = [&](void* temp) {
+    if (a.values)
+      return flagged_values_function()(temp, &temp_bytes, a.values, static_cast<int>(a.itemsize), a.mask, a.out,
+                                       count_at, a.n, stream);
+    return flagged_positions_function()(temp, &temp_bytes, a.mask, static_cast<long long*>(a.out), count_at, a.n,
+                                        stream);
+  };
+  check_cub(select(nullptr), "cub::DeviceSelect::Flagged (temporary storage)");
   BufferPtr temp = allocate_device(std::max<size_t>(temp_bytes, 1), device);
-  check_cub(positions(temp->data(), &temp_bytes, a.mask, out, count_at, a.n, stream), "cub::DeviceSelect::Flagged");
+  check_cub(select(temp->data()), "cub::DeviceSelect::Flagged");
 }
 
 }  // namespace

@@ -16,6 +16,7 @@ struct Loaded {
   RadixSortFn sort[kNumRadixKeys] = {};
   CountFlagsFn count_flags = nullptr;
   FlaggedPositionsFn flagged_positions = nullptr;
+  FlaggedValuesFn flagged_values = nullptr;
   const char* (*error_string)(int) = nullptr;
   std::string error;  // empty when loaded
 };
@@ -63,6 +64,7 @@ const Loaded& load() {
     for (int k = 0; k < kNumRadixKeys; ++k) l.sort[k] = reinterpret_cast<RadixSortFn>(find(names[k]));
     l.count_flags = reinterpret_cast<CountFlagsFn>(find("kiln_cub_count_flags"));
     l.flagged_positions = reinterpret_cast<FlaggedPositionsFn>(find("kiln_cub_flagged_positions"));
+    l.flagged_values = reinterpret_cast<FlaggedValuesFn>(find("kiln_cub_flagged_values"));
     l.error_string = reinterpret_cast<const char* (*)(int)>(find("kiln_cub_error_string"));
     return l;
   }();
@@ -80,6 +82,7 @@ const Loaded& loaded_or_throw() {
 RadixSortFn radix_sort_function(RadixKey key) { return loaded_or_throw().sort[static_cast<int>(key)]; }
 CountFlagsFn count_flags_function() { return loaded_or_throw().count_flags; }
 FlaggedPositionsFn flagged_positions_function() { return loaded_or_throw().flagged_positions; }
+FlaggedValuesFn flagged_values_function() { return loaded_or_throw().flagged_values; }
 
 void check_cub(int status, const char* what) {
   if (status != 0) throw CudaError(std::string(what) + ": " + load().error_string(status));

@@ -21,11 +21,14 @@ using CountFlagsFn = int (*)(void* temp, size_t* temp_bytes, const unsigned char
                              long long n, void* stream);
 using FlaggedPositionsFn = int (*)(void* temp, size_t* temp_bytes, const unsigned char* flags, long long* out,
                                    long long* count, long long n, void* stream);
+using FlaggedValuesFn = int (*)(void* temp, size_t* temp_bytes, const void* values, int itemsize,
+                                const unsigned char* flags, void* out, long long* count, long long n, void* stream);
 
 // The entry points; CudaError saying where it looked when the library is missing.
 RadixSortFn radix_sort_function(RadixKey key);
 CountFlagsFn count_flags_function();
 FlaggedPositionsFn flagged_positions_function();
+FlaggedValuesFn flagged_values_function();
 // CudaError naming `what` and the CUDA error, unless status is 0.
 void check_cub(int status, const char* what);
 

@@ -59,8 +59,9 @@ bool output_runs_down(const StridedArgs& a) {
 // Contiguous when every operand is one dense run (or, for inputs, a single
 // broadcast value), so the kernel can index them all by i; Vector when, in
 // addition, each dense operand starts on a `width`-element boundary;
-// Transpose for a one-input kernel (`may_transpose`) over two dimensions
-// whose input runs across the output's rows.
+// otherwise Strided2 for two dimensions, Strided for more; but Transpose for
+// a one-input kernel (`may_transpose`) over two dimensions whose input runs
+// across the output's rows.
 Layout choose_layout(const StridedArgs& a, const size_t* itemsizes, bool vectorise, bool may_transpose = false) {
   if (may_transpose && a.ndim == 2 && a.nargs == 2 && a.shape[0] > 1 && a.shape[1] > 1) {
     const int columns = output_runs_down(a) ? 0 : 1;
@@ -82,7 +83,7 @@ Layout choose_layout(const StridedArgs& a, const size_t* itemsizes, bool vectori
     if (dense && aligned && a.size >= width) return Layout::Vector;
     if (dense) return a.size < (int64_t{1} << 31) ? Layout::Contiguous32 : Layout::Contiguous64;
   }
-  return Layout::Strided;
+  return a.ndim == 2 ? Layout::Strided2 : Layout::Strided;
 }
 
 KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* itemsizes) {
@@ -97,7 +98,7 @@ KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* items
       p.shape[d] = a.shape[from];
       for (int k = 0; k < a.nargs; ++k) p.strides[k][d] = a.strides[k][from];
     }
-  } else if (layout == Layout::Strided) {
+  } else if (layout == Layout::Strided || layout == Layout::Strided2) {
     if (a.ndim > kMaxKernelDims)
       throw ValueError("arrays whose layout needs more than " + std::to_string(kMaxKernelDims) +
                        " dimensions after merging are not supported on CUDA yet");

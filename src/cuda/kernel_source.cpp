@@ -12,6 +12,7 @@ const char* layout_suffix(Layout l) {
     case Layout::Contiguous32: return "contig32";
     case Layout::Contiguous64: return "contig64";
     case Layout::Vector: return "vector";
+    case Layout::Strided2: return "strided2";
     case Layout::Transpose: return "transpose";
   }
   return "";
@@ -114,18 +115,22 @@ int vector_width(const KernelSpec& s) {
 std::string kernel_body(const KernelSpec& s) {
   if (s.layout == Layout::Vector) return vector_body(s, vector_width(s));
   if (s.layout == Layout::Transpose) return transpose_body(s);
-  const bool strided = s.layout == Layout::Strided;
+  const bool strided = s.layout == Layout::Strided || s.layout == Layout::Strided2;
   const std::string index = s.layout == Layout::Contiguous32 ? "unsigned int" : "long long";
   const int out = s.nin;
   std::string k = "extern \"C\" __global__ void " + s.name + "(kiln_params p, " + index + " n) {\n";
   k += "  for (" + index + " i = (" + index + ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (" + index +
        ")gridDim.x * blockDim.x) {\n";
-  if (strided) {
+  if (s.layout == Layout::Strided2) {
+    k += "    const long long c = i % p.shape[1], r = i / p.shape[1];\n"
+         "    long long off[4];\n"
+         "    for (int k = 0; k <= " + std::to_string(out) + "; ++k) off[k] = r * p.strides[k][0] + c * p.strides[k][1];\n";
+  } else if (strided) {  // the outermost coordinate is what is left: no division for it
     k += "    long long off[4] = {0, 0, 0, 0};\n"
          "    long long rem = i;\n"
          "    for (int d = p.ndim - 1; d >= 0; --d) {\n"
-         "      long long c = rem % p.shape[d];\n"
-         "      rem /= p.shape[d];\n"
+         "      const long long c = d == 0 ? rem : rem % p.shape[d];\n"
+         "      if (d > 0) rem /= p.shape[d];\n"
          "      for (int k = 0; k <= " + std::to_string(out) + "; ++k) off[k] += c * p.strides[k][d];\n"
          "    }\n";
   }

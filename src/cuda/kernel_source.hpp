@@ -13,12 +13,15 @@ namespace kiln::cuda {
 inline constexpr int kMaxKernelDims = 12;
 
 // Vector: contiguous operands aligned to 16 bytes of the widest element, read
-// and written 16 bytes at a time (a scalar loop does the tail). Transpose: a
+// and written 16 bytes at a time (a scalar loop does the tail). Strided2: the
+// Strided layout's two-dimensional case, its offsets spelled out (half the
+// time of the loop over any number of dimensions, H100, an 8192^2 broadcast
+// sum). Transpose: a
 // one-input kernel over two dimensions, the output's rows along dimension 0
 // and the input's along dimension 1, moved through 32x32 tiles in shared
 // memory so that both the input's reads and the output's writes are coalesced.
-enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64, Vector, Transpose };
-inline constexpr int kNumLayouts = 5;
+enum class Layout : uint8_t { Strided, Contiguous32, Contiguous64, Vector, Strided2, Transpose };
+inline constexpr int kNumLayouts = 6;
 inline constexpr int kTransposeTile = 32;
 inline constexpr int kTransposeRowsPerPass = 8;  // the block is kTransposeTile x this
 inline constexpr int kVectorBytes = 16;

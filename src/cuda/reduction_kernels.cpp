@@ -46,6 +46,7 @@ struct ScanFunctions {
 };
 
 std::atomic<ReduceFunctions*> reduce_slots[kNumReduceOps][kNumDTypes][kMaxDevices];
+std::atomic<ReduceFunctions*> widening_sum_slots[kNumDTypes][kMaxDevices];
 std::atomic<ScanFunctions*> scan_slots[kNumScanOps][kNumDTypes][kMaxDevices];
 
 unsigned multiprocessors(int device) {
@@ -60,12 +61,12 @@ int64_t resident_blocks(CUfunction fn, int device) {
   return int64_t{std::max(per_multiprocessor, 1)} * multiprocessors(device);
 }
 
-// Built once and kept for the life of the process, like the modules behind them.
-const ReduceFunctions& reduce_functions(ReduceOp op, DType dt, int device) {
-  check_device_index(device);
-  return *load_or_build(reduce_slots[int(op)][int(dt)][device], [&] {
-    std::string name = std::string("kiln_reduce_") + kReduceNames[int(op)] + "_" + std::string(kiln::name(dt));
-    std::string source = reduce_source(kReduceNames[int(op)], dt, name);
+// Built once and kept for the life of the process, like the modules behind
+// them: the kernels of reduction `op` (a red_<op> in reduce.cuh) over `dt`.
+const ReduceFunctions& reduce_functions(std::atomic<ReduceFunctions*>& slot, const char* op, DType dt, int device) {
+  return *load_or_build(slot, [&] {
+    std::string name = std::string("kiln_reduce_") + op + "_" + std::string(kiln::name(dt));
+    std::string source = reduce_source(op, dt, name);
     auto* f = new ReduceFunctions{load_kernel(device, source, name + "_direct"),
                                   load_kernel(device, source, name + "_partial"),
                                   load_kernel(device, source, name + "_final"),
@@ -120,10 +121,7 @@ BufferPtr split_ranges(ReduceParams& p, int64_t split, int device) {
   return partial;
 }
 
-void run_reduce(ReduceOp op, DType dt, const ReduceArgs& a) {
-  check_dims(a.kept_ndim, "reductions");
-  check_dims(a.reduce_ndim, "reductions");
-  const ReduceFunctions& f = reduce_functions(op, dt, a.device);
+void run_reduce(const ReduceFunctions& f, const ReduceArgs& a) {
   ContextScope scope(a.device);
   ReduceParams p;
   std::memset(&p, 0, sizeof p);
@@ -219,7 +217,20 @@ void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
   launch_args(f.tiles, a.device, static_cast<unsigned>(tiles), tile_args);
 }
 
-template <int O, int D> void reduce_entry(const ReduceArgs& a) { run_reduce(ReduceOp(O), DType(D), a); }
+void check_reduce_args(const ReduceArgs& a) {
+  check_dims(a.kept_ndim, "reductions");
+  check_dims(a.reduce_ndim, "reductions");
+  check_device_index(a.device);
+}
+
+template <int O, int D> void reduce_entry(const ReduceArgs& a) {
+  check_reduce_args(a);
+  run_reduce(reduce_functions(reduce_slots[O][D][a.device], kReduceNames[O], DType(D), a.device), a);
+}
+template <int D> void widening_sum_entry(const ReduceArgs& a) {
+  check_reduce_args(a);
+  run_reduce(reduce_functions(widening_sum_slots[D][a.device], "widening_sum", DType(D), a.device), a);
+}
 template <int O, int D> void scan_entry(const ScanArgs& a) { run_scan(ScanOp(O), DType(D), a); }
 
 template <int... D>
@@ -245,6 +256,13 @@ void register_reduction_kernels(KernelTable& t) {
   constexpr int bool_index = int(DType::Bool);
   t.reduce[int(ReduceOp::any)][bool_index] = &reduce_entry<int(ReduceOp::any), bool_index>;
   t.reduce[int(ReduceOp::all)][bool_index] = &reduce_entry<int(ReduceOp::all), bool_index>;
+  t.widening_sum[bool_index] = &widening_sum_entry<bool_index>;
+  t.widening_sum[int(DType::Int8)] = &widening_sum_entry<int(DType::Int8)>;
+  t.widening_sum[int(DType::UInt8)] = &widening_sum_entry<int(DType::UInt8)>;
+  t.widening_sum[int(DType::Int16)] = &widening_sum_entry<int(DType::Int16)>;
+  t.widening_sum[int(DType::UInt16)] = &widening_sum_entry<int(DType::UInt16)>;
+  t.widening_sum[int(DType::Int32)] = &widening_sum_entry<int(DType::Int32)>;
+  t.widening_sum[int(DType::UInt32)] = &widening_sum_entry<int(DType::UInt32)>;
 }
 
 }  // namespace kiln::cuda

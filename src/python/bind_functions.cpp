@@ -129,6 +129,8 @@ void bind_reductions(nb::module_& m) {
     return bincount(to_array(x), w, minlength);
   }, "x"_a, "weights"_a = nb::none(), "minlength"_a = 0);
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
+  m.def("_extract", [](const Array& condition, const Array& x) { return extract(condition, x); }, "condition"_a,
+        "x"_a);
   m.def("matmul", [](nb::handle a, nb::handle b) {
     const Array x = to_array(a, "x1"), y = to_array(b, "x2");
     return without_gil({x, y}, [&] { return matmul(x, y); });

@@ -26,7 +26,8 @@ namespace {
 
 constexpr int kHopper = 90;
 // Transpose is a one-input layout: casts (copies) only.
-constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64, Layout::Vector};
+constexpr Layout kLayouts[] = {Layout::Strided, Layout::Contiguous32, Layout::Contiguous64, Layout::Vector,
+                               Layout::Strided2};
 
 class CudaKernels : public ::testing::Test {
  protected:
@@ -98,6 +99,8 @@ TEST_F(CudaKernels, EveryReductionKernelCompiles) {
     for (const char* op : reductions)
       programs.emplace_back(std::string(op) + "_" + std::string(name(dt)) + ".cu", reduce_source(op, dt, "k"));
   }
+  for (DType dt : {DType::Bool, DType::Int8, DType::UInt8, DType::Int16, DType::UInt16, DType::Int32, DType::UInt32})
+    programs.emplace_back("widening_sum_" + std::string(name(dt)) + ".cu", reduce_source("widening_sum", dt, "k"));
   programs.emplace_back("any.cu", reduce_source("any", DType::Bool, "k"));
   programs.emplace_back("all.cu", reduce_source("all", DType::Bool, "k"));
   EXPECT_EQ(compile_all(programs), "");

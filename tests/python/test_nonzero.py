@@ -48,3 +48,25 @@ def test_compress_and_strided_input(device):
         kiln.nonzero(kiln.asarray(1.0, device=device))
     assert kiln.argwhere(kiln.asarray(3.0, device=device)).shape == np.argwhere(np.array(3.0)).shape
     _same(kiln.flatnonzero(kiln.zeros(10, device=device)), np.flatnonzero(np.zeros(10)))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "int32", "float64", "complex128"])
+def test_selecting_by_a_mask_of_the_whole_shape(device, dtype, rng):
+    """x[mask] with mask of x's shape and extract: the elements in one pass,
+    each dtype's size, strided and reversed views, none or all kept."""
+    from conftest import random_array
+    for shape in [(7,), (40, 33), (3, 1, 50), (100_003,)]:
+        x = random_array(shape, dtype, rng)
+        mask = rng.random(shape) < 0.4
+        k, km = kiln.asarray(x, device=device), kiln.asarray(mask, device=device)
+        np.testing.assert_array_equal(kiln.asnumpy(k[km]), x[mask])
+        np.testing.assert_array_equal(kiln.asnumpy(kiln.extract(km, k)), np.extract(mask, x))
+        np.testing.assert_array_equal(kiln.asnumpy(k[::-1][km[::-1]]), x[::-1][mask[::-1]])
+        assert kiln.asnumpy(k[kiln.zeros_like(km)]).shape == (0,)
+        np.testing.assert_array_equal(kiln.asnumpy(k[kiln.ones_like(km)]), x.ravel())
+        assert k[km].dtype == x.dtype
+    x2 = random_array((6, 8), dtype, rng)
+    k2 = kiln.asarray(x2, device=device)
+    np.testing.assert_array_equal(kiln.asnumpy(k2.T[k2.T != k2.T[0, 0]]), x2.T[x2.T != x2.T[0, 0]])
+    with pytest.raises(ValueError, match="condition has 3 elements"):
+        kiln.extract(kiln.ones(3, dtype="bool", device=device), k2)

@@ -22,6 +22,19 @@ template <class T> struct red_prod {
   __device__ static Acc combine(Acc a, Acc b) { return op_multiply::call(a, b); }
   __device__ static Out finish(Acc a) { return convert<T>(a); }
 };
+// sum of a bool or a narrower integer straight into NumPy's default
+// accumulator (int64; uint64 for unsigned), without a widened copy first.
+template <class T> struct widened { typedef long long type; };
+template <> struct widened<uint8> { typedef unsigned long long type; };
+template <> struct widened<uint16> { typedef unsigned long long type; };
+template <> struct widened<uint32> { typedef unsigned long long type; };
+template <class T> struct red_widening_sum {
+  typedef typename widened<T>::type Acc;
+  typedef Acc Out;
+  __device__ static Acc load(T x, long long) { return (Acc)x; }
+  __device__ static Acc combine(Acc a, Acc b) { return a + b; }
+  __device__ static Out finish(Acc a) { return a; }
+};
 template <class T> struct red_min {
   typedef T Acc;
   typedef T Out;
