@@ -172,6 +172,9 @@ enum class LapackOp : uint8_t {
           // right eigenvectors (unit columns) in u (n x n) when `vectors`; a is destroyed
   gesvd,  // singular values descending in values (real); u (m x m or m x k) and vt (n x n or k x n)
           // when not null (`full` for the square ones), k = min(m, n); a is destroyed
+  lu_slogdet,  // optional: slogdet from getrf's n x n factors in a and its pivots: each matrix's
+               // sign into values (a's dtype), log|det| into b (real); without it the core
+               // spells the same in array operations
   count_
 };
 inline constexpr int kNumLapackOps = static_cast<int>(LapackOp::count_);

@@ -145,6 +145,22 @@ SignLogDet slogdet(const Array& a) {
   const DType dt = linalg_dtype(a.dtype());
   const int64_t n = rows(a);
   LU factors = lu(a, dt);
+  if (kernel_table(a.device().kind).lapack[static_cast<int>(LapackOp::lu_slogdet)][static_cast<int>(dt)] &&
+      n > 0) {
+    SignLogDet out;
+    out.sign = Array::empty(batch_of(a), dt, a.device());
+    out.logabsdet = Array::empty(batch_of(a), real_dtype(dt), a.device());
+    LapackArgs args;
+    args.a = factors.factors.data();
+    args.pivots = reinterpret_cast<int64_t*>(factors.pivots.data());
+    args.values = out.sign.data();
+    args.b = out.logabsdet.data();
+    args.batch = count(batch_of(a));
+    args.m = args.n = n;
+    if (args.batch > 0) run(LapackOp::lu_slogdet, dt, a.device(), args);
+    return out;
+  }
+  // The same in array operations, for a backend without the kernel.
   const Array diagonal = factors.factors.matrix_transpose().diagonal();
   const Array magnitude = abs(diagonal);
   // Each row swap flips the sign.
@@ -152,8 +168,11 @@ SignLogDet slogdet(const Array& a) {
                                  a.device());
   const Array swaps = sum(not_equal(factors.pivots, positions), std::vector<int64_t>{-1}, false, DType::Int64);
   const Array parity_sign = subtract(Operand(1), multiply(remainder(swaps, Operand(2)), Operand(2)));
+  // A pivot's share of the sign as NumPy takes it: z / |z| (0 for 0); -1, 0
+  // or 1 for a real one, 1 for NaN (the sign stays finite, log|det| is NaN).
   const Array unit = is_complex(dt) ? where(equal(magnitude, Operand(0)), Operand(0), divide(diagonal, magnitude))
-                                    : sign(diagonal);
+                                    : subtract(not_equal(diagonal, Operand(0)),
+                                               multiply(less(diagonal, Operand(0)), Operand(2)));
   SignLogDet out;
   out.sign = multiply(prod(unit, std::vector<int64_t>{-1}), parity_sign).astype(dt, false);
   out.logabsdet = sum(log(magnitude), std::vector<int64_t>{-1});

@@ -29,9 +29,17 @@ const LoadedApi<Cusolver>& load() {
         static const char* const gesvdj_names[4] = {"cusolverDnSgesvdjBatched", "cusolverDnDgesvdjBatched",
                                                     "cusolverDnCgesvdjBatched", "cusolverDnZgesvdjBatched"};
         if (const char* missing = resolve_typed(lib, api.potrf_batched, potrf_names)) return missing;
+        static const char* const syevj_size_names[4] = {
+            "cusolverDnSsyevjBatched_bufferSize", "cusolverDnDsyevjBatched_bufferSize",
+            "cusolverDnCheevjBatched_bufferSize", "cusolverDnZheevjBatched_bufferSize"};
+        static const char* const syevj_names[4] = {"cusolverDnSsyevjBatched", "cusolverDnDsyevjBatched",
+                                                   "cusolverDnCheevjBatched", "cusolverDnZheevjBatched"};
         if (const char* missing = resolve_typed(lib, api.gesvdj_batched_buffer_size, gesvdj_size_names))
           return missing;
-        return resolve_typed(lib, api.gesvdj_batched, gesvdj_names);
+        if (const char* missing = resolve_typed(lib, api.gesvdj_batched, gesvdj_names)) return missing;
+        if (const char* missing = resolve_typed(lib, api.syevj_batched_buffer_size, syevj_size_names))
+          return missing;
+        return resolve_typed(lib, api.syevj_batched, syevj_names);
       });
   return loaded;
 }

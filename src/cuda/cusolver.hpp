@@ -15,7 +15,8 @@ struct Cusolver {
   X(cusolverDnXgesvd_bufferSize) X(cusolverDnXgesvd) X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)          \
   X(cusolverDnDorgqr_bufferSize) X(cusolverDnDorgqr) X(cusolverDnCungqr_bufferSize) X(cusolverDnCungqr)          \
   X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr) X(cusolverDnXgeev_bufferSize) X(cusolverDnXgeev)             \
-  X(cusolverDnCreateGesvdjInfo) X(cusolverDnDestroyGesvdjInfo)
+  X(cusolverDnCreateGesvdjInfo) X(cusolverDnDestroyGesvdjInfo) X(cusolverDnCreateSyevjInfo)                      \
+  X(cusolverDnDestroySyevjInfo)
 // Newer than the rest (cuSOLVER 11.7, CUDA 12.6): null where the library lacks them.
 #define KILN_CUSOLVER_OPTIONAL_FUNCTIONS(X) X(cusolverDnXsyevBatched_bufferSize) X(cusolverDnXsyevBatched)
 #define KILN_CUSOLVER_MEMBER(name) decltype(&::name) name = nullptr;
@@ -34,6 +35,13 @@ struct Cusolver {
   cusolverStatus_t (*gesvdj_batched[4])(cusolverDnHandle_t, cusolverEigMode_t, int m, int n, void* a, int lda,
                                         void* s, void* u, int ldu, void* v, int ldv, void* work, int lwork,
                                         int* info, gesvdjInfo_t, int batch) = {};
+  // syevj/heevjBatched (eigenvalues real).
+  cusolverStatus_t (*syevj_batched_buffer_size[4])(cusolverDnHandle_t, cusolverEigMode_t, cublasFillMode_t, int n,
+                                                   const void* a, int lda, const void* w, int* lwork, syevjInfo_t,
+                                                   int batch) = {};
+  cusolverStatus_t (*syevj_batched[4])(cusolverDnHandle_t, cusolverEigMode_t, cublasFillMode_t, int n, void* a,
+                                       int lda, void* w, void* work, int lwork, int* info, syevjInfo_t,
+                                       int batch) = {};
 };
 
 // CudaError saying what is missing when cuSOLVER cannot be loaded.

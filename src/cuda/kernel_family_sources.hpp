@@ -11,5 +11,6 @@ const char* random_kernel_source();
 const char* sort_kernel_source();
 const char* matmul_kernel_source();
 const char* householder_kernel_source();
+const char* lu_determinant_kernel_source();
 
 }  // namespace kiln::cuda

@@ -23,8 +23,8 @@ namespace {
 
 // The largest sides sent to each batched routine. LU and Cholesky: cuBLAS's
 // and cuSOLVER's batched kernels keep a matrix on one multiprocessor, which
-// beats the blocked one-matrix routines up to a few hundred rows; Jacobi SVD's
-// batched form is limited to 32 by cuSOLVER.
+// beats the blocked one-matrix routines up to a few hundred rows; the batched
+// Jacobi routines (SVD, and eigh up to 32 a side) are limited to 32 by cuSOLVER.
 constexpr int64_t kLuMaxSide = 256;
 constexpr int64_t kCholeskyMaxSide = 256;
 constexpr int64_t kEigenMaxSide = 256;
@@ -123,8 +123,9 @@ void arguments_checked(int info, const char* routine, const LapackArgs& p) {
   std::fill(p.info, p.info + p.batch, 0);
 }
 
-// Q's kernel per precision (S, D, C, Z) and device.
+// Q's kernel and slogdet's per precision (S, D, C, Z) and device.
 std::atomic<CUfunction> form_q_slots[4][kMaxDevices];
+std::atomic<CUfunction> slogdet_slots[4][kMaxDevices];
 
 }  // namespace
 
@@ -230,6 +231,39 @@ bool geqrf_batched(const LapackArgs& p, DType dt) {
   return true;
 }
 
+const char* lu_determinant_kernel_source() {
+  return R"(#include "kiln/device/lu_determinant.cuh"
+#define KILN_LU_SLOGDET(name, T, R)                                                                     \
+  extern "C" __global__ void name(const T* lu, const long long* pivots, int n, long long batch, T* sign, \
+                                  R* logabsdet) {                                                       \
+    kiln::dev::lu_slogdet(lu, pivots, n, batch, sign, logabsdet);                                       \
+  }
+KILN_LU_SLOGDET(kiln_lu_slogdet_s, float, float)
+KILN_LU_SLOGDET(kiln_lu_slogdet_d, double, double)
+KILN_LU_SLOGDET(kiln_lu_slogdet_c, kiln::dev::complex64, float)
+KILN_LU_SLOGDET(kiln_lu_slogdet_z, kiln::dev::complex128, double)
+)";
+}
+
+void lu_slogdet(const LapackArgs& p, DType dt) {
+  check_device_index(p.device);
+  const int precision = lapack_precision(dt);
+  static const char* const names[4] = {"kiln_lu_slogdet_s", "kiln_lu_slogdet_d", "kiln_lu_slogdet_c",
+                                       "kiln_lu_slogdet_z"};
+  CUfunction fn = load_or_build(slogdet_slots[precision][p.device], [&] {
+    return load_kernel(p.device, lu_determinant_kernel_source(), names[precision]);
+  });
+  const void* lu = p.a;
+  const void* pivots = p.pivots;
+  int n = static_cast<int>(p.n);
+  long long batch = p.batch;
+  void* sign = p.values;
+  void* logabsdet = p.b;
+  void* args[] = {&lu, &pivots, &n, &batch, &sign, &logabsdet};
+  launch_grid_stride(fn, p.device, grid_stride_blocks(p.device, p.batch, 128, 8), 128, args);
+  std::fill(p.info, p.info + p.batch, 0);
+}
+
 bool orgqr_batched(const LapackArgs& p, DType dt) {
   if (!small_stack(p, kQrMaxSide)) return false;
   check_device_index(p.device);
@@ -249,8 +283,36 @@ bool orgqr_batched(const LapackArgs& p, DType dt) {
   return true;
 }
 
+// Jacobi over the stack (syevjBatched, up to 32 a side): its sweeps keep a
+// small matrix in one block, faster there than XsyevBatched's reduction to
+// tridiagonal form. Eigenvalues ascending, vectors in a, as syevd leaves them.
+void syevj_batched(const LapackArgs& p, DType dt) {
+  const Cusolver& api = cusolver();
+  const CusolverHandle h = cusolver_handle(p.device);
+  const cusolverEigMode_t jobz = p.vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  const cublasFillMode_t uplo = p.upper ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+  const int n = static_cast<int>(p.n), batch = static_cast<int>(p.batch), i = lapack_precision(dt);
+  syevjInfo_t raw = nullptr;
+  check(api.cusolverDnCreateSyevjInfo(&raw), "cusolverDnCreateSyevjInfo");
+  std::unique_ptr<syevjInfo, cusolverStatus_t (*)(syevjInfo_t)> params(raw, api.cusolverDnDestroySyevjInfo);
+  int lwork = 0;
+  check(api.syevj_batched_buffer_size[i](h.handle, jobz, uplo, n, p.a, n, p.values, &lwork, params.get(), batch),
+        "cusolverDn<t>syevjBatched_bufferSize");
+  BufferPtr work = device_buffer(p.device, static_cast<size_t>(std::max(lwork, 1)) * itemsize(dt));
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * batch);
+  check(api.syevj_batched[i](h.handle, jobz, uplo, n, p.a, n, p.values, work->data(), lwork,
+                             static_cast<int*>(infos->data()), params.get(), batch),
+        "cusolverDn<t>syevjBatched");
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+}
+
 bool syevd_batched(const LapackArgs& p, DType dt) {
   const Cusolver& api = cusolver();
+  if (small_stack(p, kJacobiMaxSide)) {
+    ContextScope scope(p.device);
+    syevj_batched(p, dt);
+    return true;
+  }
   if (!small_stack(p, kEigenMaxSide) || !api.cusolverDnXsyevBatched) return false;
   ContextScope scope(p.device);
   const CusolverHandle h = cusolver_handle(p.device);

@@ -1,7 +1,8 @@
 #pragma once
 // Stacks of small matrices in one library call: cuBLAS's getrf/getrs/
-// geqrfBatched, cuSOLVER's potrfBatched, XsyevBatched and gesvdjBatched, and
-// kiln's own kernel for QR's Q (include/kiln/device/householder.cuh). One call a matrix
+// geqrfBatched, cuSOLVER's potrfBatched, syevjBatched, XsyevBatched and
+// gesvdjBatched, and kiln's own kernels for QR's Q and slogdet's tail
+// (include/kiln/device/householder.cuh, lu_determinant.cuh). One call a matrix
 // costs a launch and a synchronisation each, which rules at these sizes
 // (10,000 4x4 solves took 514 ms that way on an H200).
 //
@@ -22,6 +23,9 @@ bool geqrf_batched(const LapackArgs& p, DType dt);
 bool orgqr_batched(const LapackArgs& p, DType dt);
 bool syevd_batched(const LapackArgs& p, DType dt);
 bool gesvd_batched(const LapackArgs& p, DType dt);
+// slogdet from getrf's factors and pivots (include/kiln/device/lu_determinant.cuh):
+// signs into values, log|det| into b, a thread a matrix.
+void lu_slogdet(const LapackArgs& p, DType dt);
 
 // The cuda data type of a LAPACK dtype (float32/64, complex64/128), and its
 // real part's; the index of its typed routines (S, D, C, Z).

@@ -259,6 +259,7 @@ void register_lapack_kernels(KernelTable& t) {
   register_op<&orgqr>(t, LapackOp::orgqr);
   register_op<&syevd>(t, LapackOp::syevd);
   register_op<&gesvd>(t, LapackOp::gesvd);
+  register_op<&lu_slogdet>(t, LapackOp::lu_slogdet);
   auto& geev_row = t.lapack[static_cast<int>(LapackOp::geev)];
   geev_row[static_cast<int>(DType::Complex64)] = &entry<&geev, static_cast<int>(DType::Complex64)>;
   geev_row[static_cast<int>(DType::Complex128)] = &entry<&geev, static_cast<int>(DType::Complex128)>;

@@ -114,7 +114,8 @@ TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
                          {"random.cu", random_kernel_source()},
                          {"sort.cu", sort_kernel_source()},
                          {"matmul.cu", matmul_kernel_source()},
-                         {"householder.cu", householder_kernel_source()}}),
+                         {"householder.cu", householder_kernel_source()},
+                         {"lu_determinant.cu", lu_determinant_kernel_source()}}),
             "");
 }
 

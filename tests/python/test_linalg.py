@@ -279,6 +279,32 @@ def test_cross_and_multi_dot(device, rng):
     assert_matches(kiln.linalg.multi_dot([kiln.asarray(x, device=device) for x in m]), np.linalg.multi_dot(m), 1e-12)
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_slogdet_of_a_stack_with_singular_swapped_and_nan_matrices(device, dtype, rng):
+    """Each matrix's sign and log|det| on its own: a singular one (sign 0,
+    -inf), a NaN one, row swaps that flip the sign, a 1x1 stack."""
+    a = _well_conditioned((6, 5, 5), dtype, rng)
+    a[1] = 0
+    a[1, 0, 0] = 1  # singular: zero pivots below
+    a[2, [0, 1]] = a[2, [1, 0]]  # a row swap: the sign flips
+    a[3, 2, 2] = np.nan
+    a[4] = -a[4]
+    ka = kiln.asarray(a, device=device)
+    with np.errstate(all="ignore"):
+        want = np.linalg.slogdet(a)
+        want_det = np.linalg.det(a)
+    sign, logdet = kiln.linalg.slogdet(ka)
+    rtol = RTOL[dtype] * 4
+    _close(sign, want.sign, rtol)
+    _close(logdet, want.logabsdet, rtol)
+    _close(kiln.linalg.det(ka), want_det, rtol)
+    one = a[:, :1, :1]
+    sign1, logdet1 = kiln.linalg.slogdet(kiln.asarray(one, device=device))
+    with np.errstate(all="ignore"):
+        _close(sign1, np.linalg.slogdet(one).sign, rtol)
+        _close(logdet1, np.linalg.slogdet(one).logabsdet, rtol)
+
+
 def test_empty_matrices(device):
     e = kiln.zeros((0, 0), device=device)
     assert kiln.linalg.inv(e).shape == (0, 0)
