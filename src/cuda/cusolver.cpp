@@ -37,6 +37,13 @@ const LoadedApi<Cusolver>& load() {
         if (const char* missing = resolve_typed(lib, api.gesvdj_batched_buffer_size, gesvdj_size_names))
           return missing;
         if (const char* missing = resolve_typed(lib, api.gesvdj_batched, gesvdj_names)) return missing;
+        static const char* const gesvdj_one_size_names[4] = {
+            "cusolverDnSgesvdj_bufferSize", "cusolverDnDgesvdj_bufferSize", "cusolverDnCgesvdj_bufferSize",
+            "cusolverDnZgesvdj_bufferSize"};
+        static const char* const gesvdj_one_names[4] = {"cusolverDnSgesvdj", "cusolverDnDgesvdj",
+                                                        "cusolverDnCgesvdj", "cusolverDnZgesvdj"};
+        if (const char* missing = resolve_typed(lib, api.gesvdj_buffer_size, gesvdj_one_size_names)) return missing;
+        if (const char* missing = resolve_typed(lib, api.gesvdj, gesvdj_one_names)) return missing;
         if (const char* missing = resolve_typed(lib, api.syevj_batched_buffer_size, syevj_size_names))
           return missing;
         return resolve_typed(lib, api.syevj_batched, syevj_names);

@@ -12,7 +12,7 @@ struct Cusolver {
   X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams) X(cusolverDnXgetrf_bufferSize)             \
   X(cusolverDnXgetrf) X(cusolverDnXgetrs) X(cusolverDnXpotrf_bufferSize) X(cusolverDnXpotrf)                      \
   X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd)           \
-  X(cusolverDnXgesvd_bufferSize) X(cusolverDnXgesvd) X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)          \
+  X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)                                                            \
   X(cusolverDnDorgqr_bufferSize) X(cusolverDnDorgqr) X(cusolverDnCungqr_bufferSize) X(cusolverDnCungqr)          \
   X(cusolverDnZungqr_bufferSize) X(cusolverDnZungqr) X(cusolverDnXgeev_bufferSize) X(cusolverDnXgeev)             \
   X(cusolverDnCreateGesvdjInfo) X(cusolverDnDestroyGesvdjInfo) X(cusolverDnCreateSyevjInfo)                      \
@@ -35,6 +35,13 @@ struct Cusolver {
   cusolverStatus_t (*gesvdj_batched[4])(cusolverDnHandle_t, cusolverEigMode_t, int m, int n, void* a, int lda,
                                         void* s, void* u, int ldu, void* v, int ldv, void* work, int lwork,
                                         int* info, gesvdjInfo_t, int batch) = {};
+  // gesvdj, one matrix a call (econ: U m x min(m, n), V n x min(m, n)).
+  cusolverStatus_t (*gesvdj_buffer_size[4])(cusolverDnHandle_t, cusolverEigMode_t, int econ, int m, int n,
+                                            const void* a, int lda, const void* s, const void* u, int ldu,
+                                            const void* v, int ldv, int* lwork, gesvdjInfo_t) = {};
+  cusolverStatus_t (*gesvdj[4])(cusolverDnHandle_t, cusolverEigMode_t, int econ, int m, int n, void* a, int lda,
+                                void* s, void* u, int ldu, void* v, int ldv, void* work, int lwork, int* info,
+                                gesvdjInfo_t) = {};
   // syevj/heevjBatched (eigenvalues real).
   cusolverStatus_t (*syevj_batched_buffer_size[4])(cusolverDnHandle_t, cusolverEigMode_t, cublasFillMode_t, int n,
                                                    const void* a, int lda, const void* w, int* lwork, syevjInfo_t,

@@ -374,4 +374,41 @@ bool gesvd_batched(const LapackArgs& p, DType dt) {
   return true;
 }
 
+// Jacobi a matrix at a time where the batched form stops (over 32 a side):
+// at 256 a side three times as fast as gesvd's QR iteration (H100, 100
+// matrices: 2.73 s vs PyTorch's 0.91 with Jacobi). U comes reduced (econ) or
+// square; V is n x n either way (the core passes m >= n), so vt is its adjoint.
+void gesvdj_each(const LapackArgs& p, DType dt) {
+  ContextScope scope(p.device);
+  const Cusolver& api = cusolver();
+  const CusolverHandle h = cusolver_handle(p.device);
+  const int m = static_cast<int>(p.m), n = static_cast<int>(p.n), i = lapack_precision(dt);
+  const int64_t item = itemsize(dt), k = std::min(p.m, p.n), real_item = itemsize(real_dtype(dt));
+  const bool vectors = p.u != nullptr;
+  const int econ = vectors && p.full ? 0 : 1;
+  const int64_t u_size = p.m * (econ ? k : p.m);
+  const cusolverEigMode_t jobz = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  gesvdjInfo_t raw = nullptr;
+  check(api.cusolverDnCreateGesvdjInfo(&raw), "cusolverDnCreateGesvdjInfo");
+  std::unique_ptr<gesvdjInfo, cusolverStatus_t (*)(gesvdjInfo_t)> params(raw, api.cusolverDnDestroyGesvdjInfo);
+  // Without vectors U and V still get memory, which cuSOLVER does not promise to leave unread.
+  BufferPtr v = device_buffer(p.device, p.batch * p.n * p.n * item), u_scratch;
+  if (!vectors) u_scratch = device_buffer(p.device, u_size * item);
+  auto u_of = [&](int64_t b) { return vectors ? p.u + b * u_size * item : static_cast<char*>(u_scratch->data()); };
+  auto v_of = [&](int64_t b) { return static_cast<char*>(v->data()) + (vectors ? b * p.n * p.n * item : 0); };
+  int lwork = 0;
+  check(api.gesvdj_buffer_size[i](h.handle, jobz, econ, m, n, p.a, m, p.values, u_of(0), m, v_of(0), n, &lwork,
+                                  params.get()),
+        "cusolverDn<t>gesvdj_bufferSize");
+  BufferPtr work = device_buffer(p.device, static_cast<size_t>(std::max(lwork, 1)) * item);
+  BufferPtr infos = device_buffer(p.device, sizeof(int) * p.batch);
+  for (int64_t b = 0; b < p.batch; ++b)
+    check(api.gesvdj[i](h.handle, jobz, econ, m, n, p.a + b * p.m * p.n * item, m, p.values + b * k * real_item,
+                        u_of(b), m, v_of(b), n, work->data(), lwork, static_cast<int*>(infos->data()) + b,
+                        params.get()),
+          "cusolverDn<t>gesvdj");
+  if (vectors) adjoint(p.device, dt, static_cast<char*>(v->data()), p.vt, p.batch, p.n);
+  infos_to_host(infos->data(), p.batch, p.device, p.info);
+}
+
 }  // namespace kiln::cuda

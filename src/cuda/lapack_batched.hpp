@@ -23,6 +23,9 @@ bool geqrf_batched(const LapackArgs& p, DType dt);
 bool orgqr_batched(const LapackArgs& p, DType dt);
 bool syevd_batched(const LapackArgs& p, DType dt);
 bool gesvd_batched(const LapackArgs& p, DType dt);
+// The SVD a matrix at a time by Jacobi rotations (m >= n), for stacks the
+// batched routine does not take.
+void gesvdj_each(const LapackArgs& p, DType dt);
 // slogdet from getrf's factors and pivots (include/kiln/device/lu_determinant.cuh):
 // signs into values, log|det| into b, a thread a matrix.
 void lu_slogdet(const LapackArgs& p, DType dt);

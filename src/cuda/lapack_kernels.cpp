@@ -211,28 +211,11 @@ void geev(const LapackArgs& p, DType dt) {
       });
 }
 
-// cuSOLVER's gesvd wants m >= n, which the core arranges.
+// The core arranges m >= n. Jacobi: the batched routine up to 32 a side,
+// then one call a matrix.
 void gesvd(const LapackArgs& p, DType dt) {
   if (gesvd_batched(p, dt)) return;
-  Batch b(p, dt);
-  const Cusolver& api = cusolver();
-  const cudaDataType t = lapack_data_type(dt), r = lapack_real_type(dt);
-  const signed char job = !p.u ? 'N' : p.full ? 'A' : 'S';
-  const int64_t k = std::min(p.m, p.n), lda = std::max<int64_t>(1, p.m), ldu = lda,
-                ldvt = std::max<int64_t>(1, p.full ? p.n : k), real_item = r == CUDA_R_32F ? 4 : 8;
-  const int64_t u_size = p.m * (p.full ? p.m : k), vt_size = (p.full ? p.n : k) * p.n;
-  b.run(
-      "cusolverDnXgesvd",
-      [&](size_t* dbytes, size_t* hbytes) {
-        return api.cusolverDnXgesvd_bufferSize(b.handle(), b.params(), job, job, p.m, p.n, t, p.a, lda, r, p.values,
-                                               t, p.u, ldu, t, p.vt, ldvt, t, dbytes, hbytes);
-      },
-      [&](int64_t i, const Workspace& w) {
-        return api.cusolverDnXgesvd(b.handle(), b.params(), job, job, p.m, p.n, t, b.matrix(p.a, i, p.m * p.n), lda,
-                                    r, p.values + i * k * real_item, t, p.u ? b.matrix(p.u, i, u_size) : nullptr,
-                                    ldu, t, p.vt ? b.matrix(p.vt, i, vt_size) : nullptr, ldvt, t, w.device,
-                                    w.device_bytes, w.host, w.host_bytes, w.info);
-      });
+  gesvdj_each(p, dt);
 }
 
 template <void (*Op)(const LapackArgs&, DType), int D>

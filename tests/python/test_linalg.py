@@ -171,7 +171,8 @@ def test_svd(device, dtype, shape, rng):
 def test_stacks_of_small_matrices(device, dtype, n, rng):
     """Stacks of matrices, which the GPU factors in one batched call (cuBLAS's
     getrf/getrs/geqrfBatched with kiln's Q, cuSOLVER's potrfBatched,
-    XsyevBatched, and gesvdjBatched up to 32 a side), against NumPy on both
+    syevjBatched and gesvdjBatched up to 32 a side, XsyevBatched beyond;
+    gesvdj a matrix at a time beyond 32), against NumPy on both
     sides of the limits, tall and wide; a failing matrix inside a stack is
     reported as for one matrix."""
     rtol = RTOL[dtype] * max(1, n / 4)
