@@ -19,3 +19,4 @@
 #include "kiln/scalar.hpp"
 #include "kiln/shape.hpp"
 #include "kiln/sorting.hpp"
+#include "kiln/sparse.hpp"

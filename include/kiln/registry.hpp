@@ -194,6 +194,23 @@ struct LapackArgs {
   int64_t* info = nullptr;
 };
 
+// y = A x, or A^T x with `transpose` (not conjugated), for the CSR matrix A
+// of rows x cols with nnz entries: row_starts (rows + 1 of them) and
+// columns both of `index_dtype` (int32 or int64), values, x and y
+// contiguous of the table entry's dtype; y has cols elements with
+// transpose, rows otherwise.
+struct SparseMatvecArgs {
+  int device = 0;
+  int64_t rows = 0, cols = 0, nnz = 0;
+  const void* row_starts = nullptr;
+  const void* columns = nullptr;
+  DType index_dtype = DType::Int32;
+  const void* values = nullptr;
+  const void* x = nullptr;
+  void* y = nullptr;
+  bool transpose = false;
+};
+
 // A batch of C-contiguous transforms over the last `rank` axes of logical
 // sizes n[0..rank) (see kiln/fft.hpp): in and out are the batch's
 // contiguous complex or real arrays; C2R may overwrite `in`.
@@ -226,6 +243,7 @@ using SortKernel = void (*)(const SortArgs& args);
 using SearchKernel = void (*)(const SearchArgs& args);
 using MatmulKernel = void (*)(const MatmulArgs& args);
 using LapackKernel = void (*)(const LapackArgs& args);
+using SparseMatvecKernel = void (*)(const SparseMatvecArgs& args);
 using FftKernel = void (*)(const FftArgs& args);
 using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
@@ -269,6 +287,7 @@ struct KernelTable {
   MatmulKernel matmul[kNumDTypes] = {};
   LapackKernel lapack[kNumLapackOps][kNumDTypes] = {};  // float32/64 and complex64/128
   FftKernel fft = nullptr;
+  SparseMatvecKernel sparse_matvec[kNumDTypes] = {};  // float32/64 and complex64/128
   // Users' CUDA C (see kiln/compiled_module.hpp).
   CompileModuleFn compile_module = nullptr;
   CurrentStreamFn current_stream = nullptr;

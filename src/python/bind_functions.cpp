@@ -131,6 +131,11 @@ void bind_reductions(nb::module_& m) {
   m.def("_flatnonzero", [](nb::handle x) { return flatnonzero(to_array(x)); }, "x"_a);
   m.def("_extract", [](const Array& condition, const Array& x) { return extract(condition, x); }, "condition"_a,
         "x"_a);
+  m.def("_csr_matvec", [](const Array& row_starts, const Array& columns, const Array& values, const Array& x,
+                          int64_t rows, int64_t cols, bool transpose) {
+    return without_gil({row_starts, columns, values, x},
+                       [&] { return csr_matvec(row_starts, columns, values, x, rows, cols, transpose); });
+  }, "row_starts"_a, "columns"_a, "values"_a, "x"_a, "rows"_a, "cols"_a, "transpose"_a = false);
   m.def("matmul", [](nb::handle a, nb::handle b) {
     const Array x = to_array(a, "x1"), y = to_array(b, "x2");
     return without_gil({x, y}, [&] { return matmul(x, y); });

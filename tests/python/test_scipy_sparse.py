@@ -256,3 +256,49 @@ def test_krylov_solvers_and_operators(device, rng, dtype):
                                    sl.norm(general, order), rtol=1e-5)
     with pytest.raises(ValueError, match="square"):
         kl.cg(ks.csr_matrix(kiln.ones((3, 4), device=device)), kiln.ones(3, device=device))
+
+
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("dtype", DTYPES + ["int64"])
+def test_matrix_vector_products_through_the_backend(device, fmt, dtype):
+    """A @ x for CSR and CSC (the backend's SpMV: cuSPARSE on a GPU, a CSC
+    matrix as its transpose's CSR form), with empty rows and columns,
+    duplicate and unsorted entries, int32 and int64 indices, a vector of
+    another dtype, and the degenerate shapes."""
+    rng = np.random.default_rng(7)
+    dense = rng.standard_normal((300, 170)) * (rng.random((300, 170)) < 0.05)
+    dense[17] = 0
+    dense[:, 33] = 0
+    if dtype.startswith("complex"):
+        dense = dense + 1j * np.roll(dense, 1, axis=1)
+    host = getattr(ss, f"{fmt}_matrix")(dense.astype(dtype))
+    m = getattr(ks, f"{fmt}_matrix")(kiln.asarray(dense.astype(dtype), device=device))
+    for x in (rng.standard_normal(170).astype("float32"), np.arange(170), rng.standard_normal(170) + 2j):
+        got = m @ kiln.asarray(x, device=device)
+        want = host @ x
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-5, atol=1e-5)
+    # duplicates and unsorted column indices within rows, int64 indices
+    rows, cols = np.array([0, 0, 2, 2, 2]), np.array([3, 1, 0, 3, 0])
+    vals = np.array([1.0, 2.0, 3.0, 4.0, 5.0]).astype(dtype)
+    coo = ss.coo_matrix((vals, (rows, cols)), shape=(4, 5))
+    k = ks.coo_matrix((kiln.asarray(vals, device=device),
+                       (kiln.asarray(rows, device=device), kiln.asarray(cols, device=device))), shape=(4, 5))
+    x5 = np.arange(1.0, 6.0)
+    np.testing.assert_allclose(kiln.asnumpy(k.asformat(fmt) @ kiln.asarray(x5, device=device)), coo @ x5)
+    empty = getattr(ks, f"{fmt}_matrix")(kiln.zeros((0, 5), dtype=dtype, device=device))
+    assert (empty @ kiln.asarray(x5, device=device)).shape == (0,)
+    none = getattr(ks, f"{fmt}_matrix")(kiln.zeros((3, 5), dtype=dtype, device=device))
+    np.testing.assert_array_equal(kiln.asnumpy(none @ kiln.asarray(x5, device=device)), np.zeros(3))
+
+
+def test_csr_matvec_refuses_bad_arguments(device):
+    z = kiln.zeros(3, dtype="int32", device=device)
+    v = kiln.ones(2, device=device)
+    with pytest.raises(ValueError, match="rows \\+ 1"):
+        kiln._core._csr_matvec(z, kiln.zeros(2, dtype="int32", device=device), v, kiln.ones(4, device=device), 5, 4)
+    with pytest.raises(ValueError, match="x has 3 elements"):
+        kiln._core._csr_matvec(z, kiln.zeros(2, dtype="int32", device=device), v, kiln.ones(3, device=device), 2, 4)
+    with pytest.raises(TypeError, match="signed integers"):
+        kiln._core._csr_matvec(z.astype("float32"), kiln.zeros(2, dtype="int32", device=device), v,
+                               kiln.ones(4, device=device), 2, 4)

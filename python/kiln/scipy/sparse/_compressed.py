@@ -399,8 +399,16 @@ class _compressed_matrix(spmatrix):
         raise ValueError("could not interpret dimensions")
 
     def _matvec(self, x):
-        rows, cols = self._coordinates()
         dtype = result_dtype(self.data.dtype, x.dtype)
+        if dtype in ("float32", "float64", "complex64", "complex128"):
+            # The backend's product (cuSPARSE's SpMV on a GPU): CSR as it is,
+            # CSC as its transpose's CSR form, transposed.
+            from ..._core import _csr_matvec
+
+            n_major, n_minor = self._swap(self._shape)
+            return _csr_matvec(self.indptr, self.indices, self.data, x, n_major, n_minor,
+                               self.format == "csc").astype(dtype, copy=False)
+        rows, cols = self._coordinates()
         return line_sums(rows, self.data.astype(dtype) * x[cols].astype(dtype), self._shape[0])
 
     def _matmat(self, x):
