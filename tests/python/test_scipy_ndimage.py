@@ -155,3 +155,26 @@ def test_fourier_filters(device, dtype, shape, rng):
         kn.fourier_gaussian(kiln.asarray(full, device=device), [1.0] * (len(shape) + 1))
     with pytest.raises(np.exceptions.AxisError):
         kn.fourier_shift(kiln.asarray(full, device=device), 1.0, axis=len(shape))
+
+
+@pytest.mark.parametrize("dtype", ["uint8", "uint16", "int16", "int32", "float32", "float64"])
+@pytest.mark.parametrize("mode", MODES + ["grid-wrap", "grid-mirror", "grid-constant"])
+def test_one_axis_correlations_read_through_the_boundary(device, dtype, mode, rng):
+    """correlate1d and convolve1d in one kernel (the boundary read through
+    the mode, no padded copy): every mode, lines shorter than the filter
+    (the extension repeats), origins at both ends, each axis of a 3-d
+    array, zero taps, a strided view, integer outputs that truncate."""
+    x = (rng.random((5, 3, 9)) * 50).astype(dtype)
+    k = kiln.asarray(x, device=device)
+    for weights in ([1.0, -2.0, 0.0, 3.5, 0.25], [0.5, 0.5], rng.standard_normal(11), [2.0]):
+        w = np.asarray(weights)
+        for origin in {0, -(w.size // 2), (w.size - 1) // 2}:
+            for axis in (0, 1, 2):
+                kw = dict(axis=axis, mode=mode, cval=1.5, origin=origin)
+                _check(kn.correlate1d(k, w, **kw), nd.correlate1d(x, w, **kw), 1e-5)
+                _check(kn.convolve1d(k, w, **kw), nd.convolve1d(x, w, **kw), 1e-5)
+    view = x[::-1, :, ::2]
+    _check(kn.correlate1d(kiln.asarray(x, device=device)[::-1, :, ::2], [1.0, 2.0, 1.0], mode=mode),
+           nd.correlate1d(view, [1.0, 2.0, 1.0], mode=mode), 1e-5)
+    _check(kn.gaussian_filter(k, 1.5, mode=mode, output="float64"),
+           nd.gaussian_filter(x, 1.5, mode=mode, output="float64"), 1e-6)

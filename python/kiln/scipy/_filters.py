@@ -1,6 +1,9 @@
 """scipy.ndimage's filters for kiln.scipy.ndimage, on every device.
 
-Each filter pads its input as the boundary ``mode`` says, then combines
+A one-axis correlation of a real input (correlate1d, convolve1d, and the
+Gaussian filters through them) is one kernel that reads the input through
+the boundary mode (include/kiln/device/correlate1d.cuh). Otherwise each
+filter pads its input as the boundary ``mode`` says, then combines
 shifted views of the padded array (a weighted sum for correlations, a
 minimum or maximum, an order statistic for the rank filters), computing in
 double precision as SciPy does; kiln's fusion runs each sum as one kernel.
@@ -10,7 +13,7 @@ filters cast after each axis, as SciPy's do."""
 import operator
 
 from .. import _core, asnumpy
-from .._creation import asarray, zeros
+from .._creation import asarray, ascontiguousarray, zeros
 from .._padding import pad
 
 # scipy.ndimage's boundary modes as numpy.pad's (for filters the grid-
@@ -150,12 +153,42 @@ def _offsets(mask):
     return [tuple(int(i) for i in p) for p in zip(*_np().nonzero(mask))]
 
 
+# The input dtypes of include/kiln/device/correlate1d.cuh's kernels, and
+# numpy.pad's extensions (_PAD_MODES' values) as its mode numbers.
+_LINE_KERNEL_DTYPES = ("uint8", "uint16", "int16", "int32", "float32", "float64")
+_LINE_KERNEL_MODES = {"symmetric": 0, "reflect": 1, "edge": 2, "wrap": 3, "constant": 4}
+
+
+def _correlate_line(input, weights, axis, mode, cval, origin):
+    """correlate1d of a real input with real weights in one kernel, the
+    boundary read through the mode (no padded copy): double precision out."""
+    np = _np()
+    from .._raw_kernel import header_kernels
+
+    _origin_range(weights.shape[0], origin)
+    names = tuple(f"kiln_correlate1d_{d}" for d in _LINE_KERNEL_DTYPES)
+    kernel = header_kernels("correlate1d.cuh", names)[_LINE_KERNEL_DTYPES.index(str(input.dtype))]
+    x = ascontiguousarray(input)
+    out = zeros(input.shape, dtype="float64", device=input.device)
+    inner = int(np.prod(input.shape[axis + 1:], dtype=np.int64))
+    w = asarray(np.ascontiguousarray(weights, dtype=np.float64), device=input.device)
+    total = input.size
+    kernel((min((total + 255) // 256, 4096),), (256,),
+           (x, out, w, np.int64(weights.shape[0]), np.int64(weights.shape[0] // 2 + origin),
+            np.int64(input.shape[axis]), np.int64(inner), np.int64(total), np.int32(_LINE_KERNEL_MODES[mode]),
+            np.float64(cval)))
+    return out
+
+
 def _correlate_axes(input, weights, axes, mode, cval, origins, output):
     """The correlation of input with n-d `weights` (a NumPy array) laid over `axes`."""
     modes = [_check_mode(m) for m in _per_axis(mode, len(axes), "mode")]
     origins = [operator.index(o) for o in _per_axis(origins, len(axes), "origin")]
     complex_weights = weights.dtype.kind == "c"
     dtype = _output_dtype(input, output, complex_weights)
+    if len(axes) == 1 and not complex_weights and str(input.dtype) in _LINE_KERNEL_DTYPES and input.size:
+        line = _correlate_line(input, weights, axes[0], _PAD_MODES[modes[0]], cval, origins[0])
+        return _finish(_cast(line, dtype), input, output)
     x = _working(input)
     if complex_weights and x.dtype.kind != "c":
         x = x.astype("complex128")
