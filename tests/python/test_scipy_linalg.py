@@ -101,3 +101,28 @@ def test_bandwidth_and_khatri_rao(device, dtype, rng):
         kl.khatri_rao(kiln.asarray(a, device=device), kiln.ones((2, 3), device=device))
     with pytest.raises(np.linalg.LinAlgError):
         kl.khatri_rao(kiln.ones(3, device=device), kiln.ones((2, 3), device=device))
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("lower", [False, True])
+def test_cholesky_cho_factor_and_cho_solve(device, dtype, lower, rng):
+    """cholesky's one triangle, cho_factor's (c, lower) with a's entries
+    left in the other triangle (as LAPACK's potrf), cho_solve for vectors
+    and matrices; a matrix that is not positive definite is refused."""
+    n = 7
+    m = rng.standard_normal((n, n)) + (1j * rng.standard_normal((n, n)) if dtype.startswith("complex") else 0)
+    a = (m @ m.conj().T + n * np.eye(n)).astype(dtype)
+    k = kiln.asarray(a, device=device)
+    assert_matches(kl.cholesky(k, lower=lower), sl.cholesky(a, lower=lower), _rtol(dtype))
+    c, low = kl.cho_factor(k, lower=lower)
+    want_c, want_low = sl.cho_factor(a, lower=lower)
+    assert low == want_low
+    assert_matches(c, want_c, _rtol(dtype))
+    for b in (rng.standard_normal(n), rng.standard_normal((n, 3))):
+        b = b.astype(dtype)
+        got = kl.cho_solve((c, low), kiln.asarray(b, device=device))
+        assert_matches(got, sl.cho_solve((want_c, want_low), b), _rtol(dtype) * 10)
+    with pytest.raises(kiln.linalg.LinAlgError):
+        kl.cho_factor(kiln.asarray(-np.eye(3, dtype=dtype), device=device))
+    with pytest.raises(ValueError, match="infs or NaNs"):
+        kl.cholesky(kiln.asarray(np.full((2, 2), np.nan, dtype=dtype), device=device))

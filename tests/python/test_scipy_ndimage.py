@@ -178,3 +178,37 @@ def test_one_axis_correlations_read_through_the_boundary(device, dtype, mode, rn
            nd.correlate1d(view, [1.0, 2.0, 1.0], mode=mode), 1e-5)
     _check(kn.gaussian_filter(k, 1.5, mode=mode, output="float64"),
            nd.gaussian_filter(x, 1.5, mode=mode, output="float64"), 1e-6)
+
+
+def test_measurements_by_label(device, rng):
+    """sum_labels (and sum), mean and center_of_mass against SciPy: no
+    labels, labels without an index (labels > 0), a scalar index, a
+    sequence index with labels that do not occur, negative and large
+    labels, broadcast labels, integer and float input."""
+    x = rng.standard_normal((6, 9))
+    xi = (rng.random((6, 9)) * 20).astype(np.int32)
+    labels = rng.integers(-2, 4, (6, 9))
+    labels[0, 0] = 1000
+    for data in (x, xi):
+        k, kl = kiln.asarray(data, device=device), kiln.asarray(labels, device=device)
+        for name in ("sum_labels", "sum", "mean"):
+            ours, theirs = getattr(kn, name), getattr(nd, name)
+            for args in ((), (kl,), (kl, 1), (kl, [3, -2, 7, 1000, 0])):
+                host = tuple(labels if isinstance(a, kiln.ndarray) else a for a in args)
+                got, want = ours(k, *args), theirs(data, *host)
+                np.testing.assert_allclose(kiln.asnumpy(kiln.asarray(got)), np.asarray(want, dtype=np.float64),
+                                           rtol=1e-10, atol=1e-10)
+        row_labels = kiln.asarray(labels[:1], device=device)  # broadcast over the rows
+        np.testing.assert_allclose(kiln.asnumpy(kn.sum_labels(k, row_labels, [1, 2])),
+                                   nd.sum_labels(data, labels[:1], [1, 2]))
+    positive = np.abs(x) + 0.1
+    kp = kiln.asarray(positive, device=device)
+    for args in ((), (kiln.asarray(labels, device=device), 2)):
+        host = tuple(labels if isinstance(a, kiln.ndarray) else a for a in args)
+        got, want = kn.center_of_mass(kp, *args), nd.center_of_mass(positive, *host)
+        np.testing.assert_allclose([float(c) for c in got], want, rtol=1e-10)
+    got = kn.center_of_mass(kp, kiln.asarray(labels, device=device), [1, 3])
+    want = nd.center_of_mass(positive, labels, [1, 3])
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose([float(c) for c in g], w, rtol=1e-10)

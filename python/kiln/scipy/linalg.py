@@ -153,6 +153,42 @@ def _substitute(t, b, lower):
     return concatenate(rows, axis=-2) if n else b
 
 
+def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
+    """The Cholesky factor of the Hermitian positive-definite a: upper
+    triangular U with a = U^H U, or lower L with a = L L^H (zeros in the
+    other triangle)."""
+    from ..linalg import cholesky as factor
+
+    a = _matrix(a)
+    _finite(check_finite, a)
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"expected square matrix, got {a.shape}")
+    return factor(a, upper=not lower)
+
+
+def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
+    """(c, lower): the factor of cholesky in c's `lower` (or upper)
+    triangle; the other triangle keeps a's entries, as LAPACK's potrf leaves
+    them, for cho_solve."""
+    c = cholesky(a, lower=lower, check_finite=check_finite)
+    a = _matrix(a)
+    n = a.shape[0]
+    i, j = arange(n, device=a.device)[:, None], arange(n, device=a.device)[None, :]
+    return _core._where(i >= j if lower else i <= j, c, a).astype(c.dtype), lower
+
+
+def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
+    """x with A x = b from cho_factor's (c, lower) of A: two triangular
+    solves, L y = b then L^H x = y (U^H y = b then U x = y)."""
+    c, lower = c_and_lower
+    c, b = _matrix(c, "c"), _inexact(b)
+    _finite(check_finite, c, b)
+    if c.shape[0] != c.shape[1] or b.ndim == 0 or b.shape[0] != c.shape[0]:
+        raise ValueError(f"shapes of c {c.shape} and b {b.shape} are incompatible")
+    y = solve_triangular(c, b, trans=0 if lower else 2, lower=lower, check_finite=False)
+    return solve_triangular(c, y, trans=2 if lower else 0, lower=lower, check_finite=False)
+
+
 def lu_solve(lu_and_piv, b, trans=0, overwrite_b=False, check_finite=True):
     """x with op(A) x = b from lu_factor's (lu, piv) of A; op is A, A^T or
     A^H for trans 0, 1, 2."""
@@ -389,6 +425,6 @@ def khatri_rao(a, b):
     return (a[:, None, :] * b[None, :, :]).reshape(-1, a.shape[1])
 
 
-__all__ = ["LinAlgError", "bandwidth", "block_diag", "circulant", "companion", "dft", "expm", "hadamard", "hankel",
-           "helmert", "hilbert", "khatri_rao", "leslie", "lu", "lu_factor", "lu_solve", "solve_triangular",
-           "toeplitz"]
+__all__ = ["LinAlgError", "bandwidth", "block_diag", "cho_factor", "cho_solve", "cholesky", "circulant", "companion",
+           "dft", "expm", "hadamard", "hankel", "helmert", "hilbert", "khatri_rao", "leslie", "lu", "lu_factor",
+           "lu_solve", "solve_triangular", "toeplitz"]

@@ -1,7 +1,8 @@
 """kiln.scipy.ndimage: scipy.ndimage for code ported from
 ``cupyx.scipy.ndimage``, on every device: the filters (_filters.py),
 mathematical morphology (_morphology.py), the distance transform
-(_distance_transform.py) and the Fourier filters (_fourier.py)."""
+(_distance_transform.py), the Fourier filters (_fourier.py) and the
+measurements by label (_measurements.py)."""
 from ._distance_transform import *  # noqa: F401,F403
 from ._distance_transform import __all__ as _distance_names
 from ._filters import *  # noqa: F401,F403
@@ -9,6 +10,8 @@ from ._fourier import *  # noqa: F401,F403
 from ._fourier import __all__ as _fourier_names
 from ._filters import __all__ as _filter_names
 from ._morphology import *  # noqa: F401,F403
+from ._measurements import *  # noqa: F401,F403
+from ._measurements import __all__ as _measurement_names
 from ._morphology import __all__ as _morphology_names
 
-__all__ = sorted(_distance_names + _filter_names + _fourier_names + _morphology_names)
+__all__ = sorted(_distance_names + _filter_names + _fourier_names + _measurement_names + _morphology_names)
