@@ -167,14 +167,9 @@ def cholesky(a, lower=False, overwrite_a=False, check_finite=True):
 
 
 def cho_factor(a, lower=False, overwrite_a=False, check_finite=True):
-    """(c, lower): the factor of cholesky in c's `lower` (or upper)
-    triangle; the other triangle keeps a's entries, as LAPACK's potrf leaves
-    them, for cho_solve."""
-    c = cholesky(a, lower=lower, check_finite=check_finite)
-    a = _matrix(a)
-    n = a.shape[0]
-    i, j = arange(n, device=a.device)[:, None], arange(n, device=a.device)[None, :]
-    return _core._where(i >= j if lower else i <= j, c, a).astype(c.dtype), lower
+    """(c, lower): the factor of cholesky in c's `lower` (or upper) triangle,
+    zeros in the other (where SciPy leaves unspecified data), for cho_solve."""
+    return cholesky(a, lower=lower, check_finite=check_finite), lower
 
 
 def cho_solve(c_and_lower, b, overwrite_b=False, check_finite=True):
