@@ -302,3 +302,56 @@ def test_csr_matvec_refuses_bad_arguments(device):
     with pytest.raises(TypeError, match="signed integers"):
         kiln._core._csr_matvec(z.astype("float32"), kiln.zeros(2, dtype="int32", device=device), v,
                                kiln.ones(4, device=device), 2, 4)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128"])
+def test_lsqr_and_spsolve(device, dtype):
+    """lsqr on square, tall and wide systems (plain, damped, from x0) and
+    spsolve for vectors, matrices and sparse right-hand sides, against
+    SciPy's; their refusals; a singular matrix gives NaNs with a warning."""
+    from scipy.sparse import linalg as sl
+
+    import kiln.scipy.sparse.linalg as kl
+    rng = np.random.default_rng(3)
+    rtol = 1e-3 if dtype == "float32" else 1e-8
+    for shape in ((40, 40), (60, 25), (25, 60)):
+        # well conditioned, so that the iterations of both round alike
+        a = (rng.standard_normal(shape) * (rng.random(shape) < 0.1) + np.eye(*shape) * 4).astype(dtype)
+        if dtype.startswith("complex"):
+            a = a + 1j * np.eye(*shape)
+        b = rng.standard_normal(shape[0]).astype(dtype)
+        ka = ks.csr_matrix(kiln.asarray(a, device=device))
+        for kwargs in ({}, {"damp": 0.5}, {"x0": np.ones(shape[1], dtype=dtype)}, {"iter_lim": 3}):
+            kkw = {k: kiln.asarray(v, device=device) if k == "x0" else v for k, v in kwargs.items()}
+            got, want = kl.lsqr(ka, kiln.asarray(b, device=device), **kkw), sl.lsqr(a, b, **kwargs)
+            np.testing.assert_allclose(kiln.asnumpy(got[0]), want[0], rtol=rtol, atol=rtol)
+            assert got[1] == want[1] and abs(got[2] - want[2]) <= 1  # istop, itn
+            # r1norm, r2norm, arnorm, xnorm; anorm and acond are running
+            # estimates, a step apart when the step counts are
+            np.testing.assert_allclose([got[i] for i in (3, 4, 7, 8)], [want[i] for i in (3, 4, 7, 8)],
+                                       rtol=max(rtol, 1e-5), atol=rtol * np.linalg.norm(b))
+            np.testing.assert_allclose(got[5:7], want[5:7], rtol=0.1 if dtype == "float32" else 1e-6)
+    with pytest.raises(ValueError):
+        kl.lsqr(ka, kiln.ones(ka.shape[0] + 1, device=device))
+    square = (rng.standard_normal((30, 30)) * (rng.random((30, 30)) < 0.2) + 4 * np.eye(30)).astype(dtype)
+    ks_square = ks.csc_matrix(kiln.asarray(square, device=device))
+    host = ss.csc_matrix(square)
+    for b in (rng.standard_normal(30), rng.standard_normal((30, 1)), rng.standard_normal((30, 3))):
+        b = b.astype(dtype)
+        got = kl.spsolve(ks_square, kiln.asarray(b, device=device))
+        want = sl.spsolve(host, b)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=rtol, atol=rtol)
+    sparse_b = ss.csc_matrix(rng.standard_normal((30, 2)).astype(dtype))
+    got = kl.spsolve(ks_square, ks.csc_matrix(kiln.asarray(sparse_b.toarray(), device=device)))
+    assert ks.issparse(got) and got.format == "csc"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = sl.spsolve(host, sparse_b)
+    np.testing.assert_allclose(got.get().toarray(), want.toarray(), rtol=rtol, atol=rtol)
+    with pytest.raises(ValueError, match="square"):
+        kl.spsolve(ks.csr_matrix(kiln.ones((2, 3), dtype=dtype, device=device)), kiln.ones(2, device=device))
+    singular = ks.csr_matrix(kiln.zeros((3, 3), dtype=dtype, device=device))
+    with pytest.warns(Warning, match="singular"):
+        x = kl.spsolve(singular, kiln.ones(3, device=device))
+    assert np.isnan(kiln.asnumpy(x)).all()

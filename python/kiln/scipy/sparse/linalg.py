@@ -12,7 +12,7 @@ import math
 
 from ... import _elementwise
 from ..._creation import asarray, zeros
-from ._base import spmatrix
+from ._base import FORMATS, spmatrix
 
 
 def _np():
@@ -356,4 +356,155 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     return x, (0 if _norm(b - A.matvec(x)) <= target else maxiter)
 
 
-__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "norm"]
+def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False, x0=None):
+    """Least squares of any m x n A by Paige and Saunders' LSQR (Golub-Kahan
+    bidiagonalisation, one product with A and one with A^H a step), as
+    SciPy's: min ||A x - b||^2 + damp^2 ||x||^2. Returns SciPy's tuple
+    (x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var); the
+    vectors stay on b's device, the scalars of the recurrence on the host."""
+    A = aslinearoperator(A)
+    m, n = A.shape
+    b = asarray(b)
+    if b.shape not in ((m,), (m, 1)):
+        raise ValueError(f"b has incompatible dimensions {tuple(b.shape)} for A of {A.shape}")
+    dtype = str(_np().promote_types(A.dtype, _np().dtype(str(b.dtype))))
+    if dtype not in ("float32", "float64", "complex64", "complex128"):
+        dtype = "float64"
+    b = b.reshape(-1).astype(dtype)
+    iter_lim = 2 * n if iter_lim is None else iter_lim
+    eps = float(_np().finfo(dtype).eps)
+    ctol = 1.0 / conlim if conlim > 0 else 0.0
+    dampsq = damp * damp
+    var = zeros(n, dtype=str(_np().finfo(dtype).dtype), device=b.device)
+    x = zeros(n, dtype=dtype, device=b.device) if x0 is None else asarray(x0).reshape(-1).astype(dtype)
+    u = b - A.matvec(x) if x0 is not None else b.copy()
+    bnorm, beta = _norm(b), _norm(u)
+    v, alfa = x * 0, 0.0
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u).astype(dtype)
+        alfa = _norm(v)
+    if alfa > 0:
+        v = v * (1.0 / alfa)
+    w = v.copy()
+    rhobar, phibar = alfa, beta
+    anorm = acond = ddnorm = res2 = xnorm = xxnorm = z = 0.0
+    cs2, sn2 = -1.0, 0.0
+    rnorm = r1norm = r2norm = beta
+    arnorm = alfa * beta
+    if arnorm == 0:
+        return x, 0, 0, beta, beta, anorm, acond, arnorm, xnorm, var
+    istop = itn = 0
+    while itn < iter_lim:
+        itn += 1
+        # The next u and v of the bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v.
+        u = A.matvec(v).astype(dtype) - alfa * u
+        beta = _norm(u)
+        if beta > 0:
+            u = u * (1.0 / beta)
+            anorm = math.sqrt(anorm * anorm + alfa * alfa + beta * beta + dampsq)
+            v = A.rmatvec(u).astype(dtype) - beta * v
+            alfa = _norm(v)
+            if alfa > 0:
+                v = v * (1.0 / alfa)
+        # Rotations: eliminate the damping, then the subdiagonal beta.
+        rhobar1 = math.sqrt(rhobar * rhobar + dampsq)
+        cs1, sn1 = rhobar / rhobar1, damp / rhobar1
+        psi, phibar = sn1 * phibar, cs1 * phibar
+        rho = math.hypot(rhobar1, beta)
+        cs, sn = rhobar1 / rho, beta / rho
+        theta, rhobar = sn * alfa, -cs * alfa
+        phi, phibar = cs * phibar, sn * phibar
+        tau = sn * phi
+        dk = w * (1.0 / rho)
+        x = x + (phi / rho) * w
+        w = v - (theta / rho) * w
+        ddnorm += _norm(dk) ** 2
+        # ||x|| from the rotated lower bidiagonal system, as Paige and Saunders estimate it.
+        delta, gambar = sn2 * rho, -cs2 * rho
+        rhs = phi - delta * z
+        zbar = rhs / gambar
+        xnorm = math.sqrt(xxnorm + zbar * zbar)
+        gamma = math.hypot(gambar, theta)
+        cs2, sn2 = gambar / gamma, theta / gamma
+        z = rhs / gamma
+        xxnorm += z * z
+        acond = anorm * math.sqrt(ddnorm)
+        res2 += psi * psi
+        rnorm = math.sqrt(phibar * phibar + res2)
+        arnorm = alfa * abs(tau)
+        r1sq = rnorm * rnorm - dampsq * xxnorm
+        r1norm = math.copysign(math.sqrt(abs(r1sq)), r1sq)
+        r2norm = rnorm
+        # The stopping tests (SciPy's istop codes 1-7).
+        test1 = rnorm / bnorm
+        test2 = arnorm / (anorm * rnorm + eps)
+        test3 = 1.0 / (acond + eps)
+        t1 = test1 / (1.0 + anorm * xnorm / bnorm)
+        rtol = btol + atol * anorm * xnorm / bnorm
+        if itn >= iter_lim:
+            istop = 7
+        if 1.0 + test3 <= 1.0:
+            istop = 6
+        if 1.0 + test2 <= 1.0:
+            istop = 5
+        if 1.0 + t1 <= 1.0:
+            istop = 4
+        if test3 <= ctol:
+            istop = 3
+        if test2 <= atol:
+            istop = 2
+        if test1 <= rtol:
+            istop = 1
+        if istop:
+            break
+    return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
+
+
+def spsolve(A, b, permc_spec=None, use_umfpack=True):
+    """x with A x = b for a square sparse A: the matrix densified on its
+    device and solved by LU (cuSOLVER's on a GPU), so for n up to what n^2
+    values take; b a vector (x of shape (n,)), a dense matrix, or a sparse
+    matrix of several columns (x sparse too, in A's format). A singular A
+    gives NaNs with SciPy's MatrixRankWarning."""
+    import warnings
+
+    from ...linalg import LinAlgError, solve
+
+    if not isinstance(A, spmatrix):
+        raise TypeError("spsolve: A must be a sparse matrix")
+    n = A.shape[0]
+    if A.shape[1] != n:
+        raise ValueError(f"matrix must be square (has shape {A.shape})")
+    sparse_b = isinstance(b, spmatrix)
+    rhs = b.toarray() if sparse_b else asarray(b)
+    if rhs.shape[0] != n:
+        raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {rhs.shape[0]})")
+    vector = rhs.ndim == 1 or rhs.shape[1] == 1  # a one-column b gives (n,), as SciPy's
+    dtype = str(_np().promote_types(A.dtype, _np().dtype(str(rhs.dtype))))
+    if dtype not in ("float32", "float64", "complex64", "complex128"):
+        dtype = "float64"
+    dense = A.toarray().astype(dtype)
+    rhs = rhs.reshape(n, -1).astype(dtype)
+    try:
+        x = solve(dense, rhs)
+    except LinAlgError:
+        warnings.warn("Matrix is exactly singular", _matrix_rank_warning(), stacklevel=2)
+        x = zeros(rhs.shape, dtype=dtype, device=rhs.device) + float("nan")
+    if vector:
+        return x.reshape(-1)
+    if sparse_b:
+        return FORMATS["csr"](x).asformat(A.format)  # in A's format, as SciPy's
+    return x
+
+
+def _matrix_rank_warning():
+    """SciPy's MatrixRankWarning where SciPy is installed, else a UserWarning."""
+    try:
+        from scipy.sparse.linalg import MatrixRankWarning
+    except ImportError:
+        return UserWarning
+    return MatrixRankWarning
+
+
+__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "lsqr", "norm", "spsolve"]
