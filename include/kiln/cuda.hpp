@@ -17,6 +17,9 @@ bool is_available();       // a driver and at least one device
 int device_count();        // 0 without a driver
 std::string unavailable_reason();
 int driver_version();      // e.g. 13000
+// The cuSOLVER kiln loads (no GPU needed): major * 1000 + minor * 100 + patch,
+// e.g. 12001; CudaError when it cannot be loaded.
+int cusolver_version();
 
 struct DeviceInfo {
   std::string name;

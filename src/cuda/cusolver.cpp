@@ -57,6 +57,12 @@ std::atomic<CusolverHandle*> handles[kMaxDevices];
 
 const Cusolver& cusolver() { return api_or_throw(load()); }
 
+int cusolver_version() {
+  int version = 0;
+  check(cusolver().cusolverGetVersion(&version), "cusolverGetVersion");
+  return version;
+}
+
 void check(cusolverStatus_t status, const char* what) {
   if (status != CUSOLVER_STATUS_SUCCESS)
     throw CudaError(std::string(what) + " failed with cusolverStatus_t " + std::to_string(static_cast<int>(status)));

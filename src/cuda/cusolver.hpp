@@ -9,7 +9,7 @@ namespace kiln::cuda {
 
 struct Cusolver {
 #define KILN_CUSOLVER_FUNCTIONS(X)                                                                                 \
-  X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams) X(cusolverDnXgetrf_bufferSize)             \
+  X(cusolverGetVersion) X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams) X(cusolverDnXgetrf_bufferSize)             \
   X(cusolverDnXgetrf) X(cusolverDnXgetrs) X(cusolverDnXpotrf_bufferSize) X(cusolverDnXpotrf)                      \
   X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd)           \
   X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)                                                            \

@@ -44,6 +44,7 @@ void bind_cuda(nb::module_& m) {
   m.def("_cuda_device_count", &device_count);
   m.def("_cuda_unavailable_reason", &unavailable_reason);
   m.def("_cuda_driver_version", &driver_version);
+  m.def("_cusolver_version", &cusolver_version);
   m.def("_cuda_device_info", [](int device) {
     DeviceInfo info = device_info(device);
     nb::dict d;

@@ -341,3 +341,15 @@ def test_a_kernel_fault_is_reported_as_a_poisoned_context():
     assert "CUDA device 0 is unusable" in first and "kernel 'writes_far_away'" in first, first
     assert "restart the process" in first
     assert later_op == first and later_sync == first
+
+
+def test_cusolver_version_without_a_gpu():
+    """CuPy's cuda.cusolver._getVersion(): the loaded cuSOLVER's version, a
+    GPU or not (the library is what answers); CUDAError where it is missing."""
+    try:
+        number = kiln.cuda.cusolver.getVersion()
+    except kiln.cuda.CUDAError as e:
+        assert "cuSOLVER" in str(e)
+        return
+    major, minor, patch = kiln.cuda.cusolver._getVersion()
+    assert major >= 11 and number == major * 1000 + minor * 100 + patch

@@ -19,6 +19,8 @@ kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``at
 random.py              Numba's ``cuda.random`` (xoroshiro128+), loaded on first use
 kernels/               Numba's ``cuda.kernels.transpose``, loaded on first use
 nccl.py                CuPy's ``cuda.nccl`` (NCCL communicators), loaded on first use
+cusolver.py            CuPy's ``cuda.cusolver`` (the loaded library's version), loaded
+                       on first use
 =====================  ==========================================================
 
 Where one name is a module in CuPy and a function in Numba (``stream``,
@@ -87,8 +89,9 @@ def guvectorize(*args, **options):
 
 def __getattr__(name):
     """Numba's submodules ``cuda.random`` and ``cuda.kernels`` (they build on
-    the jit, which needs NumPy) and CuPy's ``cuda.nccl``, loaded on first use."""
-    if name in ("random", "kernels", "nccl"):
+    the jit, which needs NumPy) and CuPy's ``cuda.nccl`` and ``cuda.cusolver``,
+    loaded on first use."""
+    if name in ("random", "kernels", "nccl", "cusolver"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

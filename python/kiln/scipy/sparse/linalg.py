@@ -10,7 +10,7 @@ whether to stop, with SciPy's rule ``norm(r) <= max(rtol * norm(b), atol)``
 and its ``(x, info)`` result (0: converged, k > 0: not within k steps)."""
 import math
 
-from ... import _elementwise
+from ... import _core, _elementwise
 from ..._creation import asarray, zeros
 from ._base import FORMATS, spmatrix
 
@@ -24,7 +24,11 @@ def _np():
 class LinearOperator:
     """An m x n operator known by its products (SciPy's LinearOperator):
     ``matvec`` (required), and ``rmatvec``, ``matmat``, ``rmatmat`` for the
-    adjoint and for blocks of vectors."""
+    adjoint and for blocks of vectors. As in SciPy, a subclass may instead
+    set ``shape`` and ``dtype`` itself and define ``_matvec`` or ``_matmat``
+    (and ``_rmatvec`` or ``_adjoint``); each product falls back on the other."""
+
+    ndim = 2
 
     def __init__(self, shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
         shape = tuple(int(s) for s in shape)
@@ -36,42 +40,72 @@ class LinearOperator:
         if dtype is None:
             dtype = self.matvec(zeros(shape[1], dtype="float64")).dtype
         self.dtype = _np().dtype(str(dtype))
-        self.ndim = 2
+
+    def _overrides(self, name):
+        return getattr(type(self), name) is not getattr(LinearOperator, name)
+
+    def _matvec(self, x):
+        if getattr(self, "_matvec_fn", None) is not None:
+            return self._matvec_fn(x)
+        if self._overrides("_matmat"):
+            return self._matmat(x.reshape(-1, 1))
+        raise NotImplementedError("the operator defines neither matvec nor matmat")
+
+    def _matmat(self, X):
+        from ..._joining import stack
+
+        if getattr(self, "_matmat_fn", None) is not None:
+            return self._matmat_fn(X)
+        return stack([asarray(self._matvec(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
+
+    def _rmatvec(self, x):
+        if getattr(self, "_rmatvec_fn", None) is not None:
+            return self._rmatvec_fn(x)
+        if self._overrides("_adjoint"):
+            return self._adjoint().matvec(x)
+        raise NotImplementedError("rmatvec is not defined")
+
+    def _rmatmat(self, X):
+        from ..._joining import stack
+
+        if getattr(self, "_rmatmat_fn", None) is not None:
+            return self._rmatmat_fn(X)
+        return stack([asarray(self._rmatvec(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
+
+    def _adjoint(self):
+        return LinearOperator((self.shape[1], self.shape[0]), self.rmatvec, self.matvec, dtype=self.dtype)
 
     def matvec(self, x):
         """A x for a vector x (shape (n,) or (n, 1), kept)."""
         x = asarray(x)
         if x.shape not in ((self.shape[1],), (self.shape[1], 1)):
             raise ValueError(f"dimension mismatch: {tuple(x.shape)} for an operator of shape {self.shape}")
-        y = asarray(self._matvec_fn(x.reshape(-1)))
+        y = asarray(self._matvec(x.reshape(-1)))
         return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
 
     def rmatvec(self, x):
         """A^H x."""
-        if self._rmatvec_fn is None:
-            raise NotImplementedError("rmatvec is not defined")
         x = asarray(x)
-        y = asarray(self._rmatvec_fn(x.reshape(-1)))
+        if x.shape not in ((self.shape[0],), (self.shape[0], 1)):
+            raise ValueError(f"dimension mismatch: {tuple(x.shape)} for the adjoint of an operator of shape "
+                             f"{self.shape}")
+        y = asarray(self._rmatvec(x.reshape(-1)))
         return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
 
     def matmat(self, X):
         """A X for a 2-d X: the given matmat, else one matvec a column."""
-        from ..._joining import stack
-
         X = asarray(X)
         if X.ndim != 2 or X.shape[0] != self.shape[1]:
             raise ValueError(f"dimension mismatch: {tuple(X.shape)} for an operator of shape {self.shape}")
-        if self._matmat_fn is not None:
-            return asarray(self._matmat_fn(X))
-        return stack([self.matvec(X[:, j]) for j in range(X.shape[1])], axis=1)
+        return asarray(self._matmat(X))
 
     def rmatmat(self, X):
-        from ..._joining import stack
-
+        """A^H X for a 2-d X."""
         X = asarray(X)
-        if self._rmatmat_fn is not None:
-            return asarray(self._rmatmat_fn(X))
-        return stack([self.rmatvec(X[:, j]) for j in range(X.shape[1])], axis=1)
+        if X.ndim != 2 or X.shape[0] != self.shape[0]:
+            raise ValueError(f"dimension mismatch: {tuple(X.shape)} for the adjoint of an operator of shape "
+                             f"{self.shape}")
+        return asarray(self._rmatmat(X))
 
     def dot(self, x):
         if isinstance(x, LinearOperator):
@@ -110,7 +144,7 @@ class LinearOperator:
         return self + (-other)
 
     def adjoint(self):
-        return LinearOperator((self.shape[1], self.shape[0]), self.rmatvec, self.matvec, dtype=self.dtype)
+        return self._adjoint()
 
     H = property(adjoint)
 
@@ -177,6 +211,16 @@ def norm(x, ord=None, axis=None):
             return (_max if ord in (math.inf, 1) else _min)(summed)
         raise ValueError("Invalid norm order for matrices.")
     dense = x.toarray()
+    one_axis = axis[0] if isinstance(axis, tuple) and len(axis) == 1 else axis
+    if isinstance(one_axis, int) and not isinstance(ord, bool) and ord == 0:
+        return _sum(dense != 0, axis=one_axis, dtype="int64")  # the count of nonzeros, as SciPy's
+    if isinstance(one_axis, int) and isinstance(ord, (int, float)) and not isinstance(ord, bool) and \
+            ord not in (0, 1, 2, math.inf, -math.inf):
+        # A vector norm: SciPy raises the stored entries only to the power
+        # (an absent zero would make a negative power infinite)
+        stored = dense != 0
+        powered = _core._where(stored, abs(_core._where(stored, dense, 1)) ** ord, 0)
+        return _sum(powered, axis=one_axis) ** (1.0 / ord)
     return dense_linalg.norm(dense, ord=ord, axis=axis)
 
 
@@ -339,14 +383,18 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
         steps = 0
         for j in range(restart):
             w = M(A.matvec(basis[j]))
+            # Python numbers (not NumPy's float64 scalars) scale the vectors,
+            # so that they keep b's dtype under NumPy 2's promotion rules
             for i in range(j + 1):
-                hessenberg[i, j] = _dot(basis[i], w)
-                w = w - hessenberg[i, j] * basis[i]
-            hessenberg[j + 1, j] = _norm(w)
+                coefficient = _dot(basis[i], w)
+                hessenberg[i, j] = coefficient
+                w = w - coefficient * basis[i]
+            length = _norm(w)
+            hessenberg[j + 1, j] = length
             steps = j + 1
-            if hessenberg[j + 1, j] == 0:
+            if length == 0:
                 break
-            basis.append(w / hessenberg[j + 1, j])
+            basis.append(w / length)
         rhs = np.zeros(steps + 1, dtype=hessenberg.dtype)
         rhs[0] = beta
         y = np.linalg.lstsq(hessenberg[:steps + 1, :steps], rhs, rcond=None)[0]
@@ -367,9 +415,9 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     b = asarray(b)
     if b.shape not in ((m,), (m, 1)):
         raise ValueError(f"b has incompatible dimensions {tuple(b.shape)} for A of {A.shape}")
-    dtype = str(_np().promote_types(A.dtype, _np().dtype(str(b.dtype))))
-    if dtype not in ("float32", "float64", "complex64", "complex128"):
-        dtype = "float64"
+    # SciPy's lsqr computes in at least double precision
+    np = _np()
+    dtype = str(np.result_type(A.dtype, np.dtype(str(b.dtype)), np.float64))
     b = b.reshape(-1).astype(dtype)
     iter_lim = 2 * n if iter_lim is None else iter_lim
     eps = float(_np().finfo(dtype).eps)
@@ -377,6 +425,8 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     dampsq = damp * damp
     var = zeros(n, dtype=str(_np().finfo(dtype).dtype), device=b.device)
     x = zeros(n, dtype=dtype, device=b.device) if x0 is None else asarray(x0).reshape(-1).astype(dtype)
+    # SciPy updates a given x0 in place, so x keeps x0's (floating) dtype
+    x_dtype = str(asarray(x0).dtype) if x0 is not None and asarray(x0).dtype.kind in "fc" else dtype
     u = b - A.matvec(x) if x0 is not None else b.copy()
     bnorm, beta = _norm(b), _norm(u)
     v, alfa = x * 0, 0.0
@@ -393,7 +443,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     rnorm = r1norm = r2norm = beta
     arnorm = alfa * beta
     if arnorm == 0:
-        return x, 0, 0, beta, beta, anorm, acond, arnorm, xnorm, var
+        return x.astype(x_dtype), 0, 0, beta, beta, anorm, acond, arnorm, xnorm, var
     istop = itn = 0
     while itn < iter_lim:
         itn += 1
@@ -458,7 +508,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
             istop = 1
         if istop:
             break
-    return x, istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
+    return x.astype(x_dtype), istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
 
 
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
