@@ -404,3 +404,39 @@ def test_linear_operator_subclasses_norms_and_solver_dtypes(device):
     spd = ks.csr_matrix(kiln.asarray((np.eye(5) * 4 + 1).astype("float32"), device=device))
     x, info = kl.gmres(spd, kiln.ones(5, dtype="float32", device=device))
     assert info == 0 and x.dtype == kiln.float32
+
+
+def test_minres(device):
+    """MINRES against SciPy's: symmetric positive definite and indefinite
+    systems, shifts, a Jacobi preconditioner, x0, float32 input (double
+    precision out, as SciPy's), a run to maxiter, a zero b."""
+    from scipy.sparse import linalg as sl
+
+    import kiln.scipy.sparse.linalg as kl
+    rng = np.random.default_rng(5)
+    m = 40
+    sym = rng.random((m, m)) * (rng.random((m, m)) < 0.05)
+    sym = sym + sym.T
+    for a in (sym + 4 * np.eye(m), sym + np.diag(np.linspace(-3, 3, m))):
+        b = rng.random(m)
+        for kwargs in ({}, {"shift": 0.5}, {"x0": np.ones(m)}, {"M": np.diag(1 / np.abs(np.diag(a)) + 0.1)},
+                       {"maxiter": 3}):
+            kk = {k: kiln.asarray(v, device=device) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+            kx, kinfo = kl.minres(ks.csr_matrix(kiln.asarray(a, device=device)), kiln.asarray(b, device=device), **kk)
+            sx, sinfo = sl.minres(ss.csr_matrix(a), b, **kwargs)
+            assert kinfo == sinfo
+            if "maxiter" in kwargs:  # three steps: the same iterate
+                np.testing.assert_allclose(kiln.asnumpy(kx), sx, rtol=1e-10, atol=1e-10)
+                continue
+            # Converged: the dot products sum in another order than NumPy's, so
+            # the iterates agree to the solver's tolerance, not bit for bit.
+            # MINRES stops when ||r|| <= rtol ||A|| ||x|| (SciPy's test1).
+            shifted = a - kwargs.get("shift", 0.0) * np.eye(m)
+            x_host = kiln.asnumpy(kx)
+            assert np.linalg.norm(shifted @ x_host - b) <= 1e-4 * np.linalg.norm(shifted) * np.linalg.norm(x_host)
+            np.testing.assert_allclose(x_host, sx, rtol=1e-2, atol=1e-3)
+    x, info = kl.minres(ks.csr_matrix(kiln.asarray((sym + 4 * np.eye(m)).astype("float32"), device=device)),
+                        kiln.ones(m, dtype="float32", device=device))
+    assert info == 0 and x.dtype == kiln.float64
+    x, info = kl.minres(ks.csr_matrix(kiln.asarray(sym + 4 * np.eye(m), device=device)), kiln.zeros(m, device=device))
+    assert info == 0 and not kiln.asnumpy(x).any()

@@ -511,6 +511,105 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     return x.astype(x_dtype), istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
 
 
+def minres(A, b, x0=None, *, shift=0.0, rtol=1e-5, maxiter=None, M=None, callback=None, show=False, check=False,
+           tol=None):
+    """MINRES (Paige and Saunders) for a symmetric, possibly indefinite A -
+    shift I, with a positive definite preconditioner M: (x, info), info
+    maxiter when the steps ran out. The Lanczos vectors stay on b's device;
+    the plane rotations and the stopping tests run on the host, in the order
+    SciPy's minres takes them. ``tol`` is CuPy's older name for rtol."""
+    rtol = rtol if tol is None else tol
+    b = asarray(b)
+    b = b.astype(str(_np().result_type(_np().dtype(str(b.dtype)), _np().float64)))  # double at least, as SciPy's
+    A, b, x, M, maxiter, _, answer = _operands(A, b, x0, M, rtol, 0.0, maxiter)
+    n = b.shape[0]
+    maxiter = 5 * n if maxiter is None or maxiter == 10 * n else maxiter
+    eps = float(_np().finfo(str(b.dtype)).eps)
+    r1 = b - A.matvec(x) if x0 is not None else b
+    y = M(r1)
+    beta1 = _dot(r1, y).real if b.dtype.kind == "c" else _dot(r1, y)
+    if beta1 < 0:
+        raise ValueError("indefinite preconditioner")
+    if beta1 == 0:
+        return x, 0
+    beta1 = math.sqrt(beta1)
+    oldb, beta, dbar, epsln, phibar, rhs1, rhs2 = 0.0, beta1, 0.0, 0.0, beta1, beta1, 0.0
+    tnorm2, gmax, gmin, cs, sn = 0.0, 0.0, float("inf"), -1.0, 0.0
+    w = w2 = zeros(n, dtype=str(b.dtype), device=b.device)
+    r2 = r1
+    istop = itn = 0
+    while itn < maxiter:
+        itn += 1
+        # The next Lanczos vector v and the tridiagonal's alfa, beta.
+        v = y * (1.0 / beta)
+        y = A.matvec(v)
+        if shift:
+            y = y - shift * v
+        if itn >= 2:
+            y = y - (beta / oldb) * r1
+        alfa = _dot(v, y)
+        alfa = alfa.real if isinstance(alfa, complex) else alfa
+        y = y - (alfa / beta) * r2
+        r1, r2 = r2, y
+        y = M(r2)
+        oldb = beta
+        beta = _dot(r2, y)
+        beta = beta.real if isinstance(beta, complex) else beta
+        if beta < 0:
+            raise ValueError("non-symmetric matrix")
+        beta = math.sqrt(beta)
+        tnorm2 += alfa * alfa + oldb * oldb + beta * beta
+        if itn == 1 and beta / beta1 <= 10 * eps:
+            istop = -1  # b is an eigenvector: the first step solves it
+        # The previous plane rotation, then the next one.
+        oldeps = epsln
+        delta = cs * dbar + sn * alfa
+        gbar = sn * dbar - cs * alfa
+        epsln = sn * beta
+        dbar = -cs * beta
+        root = math.hypot(gbar, dbar)
+        gamma = max(math.hypot(gbar, beta), eps)
+        cs, sn = gbar / gamma, beta / gamma
+        phi = cs * phibar
+        phibar = sn * phibar
+        # x along the new search direction w.
+        w1, w2 = w2, w
+        w = (v - oldeps * w1 - delta * w2) * (1.0 / gamma)
+        x = x + phi * w
+        gmax, gmin = max(gmax, gamma), min(gmin, gamma)
+        z = rhs1 / gamma
+        rhs1 = rhs2 - delta * z
+        rhs2 = -epsln * z
+        # The stopping tests.
+        anorm = math.sqrt(tnorm2)
+        ynorm = _norm(x)
+        epsx = anorm * ynorm * eps
+        rnorm = phibar
+        test1 = math.inf if ynorm == 0 or anorm == 0 else rnorm / (anorm * ynorm)
+        test2 = math.inf if anorm == 0 else root / anorm
+        acond = gmax / gmin
+        if istop == 0:
+            if 1 + test2 <= 1:
+                istop = 2
+            if 1 + test1 <= 1:
+                istop = 1
+            if itn >= maxiter:
+                istop = 6
+            if acond >= 0.1 / eps:
+                istop = 4
+            if epsx >= beta1:
+                istop = 3
+            if test2 <= rtol:
+                istop = 2
+            if test1 <= rtol:
+                istop = 1
+        if callback is not None:
+            callback(x)
+        if istop != 0:
+            break
+    return x, (maxiter if istop == 6 else 0)
+
+
 def spsolve(A, b, permc_spec=None, use_umfpack=True):
     """x with A x = b for a square sparse A: the matrix densified on its
     device and solved by LU (cuSOLVER's on a GPU), so for n up to what n^2
@@ -557,4 +656,4 @@ def _matrix_rank_warning():
     return MatrixRankWarning
 
 
-__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "lsqr", "norm", "spsolve"]
+__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "lsqr", "minres", "norm", "spsolve"]
