@@ -440,3 +440,22 @@ def test_minres(device):
     assert info == 0 and x.dtype == kiln.float64
     x, info = kl.minres(ks.csr_matrix(kiln.asarray(sym + 4 * np.eye(m), device=device)), kiln.zeros(m, device=device))
     assert info == 0 and not kiln.asnumpy(x).any()
+
+
+def test_krylov_solvers_refuse_operands_as_scipy(device):
+    """SciPy's ValueErrors: an operand of more than two dimensions, a 1-d
+    one (read as a row: not square), an x0 or a preconditioner of the wrong
+    shape."""
+    import kiln.scipy.sparse.linalg as kl
+    a, b = kiln.eye(4, device=device), kiln.ones(4, device=device)
+    for solver in (kl.cg, kl.cgs, kl.bicgstab, kl.gmres, kl.minres):
+        with pytest.raises(ValueError, match="ndim"):
+            solver(kiln.ones((4, 4, 1), device=device), b)
+        with pytest.raises(ValueError, match="square"):
+            solver(kiln.ones(4, device=device), b)
+        with pytest.raises(ValueError, match="x0"):
+            solver(a, b, x0=kiln.ones(5, device=device))
+        with pytest.raises(ValueError, match="preconditioner"):
+            solver(a, b, M=kiln.eye(5, device=device))
+    with pytest.raises(ValueError, match="callback_type"):
+        kl.gmres(a, b, callback_type="?")

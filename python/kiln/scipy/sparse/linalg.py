@@ -185,8 +185,12 @@ def aslinearoperator(A):
     if isinstance(A, spmatrix):
         return LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
                               rmatmat=lambda X: A.getH().dot(X))
-    if hasattr(A, "shape") and hasattr(A, "dtype") and len(A.shape) == 2:
+    if hasattr(A, "shape") and hasattr(A, "dtype"):
+        if len(A.shape) > 2:
+            raise ValueError("array must have ndim <= 2")
         dense = asarray(A)
+        if dense.ndim < 2:  # a row, as SciPy's atleast_2d reads it
+            dense = dense.reshape(1, -1)
         return LinearOperator(dense.shape, dense.__matmul__, lambda x: _elementwise.conj(dense.T) @ x,
                               matmat=dense.__matmul__, dtype=str(dense.dtype),
                               rmatmat=lambda X: _elementwise.conj(dense.T) @ X)
@@ -240,8 +244,14 @@ def _operands(A, b, x0, M, rtol, atol, maxiter):
     if dtype not in ("float32", "float64", "complex64", "complex128"):
         dtype = "float64"
     b = b.reshape(-1).astype(dtype)
+    if x0 is not None and tuple(asarray(x0).shape) not in ((n,), (n, 1)):
+        raise ValueError(f"shapes of A {A.shape} and x0 {tuple(asarray(x0).shape)} are incompatible")
     x = zeros(n, dtype=dtype, device=b.device) if x0 is None else asarray(x0).reshape(-1).astype(dtype)
-    M = (lambda v: v) if M is None else aslinearoperator(M).matvec
+    if M is not None:
+        M = aslinearoperator(M)
+        if M.shape != A.shape:
+            raise ValueError("matrix and preconditioner have different shapes")
+    M = (lambda v: v) if M is None else M.matvec
     maxiter = n * 10 if maxiter is None else maxiter
     b_norm = _norm(b)
     answer = (zeros(n, dtype=dtype, device=b.device), 0) if b_norm == 0 else None
@@ -367,6 +377,8 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     from ..._joining import stack
 
     np = _np()
+    if callback_type not in (None, "x", "pr_norm", "legacy"):
+        raise ValueError(f"Unknown callback_type: {callback_type!r}")
     A, b, x, M, maxiter, target, answer = _operands(A, b, x0, M, rtol, atol, maxiter)
     if answer is not None:
         return answer
