@@ -54,7 +54,8 @@ Array bincount(const Array& x, const std::optional<Array>& weights, int64_t minl
 
 namespace {
 
-// The mask's true elements: their positions (values null) or those elements of values.
+// The mask's true elements: their positions (values null) or those elements
+// of the contiguous `values`.
 Array compact(const Array& mask_source, const Array* values, const char* fn) {
   const DType out_dtype = values ? values->dtype() : DType::Int64;
   const Device device = mask_source.device();
@@ -62,7 +63,6 @@ Array compact(const Array& mask_source, const Array* values, const char* fn) {
   MaskCompactKernel kernel = kernel_table(device.kind).compact_mask;
   if (!kernel) throw TypeError(std::string(fn) + " is not supported on " + device.str());
   const Array mask = mask_source.as_contiguous(DType::Bool);  // nonzero is true, NaN too, as NumPy's
-  const Array source = values ? values->as_contiguous(values->dtype()) : Array();
   MaskCompactArgs args;
   args.device = device.index;
   args.mask = reinterpret_cast<const uint8_t*>(mask.data());
@@ -71,8 +71,8 @@ Array compact(const Array& mask_source, const Array* values, const char* fn) {
   Array out = Array::empty({args.count}, out_dtype, device);
   if (args.count == 0) return out;
   if (values) {
-    args.values = source.data();
-    args.itemsize = source.itemsize();
+    args.values = values->data();
+    args.itemsize = values->itemsize();
   }
   args.out = out.data();
   kernel(args);
@@ -90,11 +90,12 @@ Array extract(const Array& condition, const Array& x) {
   if (condition.size() != x.size())
     throw ValueError("kiln.extract: condition has " + std::to_string(condition.size()) + " elements, arr " +
                      std::to_string(x.size()));
-  // The backends copy each element as one value of its size: a view that is
-  // not aligned to it (a reinterpreting view) goes through the positions.
-  if (reinterpret_cast<uintptr_t>(x.data()) % static_cast<uintptr_t>(x.itemsize()) != 0)
-    return take(x.reshape({x.size()}), flatnonzero(condition));
-  return compact(condition, &x, "kiln.extract");
+  // The backends copy each element as one value of its size: contiguous
+  // elements not aligned to it (a reinterpreting view) go through the positions.
+  const Array values = x.as_contiguous(x.dtype());
+  if (reinterpret_cast<uintptr_t>(values.data()) % static_cast<uintptr_t>(values.itemsize()) != 0)
+    return take(values.reshape({values.size()}), flatnonzero(condition));
+  return compact(condition, &values, "kiln.extract");
 }
 
 }  // namespace kiln

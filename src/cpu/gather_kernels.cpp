@@ -38,7 +38,8 @@ int64_t gather(const GatherArgs& a) {
       else std::memcpy(to, from, static_cast<size_t>(row));
     }
   });
-  return first_bad.load() == INT64_MAX ? -1 : first_bad.load();
+  const int64_t bad = first_bad.load();
+  return bad == INT64_MAX ? -1 : bad;
 }
 
 void scatter(const ScatterArgs& a) {

@@ -9,8 +9,9 @@ namespace kiln::cuda {
 
 struct Cusolver {
 #define KILN_CUSOLVER_FUNCTIONS(X)                                                                                 \
-  X(cusolverGetVersion) X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams) X(cusolverDnXgetrf_bufferSize)             \
-  X(cusolverDnXgetrf) X(cusolverDnXgetrs) X(cusolverDnXpotrf_bufferSize) X(cusolverDnXpotrf)                      \
+  X(cusolverGetVersion) X(cusolverDnCreate) X(cusolverDnSetStream) X(cusolverDnCreateParams)                      \
+  X(cusolverDnXgetrf_bufferSize) X(cusolverDnXgetrf) X(cusolverDnXgetrs) X(cusolverDnXpotrf_bufferSize)          \
+  X(cusolverDnXpotrf)                                                                                          \
   X(cusolverDnXgeqrf_bufferSize) X(cusolverDnXgeqrf) X(cusolverDnXsyevd_bufferSize) X(cusolverDnXsyevd)           \
   X(cusolverDnSorgqr_bufferSize) X(cusolverDnSorgqr)                                                            \
   X(cusolverDnDorgqr_bufferSize) X(cusolverDnDorgqr) X(cusolverDnCungqr_bufferSize) X(cusolverDnCungqr)          \

@@ -440,6 +440,11 @@ def test_minres(device):
     assert info == 0 and x.dtype == kiln.float64
     x, info = kl.minres(ks.csr_matrix(kiln.asarray(sym + 4 * np.eye(m), device=device)), kiln.zeros(m, device=device))
     assert info == 0 and not kiln.asnumpy(x).any()
+    # a system MINRES cannot solve runs to the limit asked for (SciPy's default 5 n, or 10 n when given)
+    skew = kiln.asarray(np.triu(rng.random((m, m)), 1) - np.triu(rng.random((m, m)), 1).T, device=device)
+    for limit, want in ((None, 5 * m), (10 * m, 10 * m)):
+        _, info = kl.minres(ks.csr_matrix(skew), kiln.ones(m, device=device), maxiter=limit)
+        assert info == want
 
 
 def test_krylov_solvers_refuse_operands_as_scipy(device):

@@ -50,7 +50,8 @@ def sum_labels(input, labels=None, index=None):
 def mean(input, labels=None, index=None):
     """The mean of input's values in each labelled region, in float64."""
     count, total = _stats(input, labels, index)
-    return asarray(total) / asarray(count, device=asarray(total).device).astype("float64")
+    total = asarray(total)
+    return total / asarray(count, device=total.device).astype("float64")
 
 
 def center_of_mass(input, labels=None, index=None):

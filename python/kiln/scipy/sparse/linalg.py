@@ -21,6 +21,13 @@ def _np():
     return numpy
 
 
+def _by_columns(product, X):
+    """A block product one column at a time: product(X[:, j]) side by side."""
+    from ..._joining import stack
+
+    return stack([asarray(product(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
+
+
 class LinearOperator:
     """An m x n operator known by its products (SciPy's LinearOperator):
     ``matvec`` (required), and ``rmatvec``, ``matmat``, ``rmatmat`` for the
@@ -52,11 +59,9 @@ class LinearOperator:
         raise NotImplementedError("the operator defines neither matvec nor matmat")
 
     def _matmat(self, X):
-        from ..._joining import stack
-
         if getattr(self, "_matmat_fn", None) is not None:
             return self._matmat_fn(X)
-        return stack([asarray(self._matvec(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
+        return _by_columns(self._matvec, X)
 
     def _rmatvec(self, x):
         if getattr(self, "_rmatvec_fn", None) is not None:
@@ -66,11 +71,9 @@ class LinearOperator:
         raise NotImplementedError("rmatvec is not defined")
 
     def _rmatmat(self, X):
-        from ..._joining import stack
-
         if getattr(self, "_rmatmat_fn", None) is not None:
             return self._rmatmat_fn(X)
-        return stack([asarray(self._rmatvec(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
+        return _by_columns(self._rmatvec, X)
 
     def _adjoint(self):
         return LinearOperator((self.shape[1], self.shape[0]), self.rmatvec, self.matvec, dtype=self.dtype)
@@ -441,7 +444,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     x_dtype = str(asarray(x0).dtype) if x0 is not None and asarray(x0).dtype.kind in "fc" else dtype
     u = b - A.matvec(x) if x0 is not None else b.copy()
     bnorm, beta = _norm(b), _norm(u)
-    v, alfa = x * 0, 0.0
+    v, alfa = zeros(n, dtype=dtype, device=b.device), 0.0
     if beta > 0:
         u = u * (1.0 / beta)
         v = A.rmatvec(u).astype(dtype)
@@ -533,9 +536,10 @@ def minres(A, b, x0=None, *, shift=0.0, rtol=1e-5, maxiter=None, M=None, callbac
     rtol = rtol if tol is None else tol
     b = asarray(b)
     b = b.astype(str(_np().result_type(_np().dtype(str(b.dtype)), _np().float64)))  # double at least, as SciPy's
-    A, b, x, M, maxiter, _, answer = _operands(A, b, x0, M, rtol, 0.0, maxiter)
+    limit = maxiter
+    A, b, x, M, _, _, answer = _operands(A, b, x0, M, rtol, 0.0, maxiter)
     n = b.shape[0]
-    maxiter = 5 * n if maxiter is None or maxiter == 10 * n else maxiter
+    maxiter = 5 * n if limit is None else limit  # SciPy's minres default, not the other solvers' 10 n
     eps = float(_np().finfo(str(b.dtype)).eps)
     r1 = b - A.matvec(x) if x0 is not None else b
     y = M(r1)
