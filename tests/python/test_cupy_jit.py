@@ -57,7 +57,7 @@ def test_bad_calls_are_refused():
         strided_copy((1,), (1,), [kiln.zeros(1), kiln.zeros(1), 1])
     with pytest.raises(ValueError, match="mode"):
         jit.rawkernel(mode="numba")
-    with pytest.raises(TypeError, match="device function"):
+    with pytest.raises(RuntimeError, match="device function"):  # Numba's error: the faces share the dispatcher
         squared[1, 1](1.0)
 
 

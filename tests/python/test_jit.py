@@ -1,6 +1,7 @@
 """kiln.cuda.jit: Numba's kernels, unchanged but for `from kiln import cuda`,
 on every device present, compared with NumPy."""
 import cmath
+import enum
 import linecache
 import math
 import os
@@ -884,11 +885,13 @@ def test_reduce_random_states_and_ptx(current):
     assert kiln.asnumpy(res)[0] == 9 and largest(np.array([3, 9, 2], np.int32), init=100) == 100
 
     # Numba's xoroshiro128+ streams, number for number (the first two states of seed 1 as Numba makes them)
+    # in Numba's record array of (s0, s1) pairs
     states = cuda.random.create_xoroshiro128p_states(64, seed=1)
-    assert kiln.asnumpy(states)[:2].tolist() == [[10451216379200822465, 10451216379200822465],
-                                                 [8341117667364343960, 7824662623250379246]]
+    assert states.dtype == cuda.random.xoroshiro128p_dtype and states.shape == (64,)
+    assert states.copy_to_host()[:2].tolist() == [(10451216379200822465, 10451216379200822465),
+                                                  (8341117667364343960, 7824662623250379246)]
     later = cuda.random.create_xoroshiro128p_states(10, seed=1, subsequence_start=3)
-    np.testing.assert_array_equal(kiln.asnumpy(states)[3:13], kiln.asnumpy(later))
+    np.testing.assert_array_equal(states.copy_to_host()[3:13], later.copy_to_host())
 
     @cuda.jit
     def draw(states, out):
@@ -1495,3 +1498,68 @@ def test_declared_signatures_resolve_as_numba_and_kernel_attributes(current):
     else:
         with pytest.raises(cuda.CUDAError, match="no GPU"):
             scratch.get_regs_per_thread(signature)
+
+
+class _Fruit(enum.Enum):
+    apple = 1
+    pear = (2, 3)  # any value: a member is compared by identity
+
+
+class _Size(enum.IntEnum):
+    small = 2
+    large = 500
+
+
+class _Rank(enum.IntEnum):
+    two = 2
+    deuce = 2  # an alias of two
+
+
+def test_enum_members(current):
+    """Enum and IntEnum members as Numba has them: arguments and module-level
+    members compared with ==, !=, is and is not; an IntEnum's member named
+    at module level is its integer (arithmetic, casts); Fruit["apple"]."""
+    @cuda.jit
+    def compare(a, b, out):
+        out[0] = a == b
+        out[1] = a != b
+        out[2] = a is b
+        out[3] = a is not b
+
+    pairs = [(_Fruit.apple, _Fruit.apple), (_Fruit.apple, _Fruit.pear), (_Size.small, _Rank.two),
+             (_Rank.two, _Rank.deuce), (_Size.small, _Size.large)]
+    for a, b in pairs:
+        got = np.zeros(4, np.bool_)
+        compare[1, 1](a, b, got)
+        np.testing.assert_array_equal(got, [a == b, a != b, a is b, a is not b])
+
+    @cuda.jit
+    def constants(x, out):
+        out[0] = _Fruit.apple == _Fruit["pear"]
+        out[1] = x + _Size.large if x > _Rank["two"] else np.int32(_Size.small) - x
+        out[2] = _Fruit.pear is _Fruit["pear"]
+
+    out = np.zeros(3, np.int64)
+    constants[1, 1](7, out)
+    np.testing.assert_array_equal(out, [0, 507, 1])
+    constants[1, 1](1, out)
+    assert out[1] == 1
+
+    @cuda.jit
+    def ordered(a, b, out):
+        out[0] = a < b
+
+    with pytest.raises(cuda.TypingError, match="compared with ==, !=, is and is not"):
+        ordered[1, 1](_Fruit.apple, _Fruit.pear, np.zeros(1, np.bool_))
+
+
+def test_selp_selects(current):
+    @cuda.jit
+    def pick(a, b, c):
+        i = cuda.grid(1)
+        if i < a.size:
+            a[i] = cuda.selp(a[i] < b, np.int64(3), c[i])
+
+    a, c = np.arange(32, dtype=np.int64), np.full(32, 17, np.int64)
+    pick[1, 32](a, 6, c)
+    np.testing.assert_array_equal(a, np.where(np.arange(32) < 6, 3, 17))

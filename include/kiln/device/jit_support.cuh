@@ -114,6 +114,8 @@ __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kil
   for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)kiln_nth(b, k);
 }
 
+#include "kiln/device/jit_records.cuh"  // records of structured dtypes: fields read and written in place
+
 // A tuple of numbers (or tuples): a head, then the rest as a struct of its
 // own (the layout python/kiln/_jit/types.py packs tuple arguments in).
 // Converts item by item to a tuple of other types, as assignment does.

@@ -4,6 +4,7 @@ for a GPU, the host compiler for the CPU, cached on disk) and launched as
 ``kernel[griddim, blockdim, stream, sharedmem](*args)``.
 """
 import ast
+import enum
 import os
 import warnings
 
@@ -150,8 +151,8 @@ class Module:
         name = f"kiln_constant_{len(self.constants)}"
         values = np.ravel(np.asarray(values, dtype=dtype))
         part = dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
-        stored = np.dtype(f"u{part}") if dtype.kind in "fc" else dtype
-        bits = values.view(stored)
+        stored = np.dtype(f"u{part}") if dtype.kind in "fc" else np.dtype("u1") if T.is_record(dtype) else dtype
+        bits = np.frombuffer(values.tobytes(), stored) if T.is_record(dtype) else values.view(stored)
         flat = ", ".join(f"{int(v)}ULL" if stored.kind == "u" else str(int(v)) for v in bits)
         self.constants.append(f"__constant__ __align__(16) {T.c_name(stored)} {name}[{max(bits.size, 1)}] = {{{flat}}};")
         return name if stored == dtype else f"reinterpret_cast<{T.c_name(dtype)}*>({name})"
@@ -227,7 +228,10 @@ def _launch_bounds(value):
     if value is None:
         return ()
     bounds = tuple(value) if isinstance(value, tuple) else (value,)
-    if not 1 <= len(bounds) <= 3 or not all(isinstance(b, (int, np.integer)) for b in bounds):
+    if len(bounds) > 3:
+        raise ValueError(f"Got {len(bounds)} launch bounds: {value!r}. A maximum of three are supported: "
+                         "(max threads per block, min blocks per multiprocessor, max blocks per cluster)")
+    if not bounds or not all(isinstance(b, (int, np.integer)) for b in bounds):
         raise ValueError(f"launch_bounds must be an int or a tuple of 1 to 3 ints, got {value!r}")
     return tuple(int(b) for b in bounds)
 
@@ -260,15 +264,19 @@ def _normalize_dims(value, what):
 
 
 def _arg_type(value):
+    from ..cuda.record_arrays import DeviceRecordArray
+
     if isinstance(value, tuple):  # of numbers, arrays and tuples; a namedtuple's fields by name too
         return T.TupleType((_arg_type(v) for v in value), getattr(value, "_fields", None))
     if isinstance(value, ndarray):
         return T.ArrayType(value.dtype.name, value.ndim)
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, DeviceRecordArray)):
         return T.ArrayType(value.dtype, value.ndim)
     if hasattr(value, "__cuda_array_interface__"):
         interface = value.__cuda_array_interface__
         return T.ArrayType(np.dtype(interface["typestr"]), len(interface["shape"]))
+    if isinstance(value, enum.Enum):  # an IntEnum's member too: `is` tells the classes apart
+        return T.EnumMemberType(type(value))
     try:
         return T.of_value(value)
     except TypeError:
@@ -313,8 +321,9 @@ class Dispatcher:
         launch = self._launches.get(config) if type(config) is tuple else None
         if launch is not None:
             return launch
-        if self._kiln_device_function:
-            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+        if self._kiln_device_function:  # Numba's RuntimeError and words
+            raise RuntimeError(f"Cannot compile a device function as a kernel: {self.__name__} is a device "
+                               "function; call it from a kernel")
         parts = config if isinstance(config, tuple) else (config,)
         if not 2 <= len(parts) <= 4:
             raise ValueError("launch as kernel[griddim, blockdim] or kernel[griddim, blockdim, stream, sharedmem]")
@@ -477,6 +486,15 @@ class Dispatcher:
 
     inspect_lto_ptx = inspect_asm  # kiln links no LTO-IR: the PTX is what runs
 
+    def inspect_sass(self, signature=None):
+        """Numba's ``inspect_sass`` (disassembled machine code), which kiln does
+        not make: the PTX is ``inspect_asm``'s. A device function has none of
+        its own, as in Numba."""
+        if self._kiln_device_function:
+            raise RuntimeError(f"Cannot inspect SASS of a device function ({self.__name__})")
+        raise NotImplementedError(f"{self.__name__}: kiln does not disassemble kernels to SASS; inspect_asm() "
+                                  "gives the PTX")
+
     def _declared(self):
         return " or ".join("(" + ", ".join(map(str, s[1])) + ")" for s in self._declared_signatures)
 
@@ -502,6 +520,13 @@ class Dispatcher:
             given = [_arg_type(a) for a in args]
         except TypeError:
             return None
+        return self.resolve_types(given)
+
+    def resolve_types(self, given, ambiguous_ok=False):
+        """The declared argument types arguments of types `given` convert to,
+        or None (Numba's choice; see _cast_to_signature). Two equally good
+        signatures are ambiguous for a launch; a device function's call takes
+        the first declared (Numba's behaviour, its issue 8307)."""
         ranked = []
         for _, declared in self._declared_signatures:
             if len(declared) != len(given):
@@ -509,10 +534,10 @@ class Dispatcher:
             cost = [_conversion_rank(g, d) for g, d in zip(given, declared)]
             if None not in cost:  # (unsafe conversions, safe ones): fewer unsafe first
                 ranked.append(((sum(c[0] for c in cost), sum(c[1] for c in cost)), declared))
-        ranked.sort(key=lambda r: r[0])
+        ranked.sort(key=lambda r: r[0])  # stable: ties keep the declared order
         if not ranked:
             return None
-        if len(ranked) > 1 and ranked[0][0] == ranked[1][0] and ranked[0][0] != (0, 0):
+        if len(ranked) > 1 and ranked[0][0] == ranked[1][0] and ranked[0][0] != (0, 0) and not ambiguous_ok:
             def numba_names(types):
                 return "(" + ", ".join(map(_numba_name, types)) + ")"
             raise TypeError(f"Ambiguous overloading for {self.py_func!r} {numba_names(given)}:\n"
@@ -598,29 +623,51 @@ class _Launch:
             args = d._cast_to_signature(args)
         if len(args) != len(d.function.params):
             raise TypeError(f"{d.__name__} takes {len(d.function.params)} arguments, got {len(args)}")
-        converted, copy_back = _on_one_device(foreign_arrays_viewed(args), d.__name__)
-        types = tuple(_arg_type(a) for a in converted)
+        viewed = foreign_arrays_viewed(args)
+        types = tuple(_arg_type(a) for a in viewed)  # a record scalar's type is kept where it moves
+        converted, copy_back = _on_one_device(viewed, d.__name__)
         kernel = d.kernel_for(types)
         _check_captured(kernel, converted, d.__name__)
-        if any(isinstance(t, T.TupleType) for t in types):  # tuples pass as the bytes of their C++ struct
-            converted = tuple(t.pack(_view_numbers(a)) if isinstance(t, T.TupleType) else a
-                              for t, a in zip(types, converted))
+        converted = tuple(_passed(t, a) for t, a in zip(types, converted))
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
             _raise_recorded(kernel, converted, d.__name__)
         for device_array, host_array in copy_back:
-            device_array.get(out=host_array)
-        if not d._declared_signatures and not kernel._kiln_captured and \
-                all(type(a) is ndarray or isinstance(a, (bool, int, float, np.generic)) for a in args):
+            device_array.copy_to_host(host_array)
+        if not d._declared_signatures and not kernel._kiln_captured and all(
+                type(a) is ndarray or (isinstance(a, (bool, int, float, np.generic)) and
+                                       not isinstance(a, (np.void, enum.Enum))) for a in args):
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
+
+
+def _passed(ty, value):
+    """An argument as the launcher takes it: a tuple as the bytes of its C++
+    struct; a device record array as a uint8 kiln array of its shape and
+    strides (the launcher passes its address, shape and strides, and runs
+    the kernel on its device); a NumPy record as the 0-d array viewing its
+    memory (the launcher passes the address: the kernel writes the record in
+    place); the rest as they are."""
+    from ..cuda.record_arrays import DeviceRecordArray
+
+    if isinstance(ty, T.TupleType):
+        return ty.pack(_view_numbers(value))
+    if isinstance(value, DeviceRecordArray):
+        return value._kernel_view()
+    if _is_record(value):
+        return np.asarray(value)
+    if isinstance(ty, T.EnumMemberType):
+        return np.int64(ty.code(value))
+    return value
 
 
 def _view_numbers(value):
     """A tuple argument with each array as the numbers of its kiln_view:
     data address, shape, byte strides."""
+    from ..cuda.record_arrays import DeviceRecordArray
+
     if isinstance(value, tuple):
         return tuple(_view_numbers(v) for v in value)
-    if isinstance(value, ndarray):
+    if isinstance(value, (ndarray, DeviceRecordArray)):
         return (value._data_ptr, *value.shape, *value.strides)
     if isinstance(value, np.ndarray):
         return (value.ctypes.data, *value.shape, *value.strides)
@@ -632,7 +679,9 @@ def device_of(args):
     tuples too) when they agree, else the default device."""
     from .._device import default_device
 
-    devices = {a.device for a in T.leaves(args) if isinstance(a, ndarray)}
+    from ..cuda.record_arrays import DeviceRecordArray
+
+    devices = {a.device for a in T.leaves(args) if isinstance(a, (ndarray, DeviceRecordArray))}
     return devices.pop() if len(devices) == 1 else default_device()
 
 
@@ -689,8 +738,10 @@ def foreign_arrays_viewed(args):
     PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory."""
     from .._cuda_array_interface import exported, from_interface
 
+    from ..cuda.record_arrays import DeviceRecordArray
+
     def viewed(a):
-        foreign = not isinstance(a, (ndarray, np.ndarray)) and exported(a) is not None
+        foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray)) and exported(a) is not None
         return from_interface(a) if foreign else a
 
     return T.map_leaves(args, viewed)
@@ -700,26 +751,34 @@ def _on_one_device(args, name):
     """NumPy arrays stay where they are on the CPU; for a GPU launch (a kiln
     array on a GPU, or a GPU as the default device) they are copied there and
     back after the kernel, with Numba's warning."""
-    if not any(isinstance(a, np.ndarray) for a in T.leaves(args)):
+    if not any(isinstance(a, np.ndarray) or _is_record(a) for a in T.leaves(args)):
         return args, ()
     device = device_of(args)
     if device.type == "cpu":
         return args, ()
     from .._creation import asarray
+    from ..cuda.record_arrays import DeviceRecordArray
 
     warnings.warn(f"{name}: NumPy arrays are copied to {device} and back around the kernel; "
                   "pass kiln arrays (cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
     copy_back = []
 
     def moved(a):
+        if _is_record(a):  # a NumPy record: the 0-d array viewing its memory, which the copy back writes
+            a = np.asarray(a)
         if not isinstance(a, np.ndarray):
             return a
-        on_device = asarray(a, device=device)
+        on_device = DeviceRecordArray.from_host(a, device) if T.is_record(a.dtype) else asarray(a, device=device)
         if a.flags.writeable:
             copy_back.append((on_device, a))
         return on_device
 
     return T.map_leaves(tuple(args), moved), copy_back
+
+
+def _is_record(value):
+    """Whether `value` is a NumPy record scalar (an element of a structured array)."""
+    return isinstance(value, np.void) and value.dtype.fields is not None
 
 
 def jit(func_or_sig=None, device=False, cache=False, fastmath=False, lineinfo=False, max_registers=None,

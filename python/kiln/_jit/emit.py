@@ -11,7 +11,7 @@ import ast
 from .._core import CompileError
 from . import constructs
 from . import types as T
-from .constructs import captured_arrays, local_arrays
+from .constructs import captured_arrays, enum_members, local_arrays, records
 from .cxx import cast, float_literal, fn, literal
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -125,6 +125,8 @@ class Emitter:
         value = self.global_value(node)
         if self.typed.is_number(value):
             return literal(value, T.of_value(value))
+        if enum_members.member_of(self.typed, node) is not None:
+            return enum_members.member_code(value)
         if self.typed.is_number_tuple(value):
             return self.tuple_literal(value)
         if captured_arrays.captured(value) is not None:
@@ -172,6 +174,11 @@ class Emitter:
     def _Compare(self, node):
         terms, left = [], node.left
         for op, right in zip(node.ops, node.comparators):
+            lt, rt = self.type_of(left), self.type_of(right)
+            if isinstance(lt, T.EnumMemberType) or isinstance(rt, T.EnumMemberType):
+                terms.append(enum_members.compare_code(op, lt, rt, self.expr(left), self.expr(right)))
+                left = right
+                continue
             common = T.promote(self.type_of(left), self.type_of(right))
             a, b = cast(common, self.expr(left)), cast(common, self.expr(right))
             if common == T.FLOAT16 and type(op) in _HALF_COMPARE:
@@ -187,15 +194,27 @@ class Emitter:
 
     def _Subscript(self, node):
         base = node.value
+        member = enum_members.member_of(self.typed, node)
+        if member is not None:  # Color["red"]
+            return literal(member, T.INT64) if isinstance(member, int) else enum_members.member_code(member)
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):  # a tuple's item
             return self.tuple_items(base)[self.constant(node.slice)][0]
         if isinstance(self.type_of(base), T.TupleType):
             k = self.constant(node.slice) % len(self.type_of(base).items)
             return f"kiln_get({k}, {self.expr(base)})"
+        if isinstance(self.type_of(base), T.RecordType):
+            return self.field(node, base, self.constant(node.slice))
         parts = self.typed.index_parts(node)
+        if isinstance(self.type_of(node), T.RecordType):  # a record of an array: its address
+            return f"(&{self.element(base, parts)})"
         if not isinstance(self.type_of(node), T.ArrayType):
             return self.element(base, parts)
         return self.view(base, parts)
+
+    def field(self, node, record, key):
+        """The field `key` of the record `record` (a node)."""
+        ty, offset, fdtype = records.field(self.typed, node, self.type_of(record), key)
+        return records.field_code(self, self.expr(record), ty, offset, fdtype)
 
     def view(self, array, parts):
         """The view `array`[parts] (slices and integers, fewer than its
@@ -230,6 +249,8 @@ class Emitter:
             return special.emit(self, node)
         if self.typed.is_number(value):
             return literal(value, self.type_of(node))
+        if enum_members.member_of(self.typed, node) is not None:
+            return enum_members.member_code(value)
         if node.attr == "data" and isinstance(node.value, ast.Attribute) and node.value.attr == "ctypes":
             return f"((unsigned long long)(size_t)({self.expr(node.value.value)}.data))"
         if node.attr in ("real", "imag") and T.is_scalar(self.type_of(node.value)):
@@ -243,6 +264,8 @@ class Emitter:
             return f"kiln_complex_part<{int(node.attr == 'imag')}>({array})" if owner_type.dtype.kind == "c" else array
         if isinstance(owner_type, T.TupleType):  # a namedtuple's field
             return f"kiln_get({owner_type.field(node.attr)}, {self.expr(node.value)})"
+        if isinstance(owner_type, T.RecordType):
+            return self.field(node, node.value, node.attr)
         if node.attr == "size":
             return f"{self.expr(node.value)}.size()"
         if node.attr in ("shape", "strides"):
@@ -336,8 +359,11 @@ class Emitter:
                 self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")
             self.line("}")
             return
-        if isinstance(target, ast.Subscript) and isinstance(self.type_of(target), T.ArrayType):
+        if isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(self.type_of(target), T.ArrayType):
             self.line(f"kiln_assign({self._target(target)}, {self.expr(value)});")  # into every element
+            return
+        if not isinstance(target, ast.Name) and isinstance(self.type_of(target), T.RecordType):
+            self.line(f"*{self._target(target)} = *{self.expr(value)};")  # the record's bytes copied
             return
         self.line(f"{self._target(target)} = {cast(self._target_type(target), self.expr(value))};")
 
@@ -440,7 +466,7 @@ class Emitter:
 
     def _leave(self):
         r = self.typed.return_type
-        return "return;" if self.typed.kernel or r is None else f"return {T.c_name(r)}();"
+        return "return;" if self.typed.kernel or r is None else "return {};"
 
     def _stmt_Raise(self, s):
         """The thread stops (as Numba's kernels do); in debug mode it first
@@ -459,6 +485,6 @@ class Emitter:
     def _stmt_Return(self, s):
         r = self.typed.return_type
         if s.value is None:
-            self.line("return;" if self.typed.kernel or r is None else f"return {T.c_name(r)}();")
+            self.line("return;" if self.typed.kernel or r is None else "return {};")
             return
         self.line(f"return {cast(r, self.expr(s.value))};")

@@ -240,6 +240,8 @@ class _Desugar(ast.NodeTransformer):
             load = ast.Subscript(value=s.target.value, slice=s.target.slice, ctx=ast.Load())
         elif isinstance(s.target, ast.Name):
             load = ast.Name(id=s.target.id, ctx=ast.Load())
+        elif isinstance(s.target, ast.Attribute):  # a record's field: r.x += 1
+            load = ast.Attribute(value=s.target.value, attr=s.target.attr, ctx=ast.Load())
         else:
             return s  # left for the passes to refuse
         value = ast.copy_location(ast.BinOp(left=ast.copy_location(load, s), op=s.op, right=s.value), s)

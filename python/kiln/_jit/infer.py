@@ -13,7 +13,7 @@ import numpy as np
 
 from . import constructs
 from . import types as T
-from .constructs import captured_arrays, local_arrays
+from .constructs import captured_arrays, enum_members, local_arrays, records
 from .errors import TypingError, UnsupportedError
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor,
@@ -341,7 +341,7 @@ class Typed:
                 return
             ty = self.expr(value)
             self._bind(target.id, ty, target, value)
-            if not isinstance(ty, (T.ArrayType, T.TupleType)):  # a local may hold a view or a tuple
+            if not isinstance(ty, (T.ArrayType, T.TupleType, T.RecordType)):  # a local may hold a view, a tuple, a record
                 self.scalars(value, ty)
         elif isinstance(target, ast.Tuple):
             items = self.tuple_items(value)
@@ -359,11 +359,15 @@ class Typed:
                     self.typing(target, f"cannot assign a {ty} to a {target_type}")
                 if not isinstance(ty, T.ArrayType):
                     self.scalars(value, ty)
+            elif isinstance(target_type, T.RecordType):  # a record copied into another of its dtype
+                if ty != target_type:
+                    self.typing(target, f"cannot assign a {ty} to a {target_type}")
             else:
                 self.scalars(value, ty)
 
     def _target(self, t):
-        if isinstance(t, ast.Subscript):
+        if isinstance(t, ast.Subscript) or (isinstance(t, ast.Attribute) and
+                                            isinstance(self.expr(t.value), T.RecordType)):
             return self.expr(t)
         if isinstance(t, ast.Name):
             return self.locals[t.id]
@@ -434,6 +438,9 @@ class Typed:
         value = self.global_value(node)
         if self.is_number(value) or self.is_number_tuple(value):
             return T.of_value(value)
+        member = enum_members.member_of(self, node)
+        if member is not None:
+            return enum_members.member_type(member)
         special = constructs.for_value(value)
         if getattr(special, "is_value", False):
             return special.type(self, node)  # cuda.laneid imported by name
@@ -490,9 +497,12 @@ class Typed:
     def _Compare(self, node):
         left = self.expr(node.left)
         for op, right_node in zip(node.ops, node.comparators):
+            right = self.expr(right_node)
+            if enum_members.compares(self, node, op, left, right):
+                left = right
+                continue
             if not isinstance(op, _COMPARISONS):
                 self.unsupported(node, f"the comparison {type(op).__name__}")
-            right = self.expr(right_node)
             self.scalars(node, left, right)
             if "c" in (left.kind, right.kind) and not isinstance(op, (ast.Eq, ast.NotEq)):
                 self.typing(node, "complex numbers are not ordered")
@@ -526,6 +536,9 @@ class Typed:
 
     def _Subscript(self, node):
         base = node.value
+        member = enum_members.member_of(self, node)  # Color["red"]
+        if member is not None:
+            return enum_members.member_type(member)
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):
             items = self.tuple_items(base)
             k = self.constant(node.slice)
@@ -538,6 +551,8 @@ class Typed:
             if not isinstance(k, int) or not -len(ty.items) <= k < len(ty.items):
                 self.typing(node, "a tuple is indexed by a constant in range")
             return ty.items[k]
+        if isinstance(ty, T.RecordType):  # r["a"], r[0]: a field by a constant key
+            return records.field(self, node, ty, self.constant(node.slice))[0]
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
         parts = self.index_parts(node)
@@ -551,7 +566,7 @@ class Typed:
         if isinstance(node.slice, ast.Tuple):
             self.tuples[node.slice] = [T.INT64] * len(parts)
         kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
-        return ty.dtype if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
+        return T.element_type(ty.dtype) if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
 
     def index_parts(self, node):
         """The index expressions of a subscript, one per dimension it names
@@ -582,6 +597,9 @@ class Typed:
             return special.type(self, node)  # cuda.laneid
         if self.is_number(value):
             return T.of_value(value)
+        member = enum_members.member_of(self, node)
+        if member is not None:
+            return enum_members.member_type(member)
         if node.attr == "data" and isinstance(node.value, ast.Attribute) and node.value.attr == "ctypes" and \
                 isinstance(self.expr(node.value.value), T.ArrayType):
             return np.dtype("uint64")  # an array's address: a.ctypes.data
@@ -597,6 +615,8 @@ class Typed:
                 return T.TupleType([T.INT64] * ty.ndim)
         if isinstance(ty, T.TupleType) and ty.field(node.attr) is not None:
             return ty.items[ty.field(node.attr)]  # a namedtuple's field
+        if isinstance(ty, T.RecordType):
+            return records.field(self, node, ty, node.attr)[0]
         self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
 
     def method(self, node):
@@ -613,5 +633,9 @@ class Typed:
             self.unsupported(node, "keyword arguments in calls inside a kernel")
         construct = self.construct(node.func) or self.method(node)
         if construct is None:
+            func = node.func
+            if isinstance(func, ast.Name) and func.id not in self.locals and func.id not in self.f.scope and \
+                    not hasattr(builtins, func.id):
+                self.typing(node, f"NameError: name '{func.id}' is not defined")
             self.unsupported(node, f"calling {ast.unparse(node.func)}")
         return construct.type(self, node)

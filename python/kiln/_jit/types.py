@@ -1,9 +1,11 @@
 """The types of kiln.cuda.jit's kernel language: NumPy scalar dtypes, arrays
-of 1 to 3 dimensions, and Numba's signature strings ("void(float32[:], int32)").
+of 1 to 3 dimensions, records of structured dtypes, tuples, and Numba's
+signature strings ("void(float32[:], int32)").
 
 Arithmetic follows NumPy's promotion between concrete types, as Numba does:
 an int64 literal times a float32 is float64, int32 + float32 is float64.
 """
+import enum
 import re
 
 import numpy as np
@@ -24,13 +26,13 @@ class ArrayType:
     __slots__ = ("dtype", "ndim")
 
     def __init__(self, dtype, ndim):
-        self.dtype, self.ndim = np.dtype(dtype), ndim
+        self.dtype, self.ndim = _plain(np.dtype(dtype)), ndim
 
     def __eq__(self, other):
-        return isinstance(other, ArrayType) and (self.dtype, self.ndim) == (other.dtype, other.ndim)
+        return isinstance(other, ArrayType) and (_key(self.dtype), self.ndim) == (_key(other.dtype), other.ndim)
 
     def __hash__(self):
-        return hash((self.dtype, self.ndim))
+        return hash((_key(self.dtype), self.ndim))
 
     def __repr__(self):
         return f"{self.dtype.name}[{', '.join(':' * self.ndim)}]"
@@ -38,6 +40,100 @@ class ArrayType:
     @property
     def c_name(self):
         return f"kiln_view<{c_name(self.dtype)}, {self.ndim}>"
+
+
+class RecordType:
+    """One record of a NumPy structured dtype, by reference as Numba holds
+    records: ``ary[i]`` of a record array, a record argument (a NumPy
+    record scalar, whose memory the kernel writes). In C++ a pointer to a
+    kiln_record (include/kiln/device/jit_records.cuh); fields are read and
+    written at their byte offsets."""
+
+    __slots__ = ("dtype",)
+    char = "p"  # passed as its address
+
+    def __init__(self, dtype):
+        self.dtype = _plain(np.dtype(dtype))
+
+    def __eq__(self, other):
+        return isinstance(other, RecordType) and _key(self.dtype) == _key(other.dtype)
+
+    def __hash__(self):
+        return hash(("record", _key(self.dtype)))
+
+    def __repr__(self):
+        return f"Record({self.dtype})"
+
+    @property
+    def c_name(self):
+        return c_name(self.dtype) + "*"
+
+
+class EnumMemberType:
+    """A member of a Python Enum or IntEnum class `cls`, as Numba types one:
+    compared with ``==``, ``!=``, ``is`` and ``is not``. In C++ a long long,
+    the member's code: its value in an IntEnum, its position in `cls`
+    otherwise (so members of different classes are told apart when typing)."""
+
+    __slots__ = ("cls",)
+    char = "q"
+
+    def __init__(self, cls):
+        self.cls = cls
+
+    def __eq__(self, other):
+        return isinstance(other, EnumMemberType) and self.cls is other.cls
+
+    def __hash__(self):
+        return hash(("enum", self.cls))
+
+    def __repr__(self):
+        return f"EnumMember({self.cls.__name__})"
+
+    @property
+    def is_int(self):
+        return issubclass(self.cls, enum.IntEnum)
+
+    c_name = "long long"
+
+    @staticmethod
+    def code(member):
+        """The C++ value of `member`."""
+        return int(member) if isinstance(member, enum.IntEnum) else list(type(member)).index(member)
+
+
+def is_record(dtype):
+    """Whether a NumPy dtype is structured (has named fields)."""
+    return isinstance(dtype, np.dtype) and dtype.fields is not None
+
+
+def record_alignment(dtype):
+    """The alignment of a structured dtype's records: its widest field's if
+    made with align=True, else 1 (NumPy's own figure is 1 for a recarray's
+    dtype whatever it was made with)."""
+    if not dtype.isalignedstruct:
+        return 1
+    bases = (dtype.fields[n][0] for n in dtype.names)
+    bases = [b.subdtype[0] if b.subdtype else b for b in bases]
+    return max([record_alignment(b) if is_record(b) else b.alignment for b in bases], default=1)
+
+
+def _plain(dtype):
+    """A recarray's dtype (numpy.record) as the plain structured dtype it
+    equals, so that both spell and compare alike."""
+    return np.dtype((np.void, dtype)) if is_record(dtype) and dtype.type is not np.void else dtype
+
+
+def _key(dtype):
+    """What tells types of `dtype` apart: structured dtypes NumPy calls equal
+    (the same fields and offsets, one made with align=True) differ by alignment."""
+    return (dtype, record_alignment(dtype)) if is_record(dtype) else dtype
+
+
+def element_type(dtype):
+    """The type of one element of an array of `dtype`: a record reference
+    for a structured dtype, else the dtype."""
+    return RecordType(dtype) if is_record(dtype) else dtype
 
 
 class ConstantArg:
@@ -157,10 +253,12 @@ def _layout(items):
 
 
 def c_name(t):
-    if isinstance(t, (ArrayType, TupleType)):
+    if isinstance(t, (ArrayType, TupleType, RecordType, EnumMemberType)):
         return t.c_name
     if t is None:
         return "void"
+    if is_record(t):
+        return f"kiln_record<{t.itemsize}, {record_alignment(t)}>"
     try:
         return C_NAMES[t.name]
     except KeyError:
@@ -226,6 +324,8 @@ def of_value(value):
     """The type of a Python or NumPy scalar passed to a kernel or folded in."""
     if isinstance(value, (bool, np.bool_)):
         return BOOL
+    if isinstance(value, np.void) and is_record(value.dtype):
+        return RecordType(value.dtype)
     if isinstance(value, np.generic):
         return value.dtype
     if isinstance(value, int):
@@ -271,7 +371,9 @@ def _from_type_object(t):
     if t is None or isinstance(t, numba_types.NoneType):
         return None
     if isinstance(t, numba_types.Array):
-        return ArrayType(t.dtype.name, t.ndim)
+        return ArrayType(t.dtype if isinstance(t.element, numba_types.Record) else t.dtype.name, t.ndim)
+    if isinstance(t, numba_types.Record):
+        return RecordType(t.dtype)
     if isinstance(t, numba_types.Number):
         return np.dtype(t.dtype.name)
     raise TypeError(f"{t!r} is not a type a kernel signature takes")

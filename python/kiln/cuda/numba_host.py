@@ -25,13 +25,26 @@ def _device():
     return default_device()
 
 
+def _structured(dtype):
+    """The NumPy structured dtype `dtype` names (a dtype or Numba's Record), or None."""
+    dtype = getattr(dtype, "dtype", dtype)
+    return dtype if getattr(dtype, "fields", None) is not None else None
+
+
 def to_device(obj, stream=0, copy=True, to=None):
-    """A device copy of `obj` (into `to` when given)."""
+    """A device copy of `obj` (into `to` when given); a structured (record)
+    array becomes a DeviceRecordArray."""
     from .._creation import asarray
+    from .record_arrays import DeviceRecordArray
 
     if to is not None:
-        to.set(obj, stream=stream or None)
+        if isinstance(to, DeviceRecordArray):
+            to.copy_to_device(obj)
+        else:
+            to.set(obj, stream=stream or None)
         return to
+    if _structured(getattr(obj, "dtype", None)) is not None:
+        return DeviceRecordArray.from_host(obj, _device())
     return asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device())
 
 
@@ -40,6 +53,10 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
 
     if strides is not None:
         raise NotImplementedError("device_array: explicit strides are not supported; use order='C' or 'F'")
+    if _structured(dtype) is not None:
+        from .record_arrays import DeviceRecordArray
+
+        return DeviceRecordArray(shape, _structured(dtype), order, _device())
     return empty(shape, dtype=_dtype(dtype), order=order, device=_device())
 
 

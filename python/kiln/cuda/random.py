@@ -3,12 +3,12 @@ one state per thread, seeded through splitmix64 and spaced 2**64 draws
 apart by the generator's jump polynomial, as Numba seeds it, so the streams
 are Numba's number for number.
 
-Numba keeps the states in a record array of (s0, s1) pairs; kiln keeps
-them in an (n, 2) uint64 array, the pair of state i in row i. The draws are
-device functions written in the kernel language itself, callable from any
-kernel (``xoroshiro128p_uniform_float32(states, i)``); the states are seeded
-by a one-thread kernel on the CPU backend (each depends on the one before),
-then copied to the device asked for."""
+The states are Numba's: a record array of ``xoroshiro128p_dtype`` (s0, s1)
+pairs (a DeviceRecordArray). The draws are device functions written in the
+kernel language itself, callable from any kernel
+(``xoroshiro128p_uniform_float32(states, i)``); the states are seeded by a
+one-thread kernel on the CPU backend (each depends on the one before), then
+copied to the device asked for."""
 import math
 
 import numpy as np
@@ -30,12 +30,12 @@ def _rotl(x, k):
 @jit(device=True)
 def xoroshiro128p_next(states, index):
     """The next 64-bit draw of state `index`, which advances."""
-    s0 = states[index, 0]
-    s1 = states[index, 1]
+    s0 = states[index].s0
+    s1 = states[index].s1
     result = s0 + s1
     s1 ^= s0
-    states[index, 0] = _rotl(s0, uint32(55)) ^ s1 ^ (s1 << uint32(14))
-    states[index, 1] = _rotl(s1, uint32(36))
+    states[index].s0 = _rotl(s0, uint32(55)) ^ s1 ^ (s1 << uint32(14))
+    states[index].s1 = _rotl(s1, uint32(36))
     return result
 
 
@@ -47,11 +47,11 @@ def xoroshiro128p_jump(states, index):
     for word in _JUMP:
         for b in range(64):
             if word & (uint64(1) << uint32(b)):
-                s0 ^= states[index, 0]
-                s1 ^= states[index, 1]
+                s0 ^= states[index].s0
+                s1 ^= states[index].s1
             xoroshiro128p_next(states, index)
-    states[index, 0] = s0
-    states[index, 1] = s1
+    states[index].s0 = s0
+    states[index].s1 = s1
 
 
 @jit(device=True)
@@ -94,26 +94,27 @@ def xoroshiro128p_normal_float64(states, index):
 @jit
 def _seed_states(states, seed, subsequence_start):
     z = _splitmix64(seed)
-    states[0, 0] = z
-    states[0, 1] = z
+    states[0].s0 = z
+    states[0].s1 = z
     for _ in range(subsequence_start):
         xoroshiro128p_jump(states, 0)
     for i in range(1, states.shape[0]):
-        states[i, 0] = states[i - 1, 0]
-        states[i, 1] = states[i - 1, 1]
+        states[i] = states[i - 1]
         xoroshiro128p_jump(states, i)
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
-    """Seeds `states` (an (n, 2) uint64 array) in place as Numba seeds its own."""
-    from .._creation import asarray, empty
+    """Seeds `states` (a device array of xoroshiro128p_dtype records) in
+    place as Numba seeds its own."""
+    from .._device import cpu
+    from .record_arrays import DeviceRecordArray
 
     n = states.shape[0]
     if n < 1:
         return
-    host = empty((n, 2), dtype="uint64", device="cpu")
+    host = DeviceRecordArray((n,), xoroshiro128p_dtype, device=cpu)
     _seed_states[1, 1](host, np.uint64(seed % 2**64), np.uint64(int(subsequence_start)))
-    states[...] = asarray(host, device=states.device)
+    states.copy_to_device(host.copy_to_host())
 
 
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
@@ -121,6 +122,6 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     ahead), on the current device."""
     from .numba_host import device_array
 
-    states = device_array((int(n), 2), dtype=np.uint64, stream=stream)
+    states = device_array(int(n), dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)
     return states

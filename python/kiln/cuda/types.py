@@ -101,6 +101,21 @@ class Array(Type):
         super().__init__(f"array({self.element}, {self.ndim}d, {layout})" if dims else f"{self.element}[]")
 
 
+class Record(Type):
+    """A NumPy structured dtype as a Numba type (``from_dtype`` of one):
+    ``dtype`` is the NumPy dtype; ``rec[:]`` is an array of such records.
+    The name spells each field (name, type, offset), the size and whether
+    the dtype is aligned, so two dtypes differing in layout differ."""
+
+    def __init__(self, dtype):
+        fields = ",".join(f"{name}[type={dtype.fields[name][0]};offset={dtype.fields[name][1]}]"
+                          for name in dtype.names)
+        super().__init__(f"Record({fields};{dtype.itemsize};{dtype.isalignedstruct})")
+        self.dtype = dtype
+
+    __getitem__ = Number.__getitem__
+
+
 class NoneType(Type):
     """``void`` (``none``): what a kernel returns."""
 
@@ -176,17 +191,22 @@ def as_dtype(numba_type):
     """The NumPy dtype of a Numba scalar type (``as_dtype(float32)``)."""
     import numpy
 
+    if isinstance(numba_type, Record):
+        return numba_type.dtype
     if not isinstance(numba_type, Number):
         raise TypeError(f"as_dtype: {numba_type!r} is not a scalar type")
     return numpy.dtype(numba_type.dtype.name)
 
 
 def from_dtype(dtype):
-    """The Numba scalar type of a dtype-like (``from_dtype(np.float32)`` is float32)."""
+    """The Numba type of a dtype-like: a scalar type (``from_dtype(np.float32)``
+    is float32), or a Record for a NumPy structured dtype."""
+    if getattr(dtype, "fields", None) is not None:
+        return Record(dtype)
     d = normalize(dtype)
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
            "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]

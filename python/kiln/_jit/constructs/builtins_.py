@@ -10,6 +10,7 @@ from ..._dtypes import dtype
 from ...cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, fn
+from ..errors import TypingError
 from .base import Construct, NeverNegative
 
 
@@ -171,13 +172,26 @@ class DeviceCall(Construct):
     argument types, once per translation unit."""
 
     def type(self, typer, node):
-        arg_types = [typer.argument_type(a) for a in node.args]
+        dispatcher = typer.global_value(node.func)
+        if dispatcher._declared_signatures:  # the declared signature the arguments convert to, as Numba resolves it
+            given = [typer.expr(a) for a in node.args]
+            arg_types = dispatcher.resolve_types(given, ambiguous_ok=True)
+            if arg_types is None:
+                typer.typing(node, f"Invalid use of type {dispatcher!r} with parameters "
+                                   f"({', '.join(map(str, given))}); it was declared for {dispatcher._declared()}")
+            arg_types = list(arg_types)
+        else:
+            arg_types = [typer.argument_type(a) for a in node.args]
         typer.call_types[node] = arg_types
-        return typer.module.device_function(typer.global_value(node.func), arg_types)[1]
+        try:
+            return typer.module.device_function(dispatcher, arg_types)[1]
+        except TypingError as e:  # where in the caller, as Numba reports it
+            raise TypingError(f"resolving callee type: type(CUDADispatcher({dispatcher.py_func!r})): {e}") from None
 
     def emit(self, emitter, node):
         arg_types = emitter.typed.call_types[node]
-        codes = [emitter.expr(a) for a, t in zip(node.args, arg_types) if not isinstance(t, T.ConstantArg)]
+        codes = [cast(t, emitter.expr(a)) if T.is_scalar(t) else emitter.expr(a)
+                 for a, t in zip(node.args, arg_types) if not isinstance(t, T.ConstantArg)]
         dispatcher = emitter.global_value(node.func)
         c_name, _ = emitter.module.device_function(dispatcher, arg_types)
         return f"{c_name}({', '.join(codes)})"

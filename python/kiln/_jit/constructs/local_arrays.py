@@ -16,6 +16,9 @@ from .. import types as T
 def _array_dtype(typer, node):
     """The NumPy dtype a shared/local array names (a type, a dtype or its name)."""
     value = typer.constant(node)
+    structured = getattr(value, "dtype", value)  # a Record (from_dtype of a structured dtype) or the dtype
+    if isinstance(structured, np.dtype) and T.is_record(structured):
+        return structured
     try:
         return np.dtype(normalize(value).name)
     except TypeError:

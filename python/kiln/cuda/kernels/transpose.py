@@ -11,5 +11,5 @@ def transpose(a, b=None):
         b = device_array((a.shape[1], a.shape[0]), dtype=a.dtype)
     if tuple(b.shape) != (a.shape[1], a.shape[0]):
         raise ValueError(f"transpose: b has the shape {tuple(b.shape)}, a.T has {(a.shape[1], a.shape[0])}")
-    b[...] = a.T
+    b[...] = a.T  # a record array's transpose is a strided copy of its bytes (record_arrays.py)
     return b

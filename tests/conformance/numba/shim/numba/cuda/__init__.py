@@ -11,7 +11,8 @@ import kiln.cuda as _kiln_cuda
 globals().update({k: v for k, v in vars(_kiln_cuda).items() if not k.startswith("_")})
 for _name in ("types", "random", "libdevice", "vector_types", "fp16", "cg", "compiler", "kernels"):
     try:
-        _sys.modules[f"{__name__}.{_name}"] = _importlib.import_module(f"kiln.cuda.{_name}")
+        # in sys.modules and as an attribute, as importing a submodule sets it on its package
+        _sys.modules[f"{__name__}.{_name}"] = globals()[_name] = _importlib.import_module(f"kiln.cuda.{_name}")
     except ImportError:  # a module kiln lacks fails to import, as it would for a user
         pass
 from .core import config  # noqa: E402,F401
