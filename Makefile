@@ -16,8 +16,9 @@ all: build
 # depyf: cuda.jit translates functions without a source file (exec, python -c) from their bytecode.
 # pybind11: the tests build an extension with kiln's pybind11 caster (nanobind, the build's own binder,
 # is what kiln.cpp_extension uses).
+# ml_dtypes: NumPy's bfloat16 dtype, which kernels using numba.cuda.bf16 are typed with.
 BUILD_DEPS := "scikit-build-core>=0.10" "nanobind>=2.4" "numpy>=1.26" "pytest>=7" "hypothesis>=6" "scipy>=1.11" \
-  "depyf>=0.18" "pybind11>=2.10" "dask[array]>=2024.1" "distributed>=2024.1" "mpi4py>=4" "openmpi>=5"
+  "depyf>=0.18" "pybind11>=2.10" "dask[array]>=2024.1" "distributed>=2024.1" "mpi4py>=4" "openmpi>=5" "ml_dtypes>=0.4"
 # Where $(PYTHON) has the build dependencies already (a machine without
 # network, such as the GPU machine), the venv sees its packages through a .pth
 # file instead of downloading them ($(PYTHON) may itself be a venv, whose

@@ -227,6 +227,7 @@ template <class To, class From> __device__ __forceinline__ To kiln_reinterpret(F
   v.from = x;
   return v.to;
 }
+#include "kiln/device/jit_bfloat16.cuh"  // bfloat16: Numba's numba.cuda.bf16
 template <class T, class F> __device__ __forceinline__ T kiln_atomic_update(T* p, F f) {
   typedef typename kiln_word<sizeof(T)>::type W;
   W* address = reinterpret_cast<W*>(p);

@@ -15,6 +15,7 @@ C_NAMES = {
     "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
     "uint64": "unsigned long long", "float16": "float16", "float32": "float", "float64": "double",
     "complex64": "complex<float>", "complex128": "complex<double>",
+    "bfloat16": "kiln_bfloat16",  # ml_dtypes' NumPy dtype (kiln/cuda/bf16.py)
 }
 BOOL, INT32, INT64, UINT64, FLOAT16, FLOAT32, FLOAT64, COMPLEX128 = (
     np.dtype(n) for n in ("bool", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128"))

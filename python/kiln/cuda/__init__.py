@@ -54,7 +54,7 @@ from .kernel_language import (  # noqa: F401  (Numba's kernel language, translat
 )
 from .numba_host import (  # noqa: F401
     as_cuda_array, close, current_context, defer_cleanup, device_array, device_array_like, from_cuda_array_interface,
-    get_current_device, gpus, is_cuda_array, list_devices, managed_array, mapped_array, mapped_array_like, pinned_array, pinned_array_like,
+    get_current_device, gpus, is_bfloat16_supported, is_cuda_array, list_devices, managed_array, mapped_array, mapped_array_like, pinned_array, pinned_array_like,
     select_device, to_device,
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
@@ -88,10 +88,10 @@ def guvectorize(*args, **options):
 
 
 def __getattr__(name):
-    """Numba's submodules ``cuda.random`` and ``cuda.kernels`` (they build on
+    """Numba's submodules ``cuda.random``, ``cuda.kernels`` and ``cuda.bf16`` (they build on
     the jit, which needs NumPy) and CuPy's ``cuda.nccl`` and ``cuda.cusolver``,
     loaded on first use."""
-    if name in ("random", "kernels", "nccl", "cusolver"):
+    if name in ("random", "kernels", "nccl", "cusolver", "bf16"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

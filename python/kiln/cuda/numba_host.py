@@ -168,6 +168,17 @@ class NumbaDevice(Device):
         self.synchronize()
 
 
+def is_bfloat16_supported():
+    """Numba's: whether kernels may use bfloat16 (numba.cuda.bf16). kiln
+    computes it in float on every GPU and on the CPU; what it needs is
+    NumPy's bfloat16 dtype, from the ml_dtypes package."""
+    try:
+        import ml_dtypes  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def select_device(device_id):
     device = NumbaDevice(device_id)
     device.use()

@@ -8,15 +8,16 @@ spelling, so ``from kiln.cuda import syncthreads`` works as ``cuda.syncthreads``
 """
 import numpy as np
 
+from ...cuda import bf16
 from ...cuda import types as numba_types
 
-from . import (array_reductions, atomics, bit_operations, builtins_, complex_functions, extern_functions, half_precision,
-               math_functions, numpy_ufuncs, operator_functions, thread_indexing, warp_and_block)
+from . import (array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions, extern_functions,
+               half_precision, math_functions, numpy_ufuncs, operator_functions, thread_indexing, warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
-for _family in (atomics, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
+for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
                 array_reductions, operator_functions, thread_indexing, warp_and_block):
     _TABLE.update(_family.constructs())
 
@@ -29,7 +30,8 @@ def for_value(value):
         return None
     if found is not None:
         return found
-    if (isinstance(value, type) and issubclass(value, np.generic)) or isinstance(value, numba_types.Number):
+    if (isinstance(value, type) and issubclass(value, np.generic)) or isinstance(value, numba_types.Number) or \
+            value is bf16.bfloat16:
         return builtins_.CAST
     if getattr(value, "_kiln_device_function", None) is not None:
         return builtins_.DEVICE_CALL  # a @cuda.jit function called in a kernel runs as a device function, as in Numba

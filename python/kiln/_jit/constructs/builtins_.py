@@ -7,10 +7,12 @@ import builtins
 import numpy as np
 
 from ..._dtypes import dtype
+from ...cuda import bf16
 from ...cuda import kernel_language as K
 from .. import types as T
-from ..cxx import cast, fn
+from ..cxx import cast, float_literal, fn
 from ..errors import TypingError
+from . import bfloat16
 from .base import Construct, NeverNegative
 
 
@@ -94,11 +96,26 @@ class Cast(Construct):
 
     def _target(self, typer, node):
         value = typer.global_value(node.func)
+        if value is bf16.bfloat16:
+            return bfloat16.bfloat16_type(typer, node)
         if isinstance(getattr(value, "dtype", None), dtype):  # Numba's float32
             return np.dtype(value.dtype.name)
         return self._TARGETS.get(value) or np.dtype(value)
 
+    @staticmethod
+    def _named_float(typer, node):
+        """float("nan"), float("inf"), float("-inf"): the value, or None."""
+        if typer.global_value(node.func) is float and len(node.args) == 1 and \
+                isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            try:
+                return float(node.args[0].value)
+            except ValueError:
+                typer.typing(node, f"float() of the string {node.args[0].value!r}")
+        return None
+
     def type(self, typer, node):
+        if self._named_float(typer, node) is not None:
+            return T.FLOAT64
         arg, = typer.args(node, 1)
         value = typer.global_value(node.func)
         # Numba's rule: float() of a float and int() of an integer keep its type.
@@ -107,6 +124,9 @@ class Cast(Construct):
         return self._target(typer, node)
 
     def emit(self, emitter, node):
+        named = self._named_float(emitter.typed, node)
+        if named is not None:
+            return float_literal(named)
         (a, source), = emitter.args(node)
         target = emitter.type_of(node)
         if target.kind == "b":

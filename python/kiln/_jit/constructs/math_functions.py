@@ -18,8 +18,18 @@ _TO_INT = {"floor", "ceil", "trunc"}
 _TESTS = {"isnan", "isinf", "isfinite"}
 
 
+# math.* of a bfloat16 is a bfloat16, computed in float (numba.cuda.bf16's h* functions)
+_BFLOAT16 = {"trunc": "htrunc", "ceil": "hceil", "floor": "hfloor", "sqrt": "hsqrt", "log": "hlog", "log2": "hlog2",
+             "log10": "hlog10", "cos": "hcos", "sin": "hsin", "tanh": "htanh", "exp": "hexp", "exp2": "hexp2"}
+
+
+def _is_bfloat16(t):
+    return T.is_scalar(t) and t.name == "bfloat16"
+
+
 class MathFunction(Construct):
-    """The result is the float type of the arguments (float64 for integers)."""
+    """The result is the float type of the arguments (float64 for integers;
+    a bfloat16 for one bfloat16 where Numba has the function)."""
 
     def __init__(self, name):
         self.name = _RENAMED.get(name, name)
@@ -41,6 +51,8 @@ class MathFunction(Construct):
 
     def type(self, typer, node):
         arg_types = typer.args(node, 2 if self.name in _TWO_ARGUMENTS or self.name == "ldexp" else 1)
+        if self.name in _BFLOAT16 and _is_bfloat16(arg_types[0]):
+            return arg_types[0]
         if self.name in _TESTS:
             return T.BOOL
         if self.name == "modf":  # (fractional part, integral part)
@@ -51,6 +63,8 @@ class MathFunction(Construct):
 
     def emit(self, emitter, node):
         args = emitter.args(node)
+        if self.name in _BFLOAT16 and _is_bfloat16(args[0][1]):
+            return f"kiln_bf16_{_BFLOAT16[self.name]}({args[0][0]})"
         if self.name in _TESTS:
             (code, ty), = args
             if not (T.is_float(ty) or T.is_complex(ty)):

@@ -9,7 +9,7 @@ import sys as _sys
 import kiln.cuda as _kiln_cuda
 
 globals().update({k: v for k, v in vars(_kiln_cuda).items() if not k.startswith("_")})
-for _name in ("types", "random", "libdevice", "vector_types", "fp16", "cg", "compiler", "kernels"):
+for _name in ("types", "random", "libdevice", "vector_types", "fp16", "bf16", "cg", "compiler", "kernels"):
     try:
         # in sys.modules and as an attribute, as importing a submodule sets it on its package
         _sys.modules[f"{__name__}.{_name}"] = globals()[_name] = _importlib.import_module(f"kiln.cuda.{_name}")
