@@ -36,9 +36,11 @@ def _interface(a):
     }
 
 
-def _numpy_view(a):
+def _numpy_view(a, copy=None):
     import numpy as np
 
+    if a.device != cpu and getattr(a, "_numba_device_array", False) and copy is not False:
+        return a.get()  # made by Numba's host API (cuda.to_device...): a host copy, as Numba's arrays give
     if a.device != cpu:
         raise TypeError(
             "Implicit conversion to a NumPy array is not allowed for an array on "
@@ -47,7 +49,7 @@ def _numpy_view(a):
 
 
 def _array(self, dtype=None, copy=None):
-    out = _numpy_view(self)
+    out = _numpy_view(self, copy)
     if dtype is not None:
         out = out.astype(dtype, copy=False)
     if copy:

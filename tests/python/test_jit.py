@@ -1563,3 +1563,22 @@ def test_selp_selects(current):
     a, c = np.arange(32, dtype=np.int64), np.full(32, 17, np.int64)
     pick[1, 32](a, 6, c)
     np.testing.assert_array_equal(a, np.where(np.arange(32) < 6, 3, 17))
+
+
+def test_numba_device_arrays_convert_to_numpy(current):
+    """Arrays made by Numba's host API convert to host copies, as Numba's
+    device arrays do; arrays made by kiln's (CuPy's) API refuse on a GPU."""
+    h = np.arange(6.0).reshape(2, 3)
+    for d in (cuda.to_device(h), cuda.as_cuda_array(cuda.to_device(h))):
+        np.testing.assert_equal(d, h)
+        assert np.asarray(d).tolist() == h.tolist()
+    empty = cuda.device_array((2, 2), dtype=np.int32)
+    assert np.asarray(empty).shape == (2, 2)
+    plain = kiln.asarray(h, device=current)
+    if current.type == "cpu":
+        np.testing.assert_equal(np.asarray(plain), h)
+    else:
+        with pytest.raises(TypeError, match="Implicit conversion"):
+            np.asarray(plain)
+        with pytest.raises(TypeError, match="Implicit conversion"):
+            np.asarray(cuda.to_device(h), copy=False)

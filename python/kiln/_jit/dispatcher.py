@@ -507,6 +507,7 @@ class Dispatcher:
             declared = self._declared_signatures[0][1]
             if len(declared) != len(args):
                 raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
+            args = tuple(_as_declared_array(d, a) for d, a in zip(declared, args))
         else:
             declared = self._resolve(args)
             if declared is None:
@@ -578,6 +579,19 @@ def _numba_name(t):
     if isinstance(t, T.ArrayType):
         return f"Array({t.dtype.name}, {t.ndim}, 'C', False, aligned=True)"
     return str(t)
+
+
+def _as_declared_array(declared, value):
+    """With one declared signature Numba launches it whatever the arrays'
+    element types: an array of another type of the same size and dimensions
+    is passed as it is, its elements read as the declared type (a view)."""
+    if not isinstance(declared, T.ArrayType) or not isinstance(value, (ndarray, np.ndarray)):
+        return value
+    dtype = np.dtype(value.dtype.name) if isinstance(value, ndarray) else value.dtype
+    if dtype == declared.dtype or T.is_record(declared.dtype) or T.is_record(dtype) or \
+            dtype.itemsize != declared.dtype.itemsize or value.ndim != declared.ndim:
+        return value
+    return value.view(declared.dtype.name if isinstance(value, ndarray) else declared.dtype)
 
 
 def _as_declared(dtype, value):

@@ -53,10 +53,12 @@ class CUDAGUFunc:
                             f"{layout!r} names {self.nargs}")
         self._kernels = {}
 
-    def _choose(self, dtypes, weak):
+    def _choose(self, dtypes, weak, on_device):
         """The declared types of every argument: the first signature whose
         inputs are `dtypes`, else the first they cast to safely (Python
-        numbers, `weak`, to any type of their kind)."""
+        numbers, `weak`, to any type of their kind); with one signature, host
+        inputs of other types are cast to it (as Numba converts them), but
+        a device array (`on_device`) is not converted."""
         if not self.signatures:
             raise TypeError(f"guvectorize: {self.__name__} needs its signatures")
         for rule in ("equiv", "safe", "same_kind"):
@@ -65,13 +67,21 @@ class CUDAGUFunc:
                 if all(np.can_cast(d, a, rule if (rule != "same_kind" or w) else "safe")
                        for d, a, w in zip(dtypes, elements, weak)):
                     return args
+        if len(self.signatures) == 1:
+            args = self.signatures[0][1]
+            elements = [a.dtype if isinstance(a, T.ArrayType) else a for a in args]
+            for k, (d, a, device) in enumerate(zip(dtypes, elements, on_device)):
+                if device and d != a:  # Numba's words
+                    raise TypeError(f"{self.__name__}: input {k} is a device array of {d}, declared {a}: a device "
+                                    "array does not support .astype() here; convert it before the call")
+            return args
         raise TypeError(f"{self.__name__}: no signature takes ({', '.join(map(str, dtypes))})")
 
-    def _kernel(self, dtypes, weak):
+    def _kernel(self, dtypes, weak, on_device):
         """The kernel for these input dtypes, and the element type of every argument."""
-        found = self._kernels.get(dtypes)
+        found = self._kernels.get((dtypes, on_device))
         if found is None:
-            declared = self._choose(dtypes, weak)
+            declared = self._choose(dtypes, weak, on_device)
             args = [a.dtype if isinstance(a, T.ArrayType) else a for a in declared]
             core = self._ins + self._outs
             # an argument declared an array is a view of its core dimensions (a
@@ -92,7 +102,7 @@ class CUDAGUFunc:
             kernel, = generated_kernels(module.source(kernel_lines), [name])
             kernel._configure(name, "v" * len(args) + "q", [f"{a} a{k}" for k, a in enumerate(args)] + ["int64 n"],
                               kernel._kernel)
-            found = self._kernels[dtypes] = (kernel, args)
+            found = self._kernels[(dtypes, on_device)] = (kernel, args)
         return found
 
     def __call__(self, *args, out=None, stream=0):
@@ -110,7 +120,8 @@ class CUDAGUFunc:
                             f"argument{'s' if len(args) != 1 else ''}.")
         inputs, given = args[:self.nin], args[self.nin:]
         kernel, types = self._kernel(tuple(_dtype_of(a) for a in inputs),
-                                     tuple(isinstance(a, (bool, int, float, complex)) for a in inputs))
+                                     tuple(isinstance(a, (bool, int, float, complex)) for a in inputs),
+                                     tuple(isinstance(a, ndarray) for a in inputs))
         device = device_of(list(args))
         on_host = not any(isinstance(a, ndarray) for a in args)
         arrays = [asarray(a, dtype=t.name, device=device) for a, t in zip(inputs, types)]

@@ -212,9 +212,9 @@ class Typed:
             self._block(s.orelse)
         elif isinstance(s, ast.Return):
             if s.value is not None:
+                ty = self.expr(s.value)  # first: an untyped call in it is the error Numba reports
                 if self.kernel:
                     self.typing(s, "a kernel cannot return a value")
-                ty = self.expr(s.value)
                 self.return_type = T.unify(self.return_type, ty)
         elif isinstance(s, ast.Expr):
             if not (isinstance(s.value, ast.Constant) and isinstance(s.value.value, str)):  # a docstring
@@ -637,5 +637,9 @@ class Typed:
             if isinstance(func, ast.Name) and func.id not in self.locals and func.id not in self.f.scope and \
                     not hasattr(builtins, func.id):
                 self.typing(node, f"NameError: name '{func.id}' is not defined")
+            if isinstance(func, ast.Name) and func.id not in self.locals and func.id in self.f.scope:
+                # Numba's words for a module-level object kernels cannot call (a plain function, a ufunc)
+                self.typing(node, f"Untyped global name '{func.id}': a {type(self.f.scope[func.id]).__name__} cannot "
+                                  "be called in a kernel (device functions are @cuda.jit(device=True))")
             self.unsupported(node, f"calling {ast.unparse(node.func)}")
         return construct.type(self, node)

@@ -25,6 +25,14 @@ def _device():
     return default_device()
 
 
+def _numba_array(a):
+    """`a` marked as made by Numba's host API: NumPy converts it to a host
+    copy, as Numba's device arrays allow (``np.testing.assert_equal(d, h)``);
+    CuPy's arrays refuse to (kiln/_array.py)."""
+    a._numba_device_array = True
+    return a
+
+
 def _structured(dtype):
     """The NumPy structured dtype `dtype` names (a dtype or Numba's Record), or None."""
     dtype = getattr(dtype, "dtype", dtype)
@@ -45,7 +53,7 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if _structured(getattr(obj, "dtype", None)) is not None:
         return DeviceRecordArray.from_host(obj, _device())
-    return asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device())
+    return _numba_array(asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device()))
 
 
 def device_array(shape, dtype=float, strides=None, order="C", stream=0):
@@ -57,7 +65,7 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
         from .record_arrays import DeviceRecordArray
 
         return DeviceRecordArray(shape, _structured(dtype), order, _device())
-    return empty(shape, dtype=_dtype(dtype), order=order, device=_device())
+    return _numba_array(empty(shape, dtype=_dtype(dtype), order=order, device=_device()))
 
 
 def _order_of(ary):
@@ -281,7 +289,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     dictionary describes (kept alive through `owner`, when given)."""
     from .._cuda_array_interface import from_interface
 
-    return from_interface(_Interface(desc, owner))
+    return _numba_array(from_interface(_Interface(desc, owner)))
 
 
 class _Interface:
@@ -298,4 +306,4 @@ def as_cuda_array(obj, sync=True):
     if not is_cuda_array(obj):
         raise TypeError(f"as_cuda_array: a {type(obj).__name__} is not a CUDA array (it has no "
                         "__cuda_array_interface__)")
-    return asarray(obj)
+    return _numba_array(asarray(obj))
