@@ -816,8 +816,8 @@ def test_debug_mode_raises_what_a_thread_raised_or_asserted(current):
 
     a = kiln.zeros(8, device=current)
     checked[2, 4](False, a)
-    with pytest.raises(ValueError, match=r"five is bad \(in checked at .*test_jit.py:\d+, block \(1, 0, 0\), "
-                                         r"thread \(1, 0, 0\)\)"):
+    with pytest.raises(ValueError, match=r"In function 'checked', file .*test_jit.py, line \d+, tid=\[1, 0, 0\] "
+                                         r"ctaid=\[1, 0, 0\]: five is bad"):
         checked[2, 4](True, a)
     with pytest.raises(AssertionError, match="negative input"):
         checked[2, 4](False, kiln.full(8, -1.0, device=current))
@@ -955,8 +955,9 @@ def test_debug_mode_checks_every_index(current):
     shifted[2, 4](a, out, 0)
     np.testing.assert_array_equal(kiln.asnumpy(out)[::4], [0, 4])
     # threads 2 and 3 of block 1 overflow; the first to get there is reported
-    with pytest.raises(IndexError, match=r"index [89] is out of bounds for axis 0 with size 8 \(array 'a'\) \(in "
-                                         r"shifted at .*test_jit.py:\d+, block \(1, 0, 0\), thread \([23], 0, 0\)\)"):
+    with pytest.raises(IndexError, match=r"In function 'shifted', file .*test_jit.py, line \d+, tid=\[[23], 0, 0\] "
+                                         r"ctaid=\[1, 0, 0\]: index [89] is out of bounds for axis 0 with size 8 "
+                                         r"\(array 'a'\)"):
         shifted[2, 4](a, out, 2)
     with pytest.raises(IndexError, match=r"index 5 is out of bounds for axis 0 with size 4 \(array 'tile'\)"):
         shifted[1, 1](a, out, 5)
@@ -1582,3 +1583,66 @@ def test_numba_device_arrays_convert_to_numpy(current):
             np.asarray(plain)
         with pytest.raises(TypeError, match="Implicit conversion"):
             np.asarray(cuda.to_device(h), copy=False)
+
+
+def test_debug_mode_division_and_tuple_index(current):
+    """Python's error model in debug mode, as Numba's: a zero divisor raises
+    ZeroDivisionError and stops the thread there; a tuple indexed out of
+    range by a number known only when running raises IndexError. Outside
+    debug mode a shape indexed by a running number still works."""
+    @cuda.jit(debug=True)
+    def divide(r, x, y):
+        r[0] = y[0] / x[0]
+        r[1] = y[0]
+
+    r = np.zeros(2)
+    divide[1, 1](r, np.ones(1) * 4, np.ones(1))
+    assert r.tolist() == [0.25, 1.0]
+    r[:] = 0
+    with pytest.raises(ZeroDivisionError, match="In function 'divide'.*: division by zero"):
+        divide[1, 1](r, np.zeros(1), np.ones(1))
+    assert r.tolist() == [0.0, 0.0]  # stopped before the store
+
+    def extent(ary, out, k):
+        out[0] = ary.shape[-k]
+
+    out = np.zeros(1, np.int64)
+    cuda.jit(extent)[1, 1](np.zeros((3, 5)), out, 1)
+    assert out[0] == 5
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        cuda.jit(debug=True)(extent)[1, 1](np.zeros((3, 5)), out, 3)
+
+
+def test_numba_host_details(current):
+    """per_thread_default_stream, vectorize's option errors and warnings,
+    warp vote typing, the copy warning for host arrays (none for mapped)."""
+    s = cuda.per_thread_default_stream()
+    assert int(s.handle) == 2
+    s.synchronize()
+    with pytest.raises(KeyError, match="Unrecognized options"):
+        cuda.vectorize(["float32(float32)"], nonexistent=2)
+    with pytest.warns(RuntimeWarning, match="nopython kwarg for cuda target is redundant"):
+        cuda.vectorize(["float32(float32)"], nopython=True)
+
+    def vote(mask, predicate, result):
+        i = cuda.grid(1)
+        result[i] = cuda.all_sync(mask[i], predicate[i])
+
+    with pytest.raises(cuda.TypingError, match="Mask type must be an integer"):
+        cuda.jit("void(float32[:], int32[:], int32[:])")(vote)
+    with pytest.raises(cuda.TypingError, match="Predicate must be an integer or boolean"):
+        cuda.jit("void(int32[:], float64[:], int32[:])")(vote)
+
+    @cuda.jit
+    def bump(r):
+        r[0] += 1
+
+    if current.type != "cpu":
+        with pytest.warns(cuda.PerformanceWarning, match="Host array used in CUDA kernel will incur"):
+            bump[1, 1](np.zeros(1))
+        mapped = cuda.mapped_array(1)
+        mapped[0] = 1
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            bump[1, 1](mapped)
+        assert mapped[0] == 2

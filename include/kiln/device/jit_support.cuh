@@ -114,6 +114,13 @@ __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kil
   for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)kiln_nth(b, k);
 }
 
+// t[i] of a tuple of N items of one type (a shape), i known only when running:
+// Python's negative indices; out of range is clamped (debug mode checks first).
+template <class T, int N> __device__ __forceinline__ T kiln_pick(long long i, const T (&items)[N]) {
+  if (i < 0) i += N;
+  return items[i < 0 ? 0 : i >= N ? N - 1 : i];
+}
+
 #include "kiln/device/jit_records.cuh"  // records of structured dtypes: fields read and written in place
 
 // A tuple of numbers (or tuples): a head, then the rest as a struct of its

@@ -743,8 +743,10 @@ def _raise_recorded(kernel, args, name):
     cls, message, filename, line = kernel._kiln_exceptions[record.code - 1]
     if record.axis >= 0:  # an index out of bounds: its numbers
         message = message.format(index=record.index, axis=record.axis, extent=record.extent)
-    where = f"in {name} at {filename}:{line}, block {tuple(record.block)}, thread {tuple(record.thread)}"
-    raise cls(f"{message} ({where})" if message else where)
+    # Numba's words: In function 'f', file F, line N, tid=[x, y, z] ctaid=[x, y, z]: message
+    where = (f"In function '{name}', file {filename}, line {line}, tid={list(record.thread)} "
+             f"ctaid={list(record.block)}")
+    raise cls(f"{where}: {message}" if message else where)
 
 
 def foreign_arrays_viewed(args):
@@ -773,8 +775,12 @@ def _on_one_device(args, name):
     from .._creation import asarray
     from ..cuda.record_arrays import DeviceRecordArray
 
-    warnings.warn(f"{name}: NumPy arrays are copied to {device} and back around the kernel; "
-                  "pass kiln arrays (cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
+    from ..cuda.numba_host import is_mapped
+
+    if not all(is_mapped(a) for a in T.leaves(args) if isinstance(a, np.ndarray)):  # Numba's words first
+        warnings.warn(f"Host array used in CUDA kernel will incur copy overhead to/from device: {name}'s NumPy "
+                      f"arrays are copied to {device} and back around the kernel; pass kiln arrays "
+                      "(cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
     copy_back = []
 
     def moved(a):

@@ -197,6 +197,13 @@ class Emitter:
         member = enum_members.member_of(self.typed, node)
         if member is not None:  # Color["red"]
             return literal(member, T.INT64) if isinstance(member, int) else enum_members.member_code(member)
+        if node in self.typed.dynamic_items:  # an index known when running: of a tuple of one item type
+            if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):
+                codes = ", ".join(code for code, _ in self.tuple_items(base))
+            else:
+                codes = ", ".join(f"kiln_get({k}, {self.expr(base)})" for k in range(len(self.type_of(base).items)))
+            return (f"kiln_pick<{T.c_name(self.type_of(node))}, {self.typed.dynamic_items[node]}>"
+                    f"((long long)({self.expr(node.slice)}), {{{codes}}})")
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):  # a tuple's item
             return self.tuple_items(base)[self.constant(node.slice)][0]
         if isinstance(self.type_of(base), T.TupleType):
@@ -297,7 +304,38 @@ class Emitter:
     def block(self, body):
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
+            if self.module.debug:
+                self._check_divisors(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
+
+    def _check_divisors(self, s):
+        """Debug mode: before a statement, Python's error model, as Numba's
+        debug mode has it: each divisor of a /, // or % in it is checked (a
+        zero raises ZeroDivisionError), and each index of a tuple known only
+        when running (out of range raises IndexError), the thread stopping
+        there. Those under a condition (x if c else y, and/or) and in nested
+        blocks are left to their own evaluation."""
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) or getattr(s, "value", None) is None:
+            return
+        checks = []
+
+        def visit(node):
+            if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda)):
+                return
+            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and \
+                    node in self.typed.types and T.is_scalar(self.type_of(node.right)) and \
+                    self.type_of(node.right).kind in "biuf":
+                checks.append((f"({self.expr(node.right)}) == 0", ZeroDivisionError, "division by zero"))
+            if node in self.typed.dynamic_items:
+                n, index = self.typed.dynamic_items[node], f"(long long)({self.expr(node.slice)})"
+                checks.append((f"{index} < -{n}LL || {index} >= {n}LL", IndexError, "tuple index out of range"))
+            for child in ast.iter_child_nodes(node):
+                visit(child)
+
+        visit(s.value)
+        for test, cls, message in checks:
+            code = self.module.exception_code(cls, message, self.f.filename, s.lineno)
+            self.line(f"if ({test}) {{ kiln_jit_record(&kiln_jit_error, {code}); {self._leave()} }}")
 
     def _nested(self, body):
         self._depth += 1

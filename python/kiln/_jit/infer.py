@@ -54,6 +54,7 @@ class Typed:
         self.call_types = {}  # device function call -> its arguments' types (ConstantArg: known)
         self.pow_operators = {}  # pow(x, y) call -> the x ** y it is (constructs/builtins_.py)
         self.raised = {}  # raise or assert statement -> its exception's code in debug mode (0: not in debug mode)
+        self.dynamic_items = {}  # tuple[i] with i known only when running -> the tuple's length
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -540,17 +541,10 @@ class Typed:
         if member is not None:
             return enum_members.member_type(member)
         if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):
-            items = self.tuple_items(base)
-            k = self.constant(node.slice)
-            if not isinstance(k, int) or not -len(items) <= k < len(items):
-                self.typing(node, "a tuple is indexed by a constant in range")
-            return items[k]
+            return self._tuple_item(node, self.tuple_items(base))
         ty = self.expr(base)
         if isinstance(ty, T.TupleType):
-            k = self.constant(node.slice)
-            if not isinstance(k, int) or not -len(ty.items) <= k < len(ty.items):
-                self.typing(node, "a tuple is indexed by a constant in range")
-            return ty.items[k]
+            return self._tuple_item(node, ty.items)
         if isinstance(ty, T.RecordType):  # r["a"], r[0]: a field by a constant key
             return records.field(self, node, ty, self.constant(node.slice))[0]
         if not isinstance(ty, T.ArrayType):
@@ -567,6 +561,24 @@ class Typed:
             self.tuples[node.slice] = [T.INT64] * len(parts)
         kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
         return T.element_type(ty.dtype) if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
+
+    def _tuple_item(self, node, items):
+        """The type of tuple[k]: a constant k in range picks its item; any
+        other integer index a tuple whose items are all of one type (a shape:
+        ``a.shape[-x]``), recorded in ``dynamic_items``, as Numba allows."""
+        try:
+            k = self.constant(node.slice)
+        except TypingError:
+            k = None
+        if k is not None:
+            if not isinstance(k, int) or not -len(items) <= k < len(items):
+                self.typing(node, "a tuple is indexed by a constant in range")
+            return items[k]
+        index = self.expr(node.slice)
+        if not T.is_int(index) or not items or any(t != items[0] for t in items):
+            self.typing(node, "a tuple is indexed by a constant, or by an integer where its items are of one type")
+        self.dynamic_items[node] = len(items)
+        return items[0]
 
     def index_parts(self, node):
         """The index expressions of a subscript, one per dimension it names

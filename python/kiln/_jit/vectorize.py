@@ -5,6 +5,8 @@ brings broadcasting, output allocation and both devices; NumPy inputs come
 back as NumPy results, kiln arrays stay where they are, as Numba's CUDA
 ufuncs do with host and device arrays.
 """
+import warnings
+
 import numpy as np
 
 from .._core import ndarray
@@ -128,11 +130,15 @@ def _append(a, b):
     return concatenate([a, b.astype(a.dtype)])
 
 
-def vectorize(signatures_or_func=None, target="cuda", identity=None, cache=False, nopython=True, **options):
+def vectorize(signatures_or_func=None, target="cuda", identity=None, cache=False, nopython=None, **options):
     """Numba's ``vectorize`` for the CUDA target: ``@vectorize(['float32(float32, float32)'])``
     or bare (types from the first call's inputs)."""
-    if options:
-        raise TypeError(f"vectorize: unexpected options {sorted(options)}")
+    if options:  # Numba's error and words
+        raise KeyError(f"Unrecognized options: {sorted(options)} (vectorize takes target, identity, cache and "
+                       "nopython)")
+    if nopython is not None:
+        warnings.warn("nopython kwarg for cuda target is redundant: kernels are always compiled without Python",
+                      RuntimeWarning, stacklevel=2)
     if target not in ("cuda", "gpu", "cpu", "parallel"):
         raise ValueError(f"vectorize: unknown target {target!r}")
     if callable(signatures_or_func) and not isinstance(signatures_or_func, str):

@@ -44,7 +44,7 @@ from .memory import (  # noqa: F401
 )
 from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pinned_memory,
                      get_default_memory_pool, get_default_pinned_memory_pool)
-from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream
+from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream, per_thread_default_stream
 from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
     activemask, all_sync, any_sync, atomic, fp16, ballot_sync, brev, cbrt, clz, eq_sync, ffs, lanemask_lt, match_all_sync,
     match_any_sync, popc, selp, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,

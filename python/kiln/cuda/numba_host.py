@@ -133,6 +133,12 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
     return mapped_array(ary.shape, ary.dtype, order=_order_of(ary))
 
 
+def is_mapped(ary):
+    """Whether `ary` is a mapped (or managed) array: page-locked memory the
+    user asked kernels to use, which kiln does not warn about copying."""
+    return _mapped_array_type.cache_info().currsize > 0 and isinstance(ary, _mapped_array_type())  # made on use
+
+
 def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
     """Numba's managed (unified) memory array: a host array kernels may use
     (as mapped_array)."""

@@ -155,6 +155,12 @@ def default_stream():
     return Stream.null
 
 
+def per_thread_default_stream():
+    """Numba's ``cuda.per_thread_default_stream()``: CUDA's per-thread
+    default stream, by its reserved handle (CU_STREAM_PER_THREAD, 0x2)."""
+    return ExternalStream(0x2)
+
+
 def external_stream(ptr):
     """Numba's ``cuda.external_stream(ptr)``: a stream created elsewhere."""
     return ExternalStream(ptr)

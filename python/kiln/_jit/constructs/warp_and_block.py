@@ -68,7 +68,11 @@ class WarpVote(Construct):
         self.name = name
 
     def type(self, typer, node):
-        typer.args(node, 2)
+        mask, predicate = typer.args(node, 2)
+        if not T.is_int(mask):  # Numba's rules and words
+            typer.typing(node, f"cuda.{self.name}: Mask type must be an integer, not {mask}")
+        if not (T.is_int(predicate) or predicate.kind == "b"):
+            typer.typing(node, f"cuda.{self.name}: Predicate must be an integer or boolean, not {predicate}")
         return np.dtype("uint32") if self.name == "ballot_sync" else T.INT32
 
     def emit(self, emitter, node):

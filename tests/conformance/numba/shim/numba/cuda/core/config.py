@@ -14,3 +14,11 @@ OPT = 3
 _O = 3
 HTML = None
 DUMP_ASSEMBLY = DUMP_BYTECODE = DUMP_CFG = DUMP_IR = DUMP_LLVM = 0
+
+
+class _OptLevel(int):
+    """Numba's optimisation level (an int; "max" is its highest, 3), which
+    tests set OPT to."""
+
+    def __new__(cls, value):
+        return super().__new__(cls, 3 if value == "max" else value)

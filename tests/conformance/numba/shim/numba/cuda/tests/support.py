@@ -155,12 +155,12 @@ class CheckWarningsMixin:
 
 
 def run_in_subprocess(code, flags=None, env=None, timeout=30):
-    """Numba's helper: runs `code` in a new interpreter; (stdout, stderr) as bytes."""
+    """Numba's helper: runs `code` in a new interpreter; (stdout, stderr) as text, as numba-cuda's."""
     import subprocess
 
     popen = subprocess.Popen([sys.executable] + list(flags or []) + ["-c", code], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, env=env)
+                             stderr=subprocess.PIPE, env=env, text=True)
     out, err = popen.communicate(timeout=timeout)
     if popen.returncode != 0:
-        raise AssertionError(f"process failed with code {popen.returncode}: stderr follows\n{err.decode()}")
+        raise AssertionError(f"process failed with code {popen.returncode}: stderr follows\n{err}")
     return out, err
