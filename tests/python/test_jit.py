@@ -1646,3 +1646,38 @@ def test_numba_host_details(current):
             warnings.simplefilter("error")
             bump[1, 1](mapped)
         assert mapped[0] == 2
+
+
+def test_vector_types(current):
+    """CUDA's vector types by Numba's names and aliases: made from numbers
+    and smaller vectors, read by .x .y .z .w; loops over tuples of vectors,
+    a loop name reused for vectors of another size."""
+    from kiln.cuda.vector_types import vector_types
+
+    assert cuda.float4 is cuda.float32x4 and cuda.short2 is cuda.int16x2 and cuda.ulonglong3 is cuda.uint64x3
+    assert vector_types["float64x3"].num_elements == 3 and vector_types["float64x3"].base_type == cuda.float64
+
+    @cuda.jit
+    def build(out):
+        a = cuda.float32x2(1.5, 2)
+        b = cuda.float4(a, 3, cuda.float32x1(4.25))
+        c = cuda.int16x3(b.w, a)  # converted to int16: 4, 1, 2
+        k = 0
+        for v in tuple((a, a)):
+            out[k] = v.x + v.y
+            k += 1
+        for v in (b,):
+            out[k] = v.x * 1000 + v.y * 100 + v.z * 10 + v.w
+            k += 1
+        out[k] = c.x * 100 + c.y * 10 + c.z
+
+    out = np.zeros(4)
+    build[1, 1](out)
+    np.testing.assert_allclose(out, [3.5, 3.5, 1500 + 200 + 30 + 4.25, 412])
+
+    @cuda.jit
+    def wrong_count(out):
+        out[0] = cuda.float32x3(1.0, 2.0).x
+
+    with pytest.raises(cuda.TypingError, match="has 3 components"):
+        wrong_count[1, 1](out)

@@ -35,6 +35,7 @@ class Function:
         self.scope = {**pyfunc.__globals__, **_nonlocals(pyfunc)}
         _Desugar().visit(self.node)
         _Unroll(self).visit(self.node)
+        _separate_loop_targets(self.node)
         _rename_cxx_keywords(self.node)
         self.params = [a.arg for a in args.args]
         self.assigned_once = _assigned_once(self.node, self.params)
@@ -177,6 +178,39 @@ class _Unroll(ast.NodeTransformer):
             for statement in copy.deepcopy(body):
                 unrolled.append(_Substitute(s.target.id, item).visit(statement))
         return [ast.fix_missing_locations(u) for u in unrolled] or [ast.copy_location(ast.Pass(), s)]
+
+
+def _separate_loop_targets(function):
+    """A name bound only by for loops and read only inside their bodies is a
+    new local in each loop (name__loop1, ...), so that loops may walk values
+    of different types (``for v in (a2, b2): ...`` then ``for v in (a3,)``),
+    as Numba's SSA form lets them. Any other use keeps one local."""
+    bound_by, loads, other_stores = {}, {}, set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.For) and isinstance(node.target, ast.Name):
+            bound_by.setdefault(node.target.id, []).append(node)
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Load):
+                loads.setdefault(node.id, []).append(node)
+            elif not any(node is loop.target for loop in bound_by.get(node.id, ())):
+                other_stores.add(node.id)
+    params = {a.arg for a in function.args.args}
+    for name, loops in bound_by.items():
+        if len(loops) < 2 or name in other_stores or name in params:
+            continue
+        inside = {id(n) for loop in loops for statement in loop.body for n in ast.walk(statement)}
+        if not all(id(n) in inside for n in loads.get(name, ())):
+            continue
+        # innermost first (ast.walk is breadth-first): a loop nested in another of
+        # the same name renames its own reads before the outer one renames the rest
+        for k, loop in reversed(list(enumerate(loops))):
+            fresh = f"{name}__loop{k + 1}"
+            for statement in loop.body:
+                for n in ast.walk(statement):
+                    if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load):
+                        n.id = fresh
+            loop.target.id = fresh
 
 
 def _literal_unroll():

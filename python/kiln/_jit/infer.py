@@ -328,6 +328,8 @@ class Typed:
                 self.unsupported(node, "a for loop over something other than range(), an array, a tuple, "
                                        "enumerate() or zip()")
         items = self.tuple_items(node)  # a literal, a shape, cuda.grid(n), a tuple value (module-level too)
+        if items and isinstance(items[0], T.TupleType) and all(t == items[0] for t in items):
+            return "tuple", node, items[0]  # of tuples of one type (vectors: for v in (v1, v2))
         self.scalars(node, *items)
         common = items[0]
         for t in items[1:]:

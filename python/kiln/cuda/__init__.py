@@ -59,6 +59,8 @@ from .numba_host import (  # noqa: F401
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
 from .linking import CUSource, declare_device  # noqa: F401  (Numba's foreign device functions)
+from . import vector_types  # noqa: F401  (Numba's vector types: cuda.float32x4, cuda.float4...)
+globals().update(vector_types.constructors)
 
 # Numba's other names for the null stream and for event timing.
 legacy_default_stream = default_stream

@@ -232,6 +232,31 @@ class Power(Construct):
         return emitter.expr(emitter.typed.pow_operators[node])
 
 
+class TupleOf(Construct):
+    """``tuple(t)`` of a tuple: the same tuple."""
+
+    def _argument(self, typer, node):
+        if len(node.args) != 1:
+            typer.typing(node, "tuple() takes one tuple in a kernel")
+        return node.args[0]
+
+    def tuple_types(self, typer, node):
+        items = typer.tuple_items(self._argument(typer, node))
+        if len(items) == 1 and not isinstance(typer.types.get(node.args[0]), T.TupleType) and \
+                not isinstance(node.args[0], ast.Tuple):
+            typer.typing(node, "tuple() takes a tuple in a kernel")
+        return items
+
+    def tuple_codes(self, emitter, node):
+        return [code for code, _ in emitter.tuple_items(node.args[0])]
+
+    def type(self, typer, node):
+        return T.TupleType(self.tuple_types(typer, node))
+
+    def emit(self, emitter, node):
+        return f"kiln_make_tuple({', '.join(self.tuple_codes(emitter, node))})"
+
+
 CAST = Cast()
 DEVICE_CALL = DeviceCall()
 
@@ -239,7 +264,7 @@ DEVICE_CALL = DeviceCall()
 def constructs():
     return {builtins.abs: Abs(), builtins.min: MinMax(True), builtins.max: MinMax(False), builtins.round: Round(),
             builtins.int: CAST, builtins.float: CAST, builtins.bool: CAST, builtins.len: Len(),
-            builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power()}
+            builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power(), builtins.tuple: TupleOf()}
 
 
 class Print(Construct):
