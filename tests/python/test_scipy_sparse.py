@@ -399,11 +399,10 @@ def test_linear_operator_subclasses_norms_and_solver_dtypes(device):
         for axis in (0, 1, (1,)):
             got = kl.norm(km, ord=order, axis=axis)
             want = sl.norm(ss.csr_matrix(m).T, ord=order, axis=axis)
-            # The count (ord 0) is int64 in SciPy 1.17 and int32 in 1.18.
-            if order == 0:
-                assert got.dtype.kind == want.dtype.kind == "i"
-            else:
-                assert str(got.dtype) == str(want.dtype)
+            # SciPy's result types differ by version (the count, ord 0, is int64
+            # in 1.17 and int32 in 1.18; other orders of float32 columns are
+            # float32 in 1.17 and float64 in 1.18): the kinds agree.
+            assert got.dtype.kind == want.dtype.kind == ("i" if order == 0 else "f")
             np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-5)
     spd = ks.csr_matrix(kiln.asarray((np.eye(5) * 4 + 1).astype("float32"), device=device))
     x, info = kl.gmres(spd, kiln.ones(5, dtype="float32", device=device))
