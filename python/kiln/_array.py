@@ -412,6 +412,8 @@ _METHODS = {
     "__array_ufunc__": _numpy_protocols.array_ufunc,
     "__array_function__": _numpy_protocols.array_function,
     "__cuda_array_interface__": property(_cuda_array_interface.interface),
+    # Numba's device arrays' stream (the one given to cuda.device_array and the like; 0: none)
+    "stream": property(lambda self: getattr(self, "_numba_stream", 0)),
     "__dlpack__": _dlpack.dlpack,
     "__dlpack_device__": _dlpack.dlpack_device,
     "__array_priority__": 100,
@@ -426,7 +428,9 @@ _METHODS = {
     "get": _get,
     "set": _set,
     # Numba's device-array spellings (kiln.cuda.to_device returns kiln arrays).
-    "copy_to_host": lambda self, ary=None, stream=0: _get(self, stream=stream or None, out=ary),
+    # on the given stream, else the array's own (Numba's arrays made on a stream), else the current one
+    "copy_to_host": lambda self, ary=None, stream=0: _get(self, stream=stream or getattr(self, "_numba_stream", 0)
+                                                          or None, out=ary),
     "copy_to_device": lambda self, ary, stream=0: _set(self, ary, stream=stream or None),
     "device_ctypes_pointer": property(_device_ctypes_pointer),
     "alloc_size": property(_alloc_size),

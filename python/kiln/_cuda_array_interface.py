@@ -25,6 +25,14 @@ def interface(self):
                              f"this one is on {self.device}")
     from .cuda.stream import _to_interchange, get_current_stream
 
+    stream = _to_interchange(get_current_stream(self.device.index)) if on_gpu else None
+    numba_stream = getattr(self, "_numba_stream", None)  # made by Numba's host API (cuda/numba_host.py)
+    if numba_stream:  # Numba's rule: the stream the array was made on (in CPU mode too)...
+        stream = int(numba_stream.handle)
+    elif numba_stream is not None and stream == 1:
+        # ...else none; kiln's current stream still where it is not the legacy
+        # default one (which the consumer's blocking streams wait for anyway)
+        stream = None
     return {
         "shape": self.shape,
         "typestr": self.dtype.str,
@@ -33,7 +41,7 @@ def interface(self):
         "strides": None if self.flags.c_contiguous else self.strides,
         "descr": [("", self.dtype.str)],
         # the CPU's work is done when its calls return: nothing to wait for
-        "stream": _to_interchange(get_current_stream(self.device.index)) if on_gpu else None,
+        "stream": stream,
     }
 
 

@@ -1681,3 +1681,27 @@ def test_vector_types(current):
 
     with pytest.raises(cuda.TypingError, match="has 3 components"):
         wrong_count[1, 1](out)
+
+
+def test_numba_arrays_keep_their_stream(current):
+    """Numba's device arrays remember the stream they were made on, export it
+    through __cuda_array_interface__ (none without one) and import it back as
+    an external stream."""
+    s = cuda.stream()
+    made = cuda.device_array(4, stream=s)
+    assert made.stream is s and made.__cuda_array_interface__["stream"] == int(s.handle)
+    plain = cuda.device_array(4)
+    assert plain.stream == 0 and plain.__cuda_array_interface__["stream"] is None
+    mapped = cuda.mapped_array(3, stream=s)
+    assert mapped.__cuda_array_interface__["stream"] == int(s.handle)
+    assert cuda.mapped_array(3).__cuda_array_interface__["stream"] is None
+
+    class Foreign:
+        def __init__(self, a):
+            self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+    imported = cuda.as_cuda_array(Foreign(made))
+    assert imported.stream.external and int(imported.stream.handle) == int(s.handle)
+    assert cuda.as_cuda_array(Foreign(plain)).stream == 0
+    made.copy_to_device(np.arange(4.0))
+    np.testing.assert_array_equal(made.copy_to_host(), np.arange(4.0))  # on the array's stream

@@ -25,11 +25,14 @@ def _device():
     return default_device()
 
 
-def _numba_array(a):
+def _numba_array(a, stream=0):
     """`a` marked as made by Numba's host API: NumPy converts it to a host
     copy, as Numba's device arrays allow (``np.testing.assert_equal(d, h)``);
-    CuPy's arrays refuse to (kiln/_array.py)."""
+    CuPy's arrays refuse to (kiln/_array.py). Its ``stream`` is the stream
+    it was made on (0: none), which it exports through
+    ``__cuda_array_interface__`` (see _cuda_array_interface.py)."""
     a._numba_device_array = True
+    a._numba_stream = stream or 0
     return a
 
 
@@ -53,7 +56,8 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     if _structured(getattr(obj, "dtype", None)) is not None:
         return DeviceRecordArray.from_host(obj, _device())
-    return _numba_array(asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device()))
+    return _numba_array(asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device()),
+                        stream)
 
 
 def device_array(shape, dtype=float, strides=None, order="C", stream=0):
@@ -65,7 +69,7 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
         from .record_arrays import DeviceRecordArray
 
         return DeviceRecordArray(shape, _structured(dtype), order, _device())
-    return _numba_array(empty(shape, dtype=_dtype(dtype), order=order, device=_device()))
+    return _numba_array(empty(shape, dtype=_dtype(dtype), order=order, device=_device()), stream)
 
 
 def _order_of(ary):
@@ -82,7 +86,7 @@ def _order_of(ary):
 
 
 def device_array_like(ary, stream=0):
-    return device_array(ary.shape, ary.dtype, order=_order_of(ary))
+    return device_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream)
 
 
 def pinned_array(shape, dtype=float, strides=None, order="C"):
@@ -109,28 +113,33 @@ def mapped_array(shape, dtype=float, strides=None, order="C", stream=0, portable
     NumPy array that also exports ``__cuda_array_interface__`` (page-locked
     memory has the same address on the GPU). Kernels on the CPU use it in
     place; on a GPU kiln copies it to the device and back around each kernel
-    (NumPy arrays' rule) rather than reading it across the bus."""
-    return pinned_array(shape, dtype, strides, order).view(_mapped_array_type())
+    (NumPy arrays' rule) rather than reading it across the bus. Its stream,
+    when given, is what its ``__cuda_array_interface__`` names."""
+    mapped = pinned_array(shape, dtype, strides, order).view(_mapped_array_type())
+    mapped._numba_stream = stream or 0
+    return mapped
 
 
 @functools.cache
 def _mapped_array_type():
     """A NumPy array of page-locked (mapped) memory, which GPUs reach at the
-    same address: also a CUDA array, with no stream (nothing pending). Made
-    on first use: ``import kiln`` does not load NumPy."""
+    same address: also a CUDA array, with the stream it was made on, or none
+    (nothing pending). Made on first use: ``import kiln`` does not load NumPy."""
     import numpy as np
 
     def interface(self):
+        stream = getattr(self, "_numba_stream", 0)
         return {"shape": self.shape, "typestr": self.dtype.str, "data": (self.ctypes.data if self.size else 0,
                 not self.flags.writeable), "version": 3,
-                "strides": None if self.flags.c_contiguous else self.strides, "stream": None}
+                "strides": None if self.flags.c_contiguous else self.strides,
+                "stream": int(stream.handle) if stream else None}
 
     return type("MappedArray", (np.ndarray,), {"__cuda_array_interface__": property(interface),
                                                 "__module__": __name__})
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
-    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary))
+    return mapped_array(ary.shape, ary.dtype, order=_order_of(ary), stream=stream)
 
 
 def is_mapped(ary):
@@ -142,7 +151,7 @@ def is_mapped(ary):
 def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_global=True):
     """Numba's managed (unified) memory array: a host array kernels may use
     (as mapped_array)."""
-    return mapped_array(shape, dtype, strides, order)
+    return mapped_array(shape, dtype, strides, order, stream)
 
 
 def _dtype(dtype):
@@ -295,7 +304,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     dictionary describes (kept alive through `owner`, when given)."""
     from .._cuda_array_interface import from_interface
 
-    return _numba_array(from_interface(_Interface(desc, owner)))
+    return _numba_array(from_interface(_Interface(desc, owner)), _stream_of(desc))
 
 
 class _Interface:
@@ -312,4 +321,13 @@ def as_cuda_array(obj, sync=True):
     if not is_cuda_array(obj):
         raise TypeError(f"as_cuda_array: a {type(obj).__name__} is not a CUDA array (it has no "
                         "__cuda_array_interface__)")
-    return _numba_array(asarray(obj))
+    return _numba_array(asarray(obj), _stream_of(obj.__cuda_array_interface__))
+
+
+def _stream_of(desc):
+    """The stream an imported ``__cuda_array_interface__`` names, as Numba
+    keeps it on the array it makes (an external stream; 0 for none)."""
+    from .stream import ExternalStream
+
+    handle = desc.get("stream")
+    return ExternalStream(handle) if handle not in (None, 0) else 0

@@ -20,6 +20,7 @@ class Stream:
     """A CUDA stream; ``with stream:`` makes it current for this thread."""
 
     null = _NullStreamDescriptor()
+    external = False  # Numba's flag (see ExternalStream)
 
     def __init__(self, null=False, non_blocking=False, ptr=0, device_id=None):
         self._previous = []
@@ -108,6 +109,8 @@ class Stream:
 
 class ExternalStream(Stream):
     """A stream created elsewhere (PyTorch, CuPy, Numba), given by its handle."""
+
+    external = True  # Numba's flag: kiln neither made it nor destroys it
 
     def __init__(self, ptr, device_id=None):
         super().__init__(ptr=ptr, device_id=device_id)
