@@ -465,6 +465,7 @@ _METHODS = {
     "ravel": _ravel,
     "flatten": _flatten,
     "data": property(_data),
+    "gpu_data": property(_data),  # Numba's name of the memory (gpu_data.device_pointer: the address)
     "flat": property(_FlatIterator),
     "item": _item,
     "tobytes": _tobytes,

@@ -1705,3 +1705,37 @@ def test_numba_arrays_keep_their_stream(current):
     assert cuda.as_cuda_array(Foreign(plain)).stream == 0
     made.copy_to_device(np.arange(4.0))
     np.testing.assert_array_equal(made.copy_to_host(), np.arange(4.0))  # on the array's stream
+
+
+def test_pointer_arguments_and_carray(current):
+    """CPointer parameters take addresses (indexed without bounds), and
+    carray/farray view them as arrays, as Numba's kernels have them."""
+    from kiln.cuda import carray, farray
+    from kiln.cuda.types import CPointer
+
+    ptr = CPointer(cuda.int32)
+
+    @cuda.jit(cuda.void(ptr, cuda.int32, ptr, cuda.uint32))
+    def axpy(r, a, x, n):
+        i = cuda.grid(1)
+        if i < n:
+            r[i] = a * x[i] + r[i]
+
+    x, r = cuda.to_device(np.arange(10, dtype=np.int32)), cuda.to_device(np.ones(10, dtype=np.int32))
+    axpy[1, 16](int(r.gpu_data.device_pointer), 3, int(x.gpu_data.device_pointer), 10)
+    np.testing.assert_array_equal(r.copy_to_host(), 3 * np.arange(10) + 1)
+
+    @cuda.jit(cuda.void(CPointer(cuda.float32), cuda.float32[:, :], cuda.float32[:, :]))
+    def views(p, c_out, f_out):
+        c = carray(p, (2, 3))
+        f = farray(p, (2, 3), dtype=cuda.float32)
+        for i in range(2):
+            for j in range(3):
+                c_out[i, j] = c[i, j]
+                f_out[i, j] = f[i, j]
+
+    data = cuda.to_device(np.arange(6, dtype=np.float32))
+    c_out, f_out = np.zeros((2, 3), np.float32), np.zeros((2, 3), np.float32)
+    views[1, 1](int(data.gpu_data.device_pointer), c_out, f_out)
+    np.testing.assert_array_equal(c_out, np.arange(6).reshape(2, 3))
+    np.testing.assert_array_equal(f_out, np.arange(6).reshape(2, 3, order="F"))

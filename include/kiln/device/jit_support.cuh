@@ -114,6 +114,26 @@ __device__ __forceinline__ void kiln_assign(const kiln_view<T, ND>& a, const kil
   for (long long k = 0, n = a.size(); k < n; ++k) kiln_nth(a, k) = (T)kiln_nth(b, k);
 }
 
+// A contiguous view of the elements at byte `offset` from `base`, in C order
+// (or Fortran's), shape given: a record's subarray field, Numba's
+// carray/farray over a pointer.
+template <class T, bool FOrder = false, class... Extent>
+__device__ __forceinline__ kiln_view<T, sizeof...(Extent)> kiln_contiguous_view(const void* base, long long offset,
+                                                                                 Extent... shape) {
+  constexpr int nd = (int)sizeof...(Extent);
+  kiln_view<T, nd> v;
+  v.data = reinterpret_cast<T*>(const_cast<char*>(reinterpret_cast<const char*>(base)) + offset);
+  const long long extents[] = {(long long)shape...};
+  long long stride = sizeof(T);
+  for (int k = 0; k < nd; ++k) {
+    const int d = FOrder ? k : nd - 1 - k;
+    v.shape[d] = extents[d];
+    v.strides[d] = stride;
+    stride *= extents[d];
+  }
+  return v;
+}
+
 // t[i] of a tuple of N items of one type (a shape), i known only when running:
 // Python's negative indices; out of range is clamped (debug mode checks first).
 template <class T, int N> __device__ __forceinline__ T kiln_pick(long long i, const T (&items)[N]) {

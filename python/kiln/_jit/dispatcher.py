@@ -277,6 +277,8 @@ def _arg_type(value):
         return T.ArrayType(np.dtype(interface["typestr"]), len(interface["shape"]))
     if isinstance(value, enum.Enum):  # an IntEnum's member too: `is` tells the classes apart
         return T.EnumMemberType(type(value))
+    if isinstance(value, _Address):
+        return value.type
     try:
         return T.of_value(value)
     except TypeError:
@@ -508,6 +510,8 @@ class Dispatcher:
             if len(declared) != len(args):
                 raise TypeError(f"{self.__name__} takes {len(declared)} arguments, got {len(args)}")
             args = tuple(_as_declared_array(d, a) for d, a in zip(declared, args))
+            args = tuple(_Address(int(a), d) if isinstance(d, T.PointerType) and isinstance(a, (int, np.integer))
+                         else a for d, a in zip(declared, args))
         else:
             declared = self._resolve(args)
             if declared is None:
@@ -579,6 +583,13 @@ def _numba_name(t):
     if isinstance(t, T.ArrayType):
         return f"Array({t.dtype.name}, {t.ndim}, 'C', False, aligned=True)"
     return str(t)
+
+
+class _Address:
+    """An integer given for a CPointer parameter: the address it passes."""
+
+    def __init__(self, value, ty):
+        self.value, self.type = value, ty
 
 
 def _as_declared_array(declared, value):
@@ -671,6 +682,8 @@ def _passed(ty, value):
         return np.asarray(value)
     if isinstance(ty, T.EnumMemberType):
         return np.int64(ty.code(value))
+    if isinstance(value, _Address):
+        return np.uint64(value.value % 2**64)
     return value
 
 

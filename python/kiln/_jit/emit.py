@@ -211,6 +211,8 @@ class Emitter:
             return f"kiln_get({k}, {self.expr(base)})"
         if isinstance(self.type_of(base), T.RecordType):
             return self.field(node, base, self.constant(node.slice))
+        if isinstance(self.type_of(base), T.PointerType):
+            return f"{self.expr(base)}[(long long)({self.expr(node.slice)})]"
         parts = self.typed.index_parts(node)
         if isinstance(self.type_of(node), T.RecordType):  # a record of an array: its address
             return f"(&{self.element(base, parts)})"

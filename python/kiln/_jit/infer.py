@@ -549,6 +549,10 @@ class Typed:
             return self._tuple_item(node, ty.items)
         if isinstance(ty, T.RecordType):  # r["a"], r[0]: a field by a constant key
             return records.field(self, node, ty, self.constant(node.slice))[0]
+        if isinstance(ty, T.PointerType):  # p[i]: unchecked, as in Numba
+            if not T.is_int(self.expr(node.slice)):
+                self.typing(node, "a pointer is indexed by one integer")
+            return T.element_type(ty.dtype)
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
         parts = self.index_parts(node)
@@ -643,9 +647,9 @@ class Typed:
         return None
 
     def _Call(self, node):
-        if node.keywords:
-            self.unsupported(node, "keyword arguments in calls inside a kernel")
         construct = self.construct(node.func) or self.method(node)
+        if node.keywords and not getattr(construct, "keywords", ()):
+            self.unsupported(node, "keyword arguments in calls inside a kernel")
         if construct is None:
             func = node.func
             if isinstance(func, ast.Name) and func.id not in self.locals and func.id not in self.f.scope and \

@@ -70,6 +70,32 @@ class RecordType:
         return c_name(self.dtype) + "*"
 
 
+class PointerType:
+    """A raw pointer to elements of `dtype` (Numba's ``CPointer(int32)``): a
+    kernel argument given as an address, indexed ``p[i]`` without bounds,
+    viewed as an array by ``carray(p, shape)``. In C++ a T*, passed as the
+    64 bits of the address."""
+
+    __slots__ = ("dtype",)
+    char = "Q"
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+
+    def __eq__(self, other):
+        return isinstance(other, PointerType) and self.dtype == other.dtype
+
+    def __hash__(self):
+        return hash(("pointer", self.dtype))
+
+    def __repr__(self):
+        return f"CPointer({self.dtype.name})"
+
+    @property
+    def c_name(self):
+        return c_name(self.dtype) + "*"
+
+
 class EnumMemberType:
     """A member of a Python Enum or IntEnum class `cls`, as Numba types one:
     compared with ``==``, ``!=``, ``is`` and ``is not``. In C++ a long long,
@@ -254,7 +280,7 @@ def _layout(items):
 
 
 def c_name(t):
-    if isinstance(t, (ArrayType, TupleType, RecordType, EnumMemberType)):
+    if isinstance(t, (ArrayType, TupleType, RecordType, EnumMemberType, PointerType)):
         return t.c_name
     if t is None:
         return "void"
@@ -375,6 +401,8 @@ def _from_type_object(t):
         return ArrayType(t.dtype if isinstance(t.element, numba_types.Record) else t.dtype.name, t.ndim)
     if isinstance(t, numba_types.Record):
         return RecordType(t.dtype)
+    if isinstance(t, numba_types.CPointer):
+        return PointerType(_from_type_object(t.dtype))
     if isinstance(t, numba_types.Number):
         return np.dtype(t.dtype.name)
     raise TypeError(f"{t!r} is not a type a kernel signature takes")

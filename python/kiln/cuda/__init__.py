@@ -50,7 +50,7 @@ from .kernel_language import (  # noqa: F401  (Numba's kernel language, translat
     match_any_sync, popc, selp, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
     shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,
-    warpsize, literal_unroll,
+    warpsize, literal_unroll, carray, farray,
 )
 from .numba_host import (  # noqa: F401
     as_cuda_array, close, current_context, defer_cleanup, device_array, device_array_like, from_cuda_array_interface,

@@ -82,7 +82,7 @@ clz = _only_in_kernels("clz")
 ffs = _only_in_kernels("ffs")
 selp = _only_in_kernels("selp")
 # Numba's arrays over raw pointers (numba.np.numpy_support.carray/farray):
-# kiln kernels take arrays, not pointers, so the translator refuses them by name.
+# carray(ptr, shape, dtype=...) views the memory a CPointer argument points at.
 carray = _only_in_kernels("carray")
 farray = _only_in_kernels("farray")
 

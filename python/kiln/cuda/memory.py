@@ -140,6 +140,11 @@ class MemoryPointer:
         self.array_device = mem.array_device
 
     @property
+    def device_pointer(self):
+        """Numba's name of the address (``ary.gpu_data.device_pointer``)."""
+        return self.ptr
+
+    @property
     def device(self):
         return Device(self.device_id)
 

@@ -116,6 +116,15 @@ class Record(Type):
     __getitem__ = Number.__getitem__
 
 
+class CPointer(Type):
+    """``CPointer(int32)``: a raw pointer to elements of a type (a kernel's
+    argument given as an address, ``carray(ptr, shape)``'s first argument)."""
+
+    def __init__(self, dtype, addrspace=None):
+        self.dtype = dtype
+        super().__init__(f"CPointer({dtype})")
+
+
 class NoneType(Type):
     """``void`` (``none``): what a kernel returns."""
 
@@ -207,6 +216,6 @@ def from_dtype(dtype):
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "CPointer", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
            "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]

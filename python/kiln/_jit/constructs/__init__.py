@@ -12,14 +12,14 @@ from ...cuda import bf16
 from ...cuda import types as numba_types
 
 from . import (array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions, extern_functions,
-               half_precision, math_functions, numpy_ufuncs, operator_functions, thread_indexing, vectors,
-               warp_and_block)
+               half_precision, math_functions, numpy_ufuncs, operator_functions, pointer_arrays, thread_indexing,
+               vectors, warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
 for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
-                array_reductions, operator_functions, thread_indexing, vectors, warp_and_block):
+                array_reductions, operator_functions, pointer_arrays, thread_indexing, vectors, warp_and_block):
     _TABLE.update(_family.constructs())
 
 

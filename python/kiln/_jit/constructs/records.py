@@ -38,7 +38,7 @@ def field_code(emitter, record_code, ty, offset, fdtype):
     a reference to a number, a pointer to a nested record, or a view."""
     if isinstance(ty, T.ArrayType):
         extents = ", ".join(f"{n}LL" for n in fdtype.shape)
-        return f"kiln_field_array<{T.c_name(ty.dtype)}>({record_code}, {offset}LL, {extents})"
+        return f"kiln_contiguous_view<{T.c_name(ty.dtype)}>({record_code}, {offset}LL, {extents})"
     if isinstance(ty, T.RecordType):
         return f"(&kiln_field<{T.c_name(ty.dtype)}, {offset}>({record_code}))"
     return f"kiln_field<{T.c_name(ty)}, {offset}>({record_code})"
