@@ -1739,3 +1739,24 @@ def test_pointer_arguments_and_carray(current):
     views[1, 1](int(data.gpu_data.device_pointer), c_out, f_out)
     np.testing.assert_array_equal(c_out, np.arange(6).reshape(2, 3))
     np.testing.assert_array_equal(f_out, np.arange(6).reshape(2, 3, order="F"))
+
+
+def test_print_in_kernels(current):
+    """print() in a kernel, run in a child process (the kernel's printf writes
+    to the process's stdout): numbers, bfloat16 as a float, a spread tuple,
+    and more than 32 items (the raw format, with a warning, as Numba)."""
+    import subprocess
+
+    env = {**os.environ, "KILN_DEVICE": "cpu" if current.type == "cpu" else "cuda"}
+
+    def run(body, launch):
+        code = f"import numpy as np\nfrom kiln import cuda\n\n@cuda.jit\ndef k(r):\n    {body}\n\n{launch}\ncuda.synchronize()\n"
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip(), done.stderr
+
+    out, _ = run("print(r[0], cuda.bfloat16(0.9375), *(r[1], r[2]))", "k[1, 1](np.arange(3))")
+    assert out == "0 0.937500 1 2"
+    items = ", ".join(f"r[{i}]" for i in range(33))
+    out, err = run(f"print({items})", "k[1, 1](np.arange(33))")
+    assert out == " ".join(["%lld"] * 33) and "cannot print more than 32 items" in err

@@ -34,6 +34,7 @@ class Function:
             self.error(UnsupportedError, self.node, "default, keyword-only and variable arguments")
         self.scope = {**pyfunc.__globals__, **_nonlocals(pyfunc)}
         _Desugar().visit(self.node)
+        _inline_built_lists(self.node)
         _Unroll(self).visit(self.node)
         _separate_loop_targets(self.node)
         _rename_cxx_keywords(self.node)
@@ -180,6 +181,56 @@ class _Unroll(ast.NodeTransformer):
         return [ast.fix_missing_locations(u) for u in unrolled] or [ast.copy_location(ast.Pass(), s)]
 
 
+def _inline_built_lists(node):
+    """``t = [a]; t.append(b); t.extend((c, d)); f(*tuple(t))``, how depyf
+    decompiles a call of many or spread arguments, as ``f(a, b, c, d)``: a
+    list built by appends and extends right before the one call that
+    spreads it."""
+    for field in ("body", "orelse"):
+        body = getattr(node, field, None)
+        if not isinstance(body, list):
+            continue
+        for statement in body:
+            _inline_built_lists(statement)
+        k = 0
+        while k < len(body):
+            s = body[k]
+            if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                    and isinstance(s.value, ast.List)):
+                k += 1
+                continue
+            name, items, end = s.targets[0].id, list(s.value.elts), k + 1
+            while end < len(body) and isinstance(body[end], ast.Expr) and isinstance(body[end].value, ast.Call):
+                call = body[end].value
+                if not (isinstance(call.func, ast.Attribute) and call.func.attr in ("append", "extend") and
+                        isinstance(call.func.value, ast.Name) and call.func.value.id == name and len(call.args) == 1):
+                    break
+                added = call.args[0]
+                if call.func.attr == "append":
+                    items.append(added)
+                elif isinstance(added, (ast.Tuple, ast.List)):
+                    items.extend(added.elts)
+                else:  # spread where the call is typed (infer.Typed._spread)
+                    items.append(ast.copy_location(ast.Starred(value=added, ctx=ast.Load()), added))
+                end += 1
+            spread = [c for c in ast.walk(body[end]) if isinstance(c, ast.Call) for a in c.args
+                      if isinstance(a, ast.Starred) and _names_list(a.value, name)] if end < len(body) else []
+            if len(spread) != 1:
+                k += 1
+                continue
+            call = spread[0]
+            call.args = [a2 for a in call.args
+                         for a2 in (items if isinstance(a, ast.Starred) and _names_list(a.value, name) else [a])]
+            del body[k:end]
+
+
+def _names_list(node, name):
+    """Whether `node` is `name` or `tuple(name)`."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "tuple" and len(node.args) == 1:
+        node = node.args[0]
+    return isinstance(node, ast.Name) and node.id == name
+
+
 def _separate_loop_targets(function):
     """A name bound only by for loops and read only inside their bodies is a
     new local in each loop (name__loop1, ...), so that loops may walk values
@@ -262,6 +313,18 @@ class _Desugar(ast.NodeTransformer):
                 len(it.args) == 1 and not it.keywords:
             s.iter = it.args[0]
         return s
+
+    def visit_Call(self, node):
+        """f(*[a, b]) and f(*(a, b)) are f(a, b) (how decompiled calls of many arguments read)."""
+        self.generic_visit(node)
+        args = []
+        for a in node.args:
+            if isinstance(a, ast.Starred) and isinstance(a.value, (ast.List, ast.Tuple)):
+                args.extend(a.value.elts)
+            else:
+                args.append(a)
+        node.args = args
+        return node
 
     def visit_Return(self, s):
         if isinstance(s.value, ast.Constant) and s.value.value is None:

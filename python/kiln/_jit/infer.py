@@ -637,6 +637,19 @@ class Typed:
             return records.field(self, node, ty, node.attr)[0]
         self.unsupported(node, f"the attribute .{node.attr} of a {ty}")
 
+    def _spread(self, node):
+        """f(*t) of a tuple-valued t (complex(*cmath.polar(z))): its items as
+        the arguments, each a subscript of t (t is evaluated for each)."""
+        args = []
+        for a in node.args:
+            if not isinstance(a, ast.Starred):
+                args.append(a)
+                continue
+            items = self.tuple_items(a.value)
+            args += [ast.copy_location(ast.Subscript(value=a.value, slice=ast.Constant(value=k), ctx=ast.Load()), a)
+                     for k in range(len(items))]
+        node.args = args
+
     def method(self, node):
         """The construct of a method call on a number (``x.bit_count()``), or None."""
         from .constructs.bit_operations import SCALAR_METHODS
@@ -647,6 +660,8 @@ class Typed:
         return None
 
     def _Call(self, node):
+        if any(isinstance(a, ast.Starred) for a in node.args):
+            self._spread(node)
         construct = self.construct(node.func) or self.method(node)
         if node.keywords and not getattr(construct, "keywords", ()):
             self.unsupported(node, "keyword arguments in calls inside a kernel")

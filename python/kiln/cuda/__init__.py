@@ -59,6 +59,7 @@ from .numba_host import (  # noqa: F401
 )
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
 from .linking import CUSource, declare_device  # noqa: F401  (Numba's foreign device functions)
+from .bf16 import bfloat16  # noqa: F401  (Numba's cuda.bfloat16; its functions are in cuda.bf16)
 from . import vector_types  # noqa: F401  (Numba's vector types: cuda.float32x4, cuda.float4...)
 globals().update(vector_types.constructors)
 
@@ -90,10 +91,10 @@ def guvectorize(*args, **options):
 
 
 def __getattr__(name):
-    """Numba's submodules ``cuda.random``, ``cuda.kernels`` and ``cuda.bf16`` (they build on
+    """Numba's submodules ``cuda.random`` and ``cuda.kernels`` (they build on
     the jit, which needs NumPy) and CuPy's ``cuda.nccl`` and ``cuda.cusolver``,
     loaded on first use."""
-    if name in ("random", "kernels", "nccl", "cusolver", "bf16"):
+    if name in ("random", "kernels", "nccl", "cusolver"):
         import importlib
 
         return importlib.import_module(f"{__name__}.{name}")

@@ -3,6 +3,7 @@
 calls of device functions (``@cuda.jit(device=True)``)."""
 import ast
 import builtins
+import warnings
 
 import numpy as np
 
@@ -267,6 +268,9 @@ def constructs():
             builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power(), builtins.tuple: TupleOf()}
 
 
+_PRINTF_ARGUMENTS = 32  # vprintf's limit on the GPU (kept on the CPU too: one program, one output)
+
+
 class Print(Construct):
     """``print(...)`` in a kernel: one printf per call (so a thread's line is
     not interleaved with another's), formatted as Numba's: integers in full,
@@ -319,8 +323,8 @@ class Print(Construct):
             out.append((f"({text})", [x for p in parts for x in p[1]]))
         elif ty.kind == "b":
             out.append(("%s", [f'(({code}) ? "True" : "False")']))
-        elif ty.kind == "f":
-            out.append(("%f", [f"(double)({code})"]))
+        elif ty.kind == "f" or ty.name == "bfloat16":
+            out.append(("%f", [f"(double)(float)({code})"]))
         elif ty.kind == "u":
             out.append(("%llu", [f"(unsigned long long)({code})"]))
         else:
@@ -331,6 +335,10 @@ class Print(Construct):
         for a in node.args:
             self._format(emitter, a, parts)
         text = " ".join(p[0] for p in parts).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-        arguments = "".join(f", {x}" for p in parts for x in p[1])
-        return f'printf("{text}\\n"{arguments})'
+        arguments = [x for p in parts for x in p[1]]
+        if len(arguments) > _PRINTF_ARGUMENTS:  # CUDA's printf takes 32: the format itself, as Numba prints it
+            warnings.warn(f"CUDA print() cannot print more than {_PRINTF_ARGUMENTS} items. The raw format string "
+                          "will be emitted by the kernel instead.", stacklevel=2)
+            return f'printf("%s\\n", "{text}")'
+        return f'printf("{text}\\n"{"".join(f", {x}" for x in arguments)})'
 
