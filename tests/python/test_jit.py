@@ -1741,22 +1741,37 @@ def test_pointer_arguments_and_carray(current):
     np.testing.assert_array_equal(f_out, np.arange(6).reshape(2, 3, order="F"))
 
 
-def test_print_in_kernels(current):
+def test_print_in_kernels(current, tmp_path):
     """print() in a kernel, run in a child process (the kernel's printf writes
-    to the process's stdout): numbers, bfloat16 as a float, a spread tuple,
+    to the process's stdout): numbers, bfloat16 as a float, spread tuples,
     and more than 32 items (the raw format, with a warning, as Numba)."""
     import subprocess
 
     env = {**os.environ, "KILN_DEVICE": "cpu" if current.type == "cpu" else "cuda"}
 
     def run(body, launch):
-        code = f"import numpy as np\nfrom kiln import cuda\n\n@cuda.jit\ndef k(r):\n    {body}\n\n{launch}\ncuda.synchronize()\n"
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+        script = tmp_path / "printing.py"
+        script.write_text(f"import numpy as np\nfrom kiln import cuda\n\n@cuda.jit\ndef k(r):\n    {body}\n\n"
+                          f"{launch}\ncuda.synchronize()\n")
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=120)
         assert done.returncode == 0, done.stderr
         return done.stdout.strip(), done.stderr
 
-    out, _ = run("print(r[0], cuda.bfloat16(0.9375), *(r[1], r[2]))", "k[1, 1](np.arange(3))")
-    assert out == "0 0.937500 1 2"
+    out, _ = run("t = (r[1], r[2])\n    print(r[0], cuda.bfloat16(0.9375), *(r[1], r[2]), *t)", "k[1, 1](np.arange(3))")
+    assert out == "0 0.937500 1 2 1 2"
     items = ", ".join(f"r[{i}]" for i in range(33))
     out, err = run(f"print({items})", "k[1, 1](np.arange(33))")
     assert out == " ".join(["%lld"] * 33) and "cannot print more than 32 items" in err
+
+
+def test_decompiled_spread_calls_are_inlined():
+    """The lists depyf builds for calls of many or spread arguments (what a
+    kernel from python -c decompiles to) become the call's arguments."""
+    import ast
+
+    from kiln._jit.function import _inline_built_lists
+
+    tree = ast.parse("def k(r):\n    t = [r[0], r[1]]\n    t.append(r[2])\n    t.extend((r[3], r[4]))\n"
+                     "    t.extend(u)\n    print(*tuple(t))\n")
+    _inline_built_lists(tree.body[0])
+    assert ast.unparse(tree.body[0].body[0]) == "print(r[0], r[1], r[2], r[3], r[4], *u)"
