@@ -400,9 +400,12 @@ class Dispatcher:
         if self._declared_signatures:
             raise RuntimeError("Dispatcher already specialized")
         types = tuple(_arg_type(a) if not isinstance(a, numba_types.Type) else T.parse_type(a) for a in args)
-        found = self._specialized.get(types)
+        # Numba tells specialisations apart by array layout too (float32[:] and float32[::1]),
+        # though kiln compiles both alike (its kernels take strided views)
+        key = types + tuple(_layout_of(a) for a in args)
+        found = self._specialized.get(key)
         if found is None:
-            found = self._specialized[types] = Dispatcher(
+            found = self._specialized[key] = Dispatcher(
                 self.py_func, device=self._kiln_device_function, signatures=[tuple(args_as_types(types))],
                 fma=not self._options, debug=self.debug, launch_bounds=self._launch_bounds or None,
                 shared_memory_carveout=self._carveout, link=self._link)
@@ -548,6 +551,16 @@ class Dispatcher:
             raise TypeError(f"Ambiguous overloading for {self.py_func!r} {numba_names(given)}:\n"
                             f"{numba_names(ranked[0][1])} -> none\n{numba_names(ranked[1][1])} -> none")
         return ranked[0][1]
+
+
+def _layout_of(value):
+    """An array argument's layout as Numba names it ('C', 'F' or 'A'; None for others)."""
+    if isinstance(value, numba_types.Array):
+        return value.layout
+    flags = getattr(value, "flags", None)
+    if flags is None or not hasattr(value, "ndim"):
+        return None
+    return "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
 
 
 def _argument_types(signature):
