@@ -1775,3 +1775,31 @@ def test_decompiled_spread_calls_are_inlined():
                      "    t.extend(u)\n    print(*tuple(t))\n")
     _inline_built_lists(tree.body[0])
     assert ast.unparse(tree.body[0].body[0]) == "print(r[0], r[1], r[2], r[3], r[4], *u)"
+
+
+@cuda.jit(device=True, forceinline=True)
+def _load_by_name(gmem, value):
+    if value == "one":
+        gmem[cuda.threadIdx.x] = 1.0
+    elif value != "zero":
+        gmem[cuda.threadIdx.x] = 2.0
+    else:
+        gmem[cuda.threadIdx.x] = 0.0
+
+
+def test_string_literal_arguments(current):
+    """A device function's string literal argument is a constant it is
+    specialised on; comparing it with strings is decided when compiling."""
+    @cuda.jit
+    def kernel(buff, pick):
+        if pick == 0:
+            _load_by_name(buff, "one")
+        elif pick == 1:
+            _load_by_name(buff, "zero")
+        else:
+            _load_by_name(buff, "two")
+
+    buff = cuda.to_device(np.full(4, 9, np.float32))
+    for pick, want in ((0, 1.0), (1, 0.0), (2, 2.0)):
+        kernel[1, 4](buff, pick)
+        assert buff.copy_to_host().tolist() == [want] * 4

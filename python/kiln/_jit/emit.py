@@ -172,6 +172,8 @@ class Emitter:
         return "(" + op.join(f"(bool)({self.expr(v)})" for v in node.values) + ")"
 
     def _Compare(self, node):
+        if node in self.typed.folded:
+            return "true" if self.typed.folded[node] else "false"
         terms, left = [], node.left
         for op, right in zip(node.ops, node.comparators):
             lt, rt = self.type_of(left), self.type_of(right)

@@ -55,6 +55,7 @@ class Typed:
         self.pow_operators = {}  # pow(x, y) call -> the x ** y it is (constructs/builtins_.py)
         self.raised = {}  # raise or assert statement -> its exception's code in debug mode (0: not in debug mode)
         self.dynamic_items = {}  # tuple[i] with i known only when running -> the tuple's length
+        self.folded = {}  # comparison decided when compiling (of constant strings) -> its value
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -134,8 +135,8 @@ class Typed:
     def argument_type(self, node):
         """The type of a device function's argument: a ConstantArg for a
         literal or a module-level object, else the expression's type."""
-        if isinstance(node, ast.Constant) and self.is_number(node.value):
-            return T.ConstantArg(node.value)
+        if isinstance(node, ast.Constant) and (self.is_number(node.value) or isinstance(node.value, str)):
+            return T.ConstantArg(node.value)  # a string only as a constant (value == "1" folds)
         if isinstance(node, ast.Tuple):
             try:
                 value = self.constant(node)
@@ -497,7 +498,28 @@ class Typed:
         self.scalars(node, *(self.expr(v) for v in node.values))
         return T.BOOL
 
+    def _folded_compare(self, node):
+        """A comparison with a string among constant operands (a device
+        function's literal argument: ``value == "1"``), decided when the
+        kernel compiles: its value, or None."""
+        import operator
+
+        try:
+            values = [self.constant(node.left)] + [self.constant(c) for c in node.comparators]
+        except TypingError:
+            return None
+        if not any(isinstance(v, str) for v in values):
+            return None
+        ops = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Is: operator.eq, ast.IsNot: operator.ne}
+        if not all(type(op) in ops for op in node.ops):
+            self.typing(node, "strings are compared with == and != only")
+        return all(ops[type(op)](a, b) for op, a, b in zip(node.ops, values, values[1:]))
+
     def _Compare(self, node):
+        folded = self._folded_compare(node)
+        if folded is not None:
+            self.folded[node] = folded
+            return T.BOOL
         left = self.expr(node.left)
         for op, right_node in zip(node.ops, node.comparators):
             right = self.expr(right_node)
