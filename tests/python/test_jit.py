@@ -1676,6 +1676,14 @@ def test_vector_types(current):
     np.testing.assert_allclose(out, [3.5, 3.5, 1500 + 200 + 30 + 4.25, 412])
 
     @cuda.jit
+    def extents(out):
+        for n in tuple(out.shape):  # tuple() of a one-item shape
+            out[0] = n
+
+    extents[1, 1](out)
+    assert out[0] == 4
+
+    @cuda.jit
     def wrong_count(out):
         out[0] = cuda.float32x3(1.0, 2.0).x
 

@@ -14,6 +14,8 @@ from .._core import CUDAError, _argument_kinds, ndarray
 from .._raw_kernel import generated_kernels
 from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
+from ..cuda.numba_host import is_mapped
+from ..cuda.record_arrays import DeviceRecordArray
 from . import blockwise
 from . import types as T
 from .errors import PerformanceWarning, TypingError
@@ -264,8 +266,6 @@ def _normalize_dims(value, what):
 
 
 def _arg_type(value):
-    from ..cuda.record_arrays import DeviceRecordArray
-
     if isinstance(value, tuple):  # of numbers, arrays and tuples; a namedtuple's fields by name too
         return T.TupleType((_arg_type(v) for v in value), getattr(value, "_fields", None))
     if isinstance(value, ndarray):
@@ -555,12 +555,9 @@ class Dispatcher:
 
 def _layout_of(value):
     """An array argument's layout as Numba names it ('C', 'F' or 'A'; None for others)."""
-    if isinstance(value, numba_types.Array):
-        return value.layout
-    flags = getattr(value, "flags", None)
-    if flags is None or not hasattr(value, "ndim"):
-        return None
-    return "C" if flags.c_contiguous else "F" if flags.f_contiguous else "A"
+    if not isinstance(value, numba_types.Type) and hasattr(value, "flags") and hasattr(value, "ndim"):
+        value = numba_types.typeof(value)
+    return value.layout if isinstance(value, numba_types.Array) else None
 
 
 def _argument_types(signature):
@@ -685,8 +682,6 @@ def _passed(ty, value):
     the kernel on its device); a NumPy record as the 0-d array viewing its
     memory (the launcher passes the address: the kernel writes the record in
     place); the rest as they are."""
-    from ..cuda.record_arrays import DeviceRecordArray
-
     if isinstance(ty, T.TupleType):
         return ty.pack(_view_numbers(value))
     if isinstance(value, DeviceRecordArray):
@@ -703,8 +698,6 @@ def _passed(ty, value):
 def _view_numbers(value):
     """A tuple argument with each array as the numbers of its kiln_view:
     data address, shape, byte strides."""
-    from ..cuda.record_arrays import DeviceRecordArray
-
     if isinstance(value, tuple):
         return tuple(_view_numbers(v) for v in value)
     if isinstance(value, (ndarray, DeviceRecordArray)):
@@ -718,8 +711,6 @@ def device_of(args):
     """Where a launch with `args` runs: the device of its kiln arrays (in
     tuples too) when they agree, else the default device."""
     from .._device import default_device
-
-    from ..cuda.record_arrays import DeviceRecordArray
 
     devices = {a.device for a in T.leaves(args) if isinstance(a, (ndarray, DeviceRecordArray))}
     return devices.pop() if len(devices) == 1 else default_device()
@@ -780,8 +771,6 @@ def foreign_arrays_viewed(args):
     PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory."""
     from .._cuda_array_interface import exported, from_interface
 
-    from ..cuda.record_arrays import DeviceRecordArray
-
     def viewed(a):
         foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray)) and exported(a) is not None
         return from_interface(a) if foreign else a
@@ -799,9 +788,6 @@ def _on_one_device(args, name):
     if device.type == "cpu":
         return args, ()
     from .._creation import asarray
-    from ..cuda.record_arrays import DeviceRecordArray
-
-    from ..cuda.numba_host import is_mapped
 
     if not all(is_mapped(a) for a in T.leaves(args) if isinstance(a, np.ndarray)):  # Numba's words first
         warnings.warn(f"Host array used in CUDA kernel will incur copy overhead to/from device: {name}'s NumPy "

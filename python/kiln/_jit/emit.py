@@ -309,10 +309,10 @@ class Emitter:
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
             if self.module.debug:
-                self._check_divisors(s)
+                self._debug_checks(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
 
-    def _check_divisors(self, s):
+    def _debug_checks(self, s):
         """Debug mode: before a statement, Python's error model, as Numba's
         debug mode has it: each divisor of a /, // or % in it is checked (a
         zero raises ZeroDivisionError), and each index of a tuple known only

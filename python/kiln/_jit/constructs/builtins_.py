@@ -242,9 +242,10 @@ class TupleOf(Construct):
         return node.args[0]
 
     def tuple_types(self, typer, node):
-        items = typer.tuple_items(self._argument(typer, node))
-        if len(items) == 1 and not isinstance(typer.types.get(node.args[0]), T.TupleType) and \
-                not isinstance(node.args[0], ast.Tuple):
+        argument = self._argument(typer, node)
+        items = typer.tuple_items(argument)
+        # tuple_items types the argument itself only when it is not a literal, a shape or cuda.grid(n)
+        if argument in typer.types and not isinstance(typer.types[argument], T.TupleType):
             typer.typing(node, "tuple() takes a tuple in a kernel")
         return items
 

@@ -13,8 +13,9 @@ from ..._dtypes import normalize
 from .. import types as T
 
 
-def _array_dtype(typer, node):
-    """The NumPy dtype a shared/local array names (a type, a dtype or its name)."""
+def array_dtype(typer, node):
+    """The NumPy dtype a shared/local array (or carray's dtype=) names: a
+    type, a dtype or its name, a structured dtype or Numba's Record."""
     value = typer.constant(node)
     structured = getattr(value, "dtype", value)  # a Record (from_dtype of a structured dtype) or the dtype
     if isinstance(structured, np.dtype) and T.is_record(structured):
@@ -31,7 +32,7 @@ def describe(typer, node):
         if len(node.args) < 2:
             typer.typing(node, "shared_memory takes (dtype, size)")
         size = typer.constant(node.args[1])
-        dtype = _array_dtype(typer, node.args[0])
+        dtype = array_dtype(typer, node.args[0])
         if not isinstance(size, (int, np.integer, type(None))):
             typer.typing(node, "a shared_memory size is a constant int (None or 0: sized at launch)")
         return T.ArrayType(dtype, 1), "shared", (int(size or 0),), None
@@ -44,7 +45,7 @@ def describe(typer, node):
         dtype_node = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "dtype")
         shape = typer.constant(shape_node)
         shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-        dtype = _array_dtype(typer, dtype_node)
+        dtype = array_dtype(typer, dtype_node)
         if not all(isinstance(s, (int, np.integer)) for s in shape) or not 1 <= len(shape) <= 3:
             typer.typing(node, "a shared or local array's shape is 1 to 3 constant ints")
         if kind == "local" and 0 in shape:

@@ -2,11 +2,9 @@
 ``farray`` (C and Fortran order) view the memory a ``CPointer`` argument
 points at as an array of the given shape (a number or a tuple, known when
 the kernel runs), of the pointer's element type or the given dtype."""
-import numpy as np
-
 from ...cuda import kernel_language as K
-from ..._dtypes import normalize
 from .. import types as T
+from . import local_arrays
 from .base import Construct
 
 
@@ -22,14 +20,6 @@ class PointerArray(Construct):
             args[self.keywords.index(k.arg) + 1] = k.value
         return args
 
-    def _dtype(self, typer, node, pointer, dtype_node):
-        if dtype_node is None:
-            return pointer.dtype
-        value = typer.constant(dtype_node)
-        try:
-            return np.dtype(normalize(getattr(value, "dtype", value)).name)
-        except TypeError:
-            typer.typing(node, f"Invalid NumPy dtype specified: {value!r}")
 
     def type(self, typer, node):
         name = "farray" if self.fortran else "carray"
@@ -42,7 +32,7 @@ class PointerArray(Construct):
         extents = typer.tuple_items(shape)
         if not extents or not all(T.is_int(t) for t in extents):
             typer.typing(node, f"{name}: the shape is an integer or a tuple of integers")
-        return T.ArrayType(self._dtype(typer, node, pointer, dtype), len(extents))
+        return T.ArrayType(pointer.dtype if dtype is None else local_arrays.array_dtype(typer, dtype), len(extents))
 
     def emit(self, emitter, node):
         ptr, shape, _ = self._arguments(node)
