@@ -27,9 +27,20 @@ class CompiledModule {
   // Launches `function` over the grid on `stream` (a CUstream; ignored where
   // work is done when the call returns, the CPU). ValueError names a limit
   // the launch shape breaks.
+  // The kernels of a module whose source holds kCooperativeMarker launch
+  // cooperatively: all their blocks run at once, so that they can meet at
+  // a grid barrier (kiln/device/grid_sync.cuh).
   virtual void launch(uintptr_t function, const unsigned grid[3], const unsigned block[3], size_t shared_bytes,
                       uintptr_t stream, void** args) const = 0;
+  // The most blocks a cooperative launch of `function` with blocks of
+  // `block_threads` threads and `shared_bytes` of dynamic shared memory can
+  // have (Numba's max_cooperative_grid_blocks).
+  virtual long long max_cooperative_blocks(uintptr_t function, unsigned block_threads, size_t shared_bytes) const = 0;
 };
+
+// The line that marks a module's kernels as cooperative (see launch()).
+inline constexpr const char* kCooperativeMarker = "#define KILN_COOPERATIVE_KERNEL";
+inline bool is_cooperative(const std::string& source) { return source.find(kCooperativeMarker) != std::string::npos; }
 
 // Compiles `source` for device `device` of the backend's kind with `options`
 // (NVRTC's; the host compiler takes -D, -U and -I), lowering each of

@@ -80,6 +80,13 @@ class RawKernel {
   // a GPU), compiling it there if needed.
   uintptr_t handle(Device device) const;
 
+  // Whether the kernel syncs its grid, and so launches cooperatively (its
+  // module's source holds kiln::kCooperativeMarker).
+  bool cooperative() const;
+  // The most blocks of `block` threads (with `shared_bytes` of dynamic
+  // shared memory) a cooperative launch on `device` can have.
+  long long max_cooperative_blocks(Device device, Dim3 block, size_t shared_bytes = 0) const;
+
   // The same with the arguments themselves: each kiln::Array becomes its
   // data pointer (it must be on `device`); other values are passed as they
   // are, so their types must be the kernel's parameter types.

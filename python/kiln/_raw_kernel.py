@@ -146,6 +146,25 @@ class RawKernel(_core._KernelLauncher):
         return _core._function_attribute(self._cuda(get_device_id()), _ATTRIBUTES[name])
 
     @property
+    def cooperative(self):
+        """Whether the kernel syncs its grid (Numba's ``cuda.cg.this_grid()``),
+        and so launches with all its blocks running at once."""
+        return self._kernel.cooperative
+
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """Numba's: the most blocks of `blockdim` threads (an int or a tuple),
+        with `dynsmemsize` bytes of dynamic shared memory, that a cooperative
+        launch of the kernel on the default device can have: what a GPU holds
+        at once, or on the CPU one OS thread a block up to a fixed limit."""
+        from ._device import default_device
+
+        dims = tuple(blockdim) if isinstance(blockdim, (tuple, list)) else (blockdim,)
+        if not 1 <= len(dims) <= 3 or not all(isinstance(d, int) and d >= 1 for d in dims):
+            raise ValueError(f"blockdim: expected 1 to 3 positive ints, got {blockdim!r}")
+        x, y, z = dims + (1,) * (3 - len(dims))
+        return self._kernel.max_cooperative_blocks(default_device(), x, y, z, int(dynsmemsize))
+
+    @property
     def attributes(self):
         return {name: self._attribute(name) for name in _ATTRIBUTES}
 

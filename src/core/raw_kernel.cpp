@@ -99,6 +99,13 @@ const RawKernel::State::Resolved& resolve(RawKernel::State& s, Device device) {
 
 uintptr_t RawKernel::handle(Device device) const { return resolve(*state_, device).function; }
 
+bool RawKernel::cooperative() const { return is_cooperative(state_->module.source()); }
+
+long long RawKernel::max_cooperative_blocks(Device device, Dim3 block, size_t shared_bytes) const {
+  const State::Resolved& kernel = resolve(*state_, device);
+  return kernel.module->max_cooperative_blocks(kernel.function, block.x * block.y * block.z, shared_bytes);
+}
+
 void RawKernel::launch(Device device, Dim3 grid, Dim3 block, void** args, size_t shared_bytes,
                        std::optional<uintptr_t> stream) const {
   const unsigned g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};

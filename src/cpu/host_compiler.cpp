@@ -25,6 +25,7 @@
 #include "../core/device_headers.hpp"
 #include "../core/disk_cache.hpp"
 #include "../core/sha256.hpp"
+#include "kiln/compiled_module.hpp"
 #include "kiln/config.hpp"
 #include "kiln/error.hpp"
 
@@ -439,6 +440,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
                            source.find("__syncwarp") != std::string::npos ||
                            source.find("__activemask") != std::string::npos) &&
                           source.find("#define KILN_BLOCKWISE_KERNEL") == std::string::npos;
+  module->cooperative = is_cooperative(source);
   module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());
@@ -477,13 +479,20 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
   if (shared_bytes > kiln_host::kMaxDynamicShared)
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than the limit of " +
                      std::to_string(kiln_host::kMaxDynamicShared));
+  const unsigned long long blocks = 1ull * grid[0] * grid[1] * grid[2];
+  if (module.cooperative && blocks > kiln_host::max_cooperative_blocks(static_cast<unsigned>(threads)))
+    throw ValueError("a cooperative launch (the kernel syncs its grid) of " + std::to_string(blocks) +
+                     " blocks is more than the " +
+                     std::to_string(kiln_host::max_cooperative_blocks(static_cast<unsigned>(threads))) +
+                     " blocks of this size the CPU runs at once (max_cooperative_grid_blocks)");
   kiln_host::Launch launch{};
   for (int d = 0; d < 3; ++d) {
     launch.grid[d] = grid[d];
     launch.block[d] = block[d];
   }
   launch.shared_bytes = shared_bytes;
-  launch.use_fibers = module.uses_barriers && threads > 1;
+  launch.use_fibers = (module.uses_barriers && threads > 1) || module.cooperative;
+  launch.cooperative = module.cooperative;
   launch.guard = &guard_thread_against_faults;
   launch.interrupted = watch_interrupts();
   if (module.entries.at(kernel)(&launch, args) != 0) {

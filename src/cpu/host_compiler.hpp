@@ -16,6 +16,7 @@ struct HostModule {
   std::vector<kiln_host::Entry> entries;  // one per kernel expression
   std::vector<std::string> names;         // the kernel expressions, for messages
   bool uses_barriers = false;             // the source calls __syncthreads or warp intrinsics
+  bool cooperative = false;               // its kernels sync their grid (kiln::is_cooperative)
 };
 
 // `kernels` are C++ expressions naming kernels of `source` ("add", "f<float>").

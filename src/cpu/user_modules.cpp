@@ -92,6 +92,9 @@ class HostCompiledModule : public CompiledModule {
               void** args) const override {
     launch_host(*module_, function, grid, block, shared_bytes, args);
   }
+  long long max_cooperative_blocks(uintptr_t, unsigned block_threads, size_t) const override {
+    return kiln_host::max_cooperative_blocks(block_threads);
+  }
 
  private:
   std::shared_ptr<const HostModule> module_;

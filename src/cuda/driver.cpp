@@ -78,11 +78,16 @@ void name_function(CUfunction fn, const std::string& name) {
 }
 
 void launch_kernel(CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-                   CUstream stream, void** args) {
+                   CUstream stream, void** args, bool cooperative) {
   last_launched.store(fn, std::memory_order_relaxed);
-  check(driver().cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream,
-                                args, nullptr),
-        "cuLaunchKernel");
+  if (cooperative)
+    check(driver().cuLaunchCooperativeKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes,
+                                             stream, args),
+          "cuLaunchCooperativeKernel");
+  else
+    check(driver().cuLaunchKernel(fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes, stream,
+                                  args, nullptr),
+          "cuLaunchKernel");
 }
 
 void check(CUresult result, const char* what) {

@@ -19,7 +19,7 @@ namespace kiln::cuda {
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamWaitEvent) X(cuEventCreate)                  \
   X(cuEventDestroy_v2) X(cuEventRecord) X(cuEventSynchronize) X(cuEventQuery)                    \
   X(cuEventElapsedTime) X(cuPointerGetAttributes) X(cuModuleLoadData) X(cuModuleGetFunction)     \
-  X(cuLaunchKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncGetAttribute)          \
+  X(cuLaunchKernel) X(cuLaunchCooperativeKernel) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) X(cuFuncGetAttribute)          \
   X(cuFuncSetAttribute) X(cuFuncSetCacheConfig) X(cuModuleGetGlobal_v2) X(cuLaunchHostFunc) X(cuProfilerStart) X(cuProfilerStop)
 
 struct Driver {
@@ -45,8 +45,9 @@ void check(CUresult result, const char* what);
 // raises ContextPoisoned for it, and for every later failure on that
 // device, with one message.
 void name_function(CUfunction fn, const std::string& name);
-// cuLaunchKernel with one grid and block shape, checked.
+// cuLaunchKernel with one grid and block shape, checked; with
+// `cooperative`, cuLaunchCooperativeKernel (all blocks resident at once).
 void launch_kernel(CUfunction fn, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
-                   CUstream stream, void** args);
+                   CUstream stream, void** args, bool cooperative = false);
 
 }  // namespace kiln::cuda

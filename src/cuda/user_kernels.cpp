@@ -39,7 +39,8 @@ KernelLimits kernel_limits(uintptr_t fn) {
 }
 
 void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
-                        size_t shared_bytes, uintptr_t stream, void** args);
+                        size_t shared_bytes, uintptr_t stream, void** args, bool cooperative);
+long long max_resident_blocks(uintptr_t fn, int device, unsigned block_threads, size_t shared_bytes);
 
 // A module loaded on one device; name expressions are looked up by their
 // lowered symbols.
@@ -47,7 +48,7 @@ class CudaCompiledModule : public CompiledModule {
  public:
   CudaCompiledModule(int device, const std::string& source, const std::vector<std::string>& options,
                      const std::vector<std::string>& name_expressions)
-      : device_(device), name_expressions_(name_expressions) {
+      : device_(device), cooperative_(is_cooperative(source)), name_expressions_(name_expressions) {
     check_device_index(device);
     // Users' code written for nvcc may use what nvcc's host headers declare.
     std::vector<std::string> with_prelude = options;
@@ -80,11 +81,16 @@ class CudaCompiledModule : public CompiledModule {
 
   void launch(uintptr_t function, const unsigned grid[3], const unsigned block[3], size_t shared_bytes,
               uintptr_t stream, void** args) const override {
-    launch_user_kernel(function, device_, grid, block, shared_bytes, stream, args);
+    launch_user_kernel(function, device_, grid, block, shared_bytes, stream, args, cooperative_);
+  }
+
+  long long max_cooperative_blocks(uintptr_t function, unsigned block_threads, size_t shared_bytes) const override {
+    return max_resident_blocks(function, device_, block_threads, shared_bytes);
   }
 
  private:
   int device_;
+  bool cooperative_;
   std::vector<std::string> name_expressions_, lowered_names_;
   CUmodule module_ = nullptr;  // cached by the module cache for the process's life
 };
@@ -123,8 +129,19 @@ void set_function_attribute(uintptr_t fn, int attribute, int value) {
 
 namespace {
 
+// The blocks of `fn` the whole device holds at once: what a cooperative
+// launch may have.
+long long max_resident_blocks(uintptr_t fn, int device, unsigned block_threads, size_t shared_bytes) {
+  ContextScope scope(device);
+  int per_multiprocessor = 0;
+  check(driver().cuOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, as_function(fn),
+                                                             static_cast<int>(block_threads), shared_bytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return 1ll * per_multiprocessor * cached_attribute(device, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+}
+
 void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const unsigned block[3],
-                        size_t shared_bytes, uintptr_t stream, void** args) {
+                        size_t shared_bytes, uintptr_t stream, void** args, bool cooperative) {
   ContextScope scope(device);
   const CUdevice_attribute max_block[3] = {CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y,
                                            CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z};
@@ -151,8 +168,16 @@ void launch_user_kernel(uintptr_t fn, int device, const unsigned grid[3], const 
   if (shared_bytes > static_cast<size_t>(max_shared))
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than this kernel's limit of " +
                      std::to_string(max_shared) + " (raise it with max_dynamic_shared_size_bytes)");
+  if (cooperative) {
+    const long long blocks = 1ll * grid[0] * grid[1] * grid[2];
+    const long long resident = max_resident_blocks(fn, device, static_cast<unsigned>(threads), shared_bytes);
+    if (blocks > resident)
+      throw ValueError("a cooperative launch (the kernel syncs its grid) of " + std::to_string(blocks) +
+                       " blocks is more than the " + std::to_string(resident) +
+                       " this kernel can have running at once on the device (max_cooperative_grid_blocks)");
+  }
   launch_kernel(as_function(fn), grid, block, static_cast<unsigned>(shared_bytes), reinterpret_cast<CUstream>(stream),
-                args);
+                args, cooperative);
 }
 
 }  // namespace

@@ -48,9 +48,16 @@ void bind_kernels(nb::module_& m) {
         auto [address, size] = module.global(device, name);
         return std::make_pair(reinterpret_cast<uintptr_t>(address), size);
       });
+  // The line cuda.jit puts in a module whose kernel syncs its grid.
+  m.attr("_cooperative_marker") = kCooperativeMarker;
   nb::class_<RawKernel>(m, "_RawKernel")
       .def_prop_ro("name", &RawKernel::name)
-      .def("handle", &RawKernel::handle);
+      .def("handle", &RawKernel::handle)
+      .def_prop_ro("cooperative", &RawKernel::cooperative)
+      .def("max_cooperative_blocks", [](const RawKernel& k, Device device, unsigned x, unsigned y, unsigned z,
+                                        size_t shared_bytes) {
+        return k.max_cooperative_blocks(device, Dim3(x, y, z), shared_bytes);
+      });
   // Subclassed in Python (kiln.RawKernel and the kernels built on it), which
   // keeps a launch free of Python frames.
   nb::class_<KernelLauncher>(m, "_KernelLauncher")

@@ -9,6 +9,10 @@ struct Launch {
   unsigned grid[3], block[3];
   unsigned long shared_bytes;  // dynamic shared memory of each block
   int use_fibers;              // the source has barriers or warp intrinsics
+  // The kernel syncs its whole grid (kiln_grid_sync): every block runs at
+  // once, each on an OS thread of its own, as a cooperative launch on a GPU
+  // keeps all its blocks resident.
+  int cooperative;
   char error[256];             // set when the kernel misbehaves; the launch then fails
   int faulted;                 // the error is a fault (a signal), not a refusal
   // libkiln's way back from a fault: a worker thread names the sigjmp_buf it
@@ -28,6 +32,17 @@ constexpr const char* kInterrupted = "interrupted (SIGINT)";
 typedef int (*Entry)(Launch* launch, void** args);
 
 constexpr unsigned long kMaxDynamicShared = 228ul << 10;  // Hopper's per-block maximum
+
+// The most blocks a cooperative launch of blocks of `block_threads` threads
+// may have on the CPU (a GPU's limit is the blocks it holds at once). Each
+// block is an OS thread for the launch's life, each of its threads a fiber
+// with a stack of its own: two memory mappings, of the 65,530 Linux lets a
+// process have by default.
+constexpr unsigned kMaxCooperativeBlocks = 1024, kMaxCooperativeThreads = 16384;
+inline unsigned max_cooperative_blocks(unsigned block_threads) {
+  const unsigned by_threads = kMaxCooperativeThreads / (block_threads ? block_threads : 1);
+  return by_threads < kMaxCooperativeBlocks ? by_threads : kMaxCooperativeBlocks;
+}
 
 }  // namespace kiln_host
 

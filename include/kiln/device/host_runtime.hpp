@@ -3,7 +3,9 @@
 // header to the kernel's source and adds an entry point per kernel that runs
 // a whole grid: blocks spread over the cores with OpenMP, the threads of a
 // block as fibers on one core, switched at barriers. A kernel without
-// barriers runs its threads as a plain loop.
+// barriers runs its threads as a plain loop. A kernel that syncs its grid
+// runs every block at once, each on an OS thread of its own, which meet at
+// the grid barrier (a cooperative launch).
 //
 // __shared__ variables become thread_local: one OS thread runs one block at a
 // time, and all of that block's fibers live on it.
@@ -25,6 +27,7 @@
 #undef _GLIBCXX_USE_STD_SPEC_FUNCS
 #endif
 #include <omp.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -149,7 +152,7 @@ struct Fiber {
   void* sp = nullptr;
   char* stack = nullptr;  // mmap'd, a guard page at the bottom
   uint3 thread;
-  int state = 0;          // kRunnable, kAtBarrier, kAtWarp, kDone
+  int state = 0;          // kRunnable, kAtBarrier, kAtWarp, kAtGrid, kDone
   // A warp intrinsic waiting for the rest of its warp: what this lane brings
   // (the operation, its value's bits, a lane or delta, the segment width, the
   // mask) and, once the warp has met, what it gets back.
@@ -157,7 +160,7 @@ struct Fiber {
   unsigned warp_mask = 0;
   unsigned long long warp_value = 0, warp_result = 0;
 };
-enum { kRunnable, kAtBarrier, kAtWarp, kDone };
+enum { kRunnable, kAtBarrier, kAtWarp, kAtGrid, kDone };
 
 // The warp intrinsics: each lane of a 32-thread warp (threads numbered x
 // fastest, as CUDA numbers them) stops at the call; when every lane of the
@@ -166,8 +169,11 @@ enum WarpOp { kShuffle, kShuffleUp, kShuffleDown, kShuffleXor, kBallot, kAny, kA
               kActiveMask };
 constexpr int kWarpLanes = 32;
 
+struct GridBarrier;
+
 struct Block {
   void* scheduler_sp = nullptr;
+  GridBarrier* grid = nullptr;  // where a cooperative launch's blocks meet; null in other launches
   std::vector<Fiber> fibers;
   int current = 0;
   void (*body)(void*) = nullptr;
@@ -187,6 +193,7 @@ inline void enter_thread(unsigned x, unsigned y, unsigned z) {
 
 void fail(const char* message);
 bool meet_warps(Block& b, unsigned count);
+bool meet_grid(Block& b, unsigned count);
 // Runs the whole grid; returns 0, or -1 with launch->error set. `one_thread`
 // runs the kernel for the current thread, `all_threads` for each thread of
 // the current block in turn (a block without fibers).
@@ -210,6 +217,13 @@ char* new_stack() {
   return static_cast<char*>(p);
 }
 
+// Gives the stacks of this OS thread's fibers back.
+void release_stacks(Block& b) {
+  for (Fiber& f : b.fibers)
+    if (f.stack) munmap(f.stack, kFiberStack);
+  b.fibers.clear();
+}
+
 // A fresh context whose first switch "returns" into fiber_main.
 void reset(Fiber& f) {
   void** sp = reinterpret_cast<void**>(f.stack + kFiberStack);
@@ -220,16 +234,17 @@ void reset(Fiber& f) {
   f.state = kRunnable;
 }
 
-// Runs one block's threads as fibers until all are done; returns false when
-// a barrier cannot complete.
-bool run_fibers(Block& b, unsigned count) {
+// Runs one block's threads as fibers until all are done, or until the
+// launch fails while they wait at the grid barrier (they are then
+// abandoned: the next block resets them).
+void run_fibers(Block& b, unsigned count) {
   if (b.fibers.size() < count) b.fibers.resize(count);
   unsigned i = 0;
   for (unsigned z = 0; z < blockDim.z; ++z)
     for (unsigned y = 0; y < blockDim.y; ++y)
       for (unsigned x = 0; x < blockDim.x; ++x, ++i) {
         Fiber& f = b.fibers[i];
-        if (!f.stack && !(f.stack = new_stack())) return false;
+        if (!f.stack && !(f.stack = new_stack())) return fail("could not allocate fiber stacks");
         f.thread = uint3{x, y, z};
         reset(f);
       }
@@ -249,12 +264,14 @@ bool run_fibers(Block& b, unsigned count) {
         b.fibers[k].state = kRunnable;
         waiting = true;
       }
-    if (!waiting) break;
-    b.last_count = b.barrier_count;
-    b.barrier_count = 0;
+    if (waiting) {
+      b.last_count = b.barrier_count;
+      b.barrier_count = 0;
+    } else if (!meet_grid(b, count)) {
+      break;  // all done, or the launch failed
+    }
   }
   current_block = nullptr;
-  return true;
 }
 
 // Each warp's lanes stopped at warp intrinsics get their results; returns
@@ -317,6 +334,73 @@ bool meet_warps(Block& b, unsigned count) {
   return met;
 }
 
+// The grid barrier of a cooperative launch: each block's OS thread arrives
+// once all of the block's running threads have; the last of the blocks
+// still running releases them all. A block that ends leaves the count, so
+// the rest are not kept waiting for it (a GPU would hang).
+struct GridBarrier {
+  pthread_mutex_t mutex = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t met = PTHREAD_COND_INITIALIZER;
+  long long live;  // blocks still running
+  long long arrived = 0;
+  unsigned long long generation = 0;
+
+  explicit GridBarrier(long long blocks) : live(blocks) {}
+  ~GridBarrier() {
+    pthread_cond_destroy(&met);
+    pthread_mutex_destroy(&mutex);
+  }
+  void release() {  // with the mutex held
+    arrived = 0;
+    ++generation;
+    pthread_cond_broadcast(&met);
+  }
+  // Returns once every running block has arrived; false when the launch
+  // failed or Ctrl-C came meanwhile (the block then stops).
+  bool arrive(Launch* launch) {
+    pthread_mutex_lock(&mutex);
+    const unsigned long long seen = generation;
+    if (++arrived == live) release();
+    while (generation == seen) {
+      if (launch->interrupted && *launch->interrupted) fail(kInterrupted);
+      if (launch->error[0]) {
+        --arrived;
+        break;
+      }
+      timespec until;  // woken to look at Ctrl-C now and then
+      clock_gettime(CLOCK_REALTIME, &until);
+      until.tv_nsec += 50000000;
+      if (until.tv_nsec >= 1000000000) until.tv_sec += 1, until.tv_nsec -= 1000000000;
+      pthread_cond_timedwait(&met, &mutex, &until);
+    }
+    pthread_mutex_unlock(&mutex);
+    return !launch->error[0];
+  }
+  void leave() {
+    pthread_mutex_lock(&mutex);
+    --live;
+    if (arrived > 0 && arrived == live) release();
+    pthread_mutex_unlock(&mutex);
+  }
+};
+
+// When none of the block's threads can run and some wait at the grid
+// barrier: the block meets the grid, and those threads go on. Returns
+// whether they do.
+bool meet_grid(Block& b, unsigned count) {
+  bool waiting = false;
+  for (unsigned k = 0; k < count; ++k) waiting = waiting || b.fibers[k].state == kAtGrid;
+  if (!waiting) return false;
+  if (!b.grid) {
+    fail("the kernel synced its grid in a launch that is not cooperative");
+    return false;
+  }
+  if (!b.grid->arrive(current_launch)) return false;
+  for (unsigned k = 0; k < count; ++k)
+    if (b.fibers[k].state == kAtGrid) b.fibers[k].state = kRunnable;
+  return true;
+}
+
 void fail(const char* message) {
   Launch* l = current_launch;
   if (l && !l->error[0]) {
@@ -359,6 +443,18 @@ inline int barrier(int predicate) {
   f.state = kAtBarrier;
   kiln_host_switch(&f.sp, b->scheduler_sp);
   return b->last_count;
+}
+
+// Inline in the kernel: the grid barrier (kiln/device/grid_sync.cuh).
+inline void grid_sync() {
+  Block* b = current_block;
+  if (!b) {
+    fail("the kernel synced its grid in a launch that is not cooperative");
+    return;
+  }
+  Fiber& f = b->fibers[b->current];
+  f.state = kAtGrid;
+  kiln_host_switch(&f.sp, b->scheduler_sp);
 }
 
 // A kernel run without fibers has blocks of one thread: a warp of one lane.
@@ -462,19 +558,60 @@ int run_grid(Launch* launch, void** args) {
 }
 
 #ifdef KILN_HOST_RUNTIME_DEFINITIONS
+// What each OS thread of a launch sets before running blocks.
+void enter_launch(Launch* launch, void* body, void (*one_thread)(void*)) {
+  current_launch = launch;
+  gridDim = dim3(launch->grid[0], launch->grid[1], launch->grid[2]);
+  blockDim = dim3(launch->block[0], launch->block[1], launch->block[2]);
+  block_fibers.body = one_thread;
+  block_fibers.body_context = body;
+}
+
+// Block `lin` (its linear index) on this OS thread; a fault in it fails the
+// launch, naming the block.
+void run_block(Launch* launch, long long lin, void* body, void (*all_threads)(void*)) {
+  const dim3 grid = gridDim;
+  blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
+                   static_cast<unsigned>(lin / ((long long)grid.x * grid.y))};
+  sigjmp_buf fault_exit;  // where libkiln's signal handler comes back to
+  if (const int signal_number = sigsetjmp(fault_exit, 0)) {
+    report_fault(signal_number);
+    current_block = nullptr;  // the block's fibers are abandoned; the next block resets them
+    thread_index_known = false;
+    return;
+  }
+  if (launch->guard) launch->guard(&fault_exit);
+  if (launch->use_fibers) run_fibers(block_fibers, blockDim.x * blockDim.y * blockDim.z);
+  else all_threads(body);
+  if (launch->guard) launch->guard(nullptr);
+}
+
 int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all_threads)(void*)) {
-  const dim3 grid(launch->grid[0], launch->grid[1], launch->grid[2]);
-  const dim3 block(launch->block[0], launch->block[1], launch->block[2]);
-  const long long blocks = (long long)grid.x * grid.y * grid.z;
-  const unsigned threads = block.x * block.y * block.z;
+  const long long blocks = (long long)launch->grid[0] * launch->grid[1] * launch->grid[2];
+  if (launch->cooperative) {
+    // Every block at once, as a GPU's cooperative launch has them resident.
+    GridBarrier barrier(blocks);
+    const int usual = omp_get_max_threads();  // the OS threads other launches use
+#pragma omp parallel num_threads(static_cast<int>(blocks))
+    {
+      enter_launch(launch, body, one_thread);
+      if (omp_get_num_threads() != blocks) {
+        fail("a cooperative launch could not have an OS thread for each of its blocks (is OMP_THREAD_LIMIT set?)");
+      } else {
+        block_fibers.grid = &barrier;
+        if (!(launch->interrupted && *launch->interrupted)) run_block(launch, omp_get_thread_num(), body, all_threads);
+        else fail(kInterrupted);
+        block_fibers.grid = nullptr;
+        barrier.leave();
+        if (omp_get_thread_num() >= usual) release_stacks(block_fibers);  // only cooperative launches use them
+      }
+      current_launch = nullptr;
+    }
+    return launch->error[0] ? -1 : 0;
+  }
 #pragma omp parallel
   {
-    current_launch = launch;
-    gridDim = grid;
-    blockDim = block;
-    Block& fibers = block_fibers;
-    fibers.body = one_thread;
-    fibers.body_context = body;
+    enter_launch(launch, body, one_thread);
     // Blocks are handed out a few at a time: one at a time costs more than a
     // short block's work, too many at a time leaves cores idle at the end.
     const long long chunk = blocks / (8LL * omp_get_num_threads()) + 1;
@@ -482,22 +619,7 @@ int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all
     for (long long lin = 0; lin < blocks; ++lin) {
       if (launch->interrupted && *launch->interrupted) fail(kInterrupted);
       if (launch->error[0]) continue;
-      blockIdx = uint3{static_cast<unsigned>(lin % grid.x), static_cast<unsigned>(lin / grid.x % grid.y),
-                       static_cast<unsigned>(lin / ((long long)grid.x * grid.y))};
-      sigjmp_buf fault_exit;  // where libkiln's signal handler comes back to, in this iteration
-      if (const int signal_number = sigsetjmp(fault_exit, 0)) {
-        report_fault(signal_number);
-        current_block = nullptr;  // the block's fibers are abandoned; the next block resets them
-        thread_index_known = false;
-        continue;
-      }
-      if (launch->guard) launch->guard(&fault_exit);
-      if (launch->use_fibers) {
-        if (!run_fibers(fibers, threads)) fail("could not allocate fiber stacks");
-      } else {
-        all_threads(body);
-      }
-      if (launch->guard) launch->guard(nullptr);
+      run_block(launch, lin, body, all_threads);
     }
     current_launch = nullptr;
   }

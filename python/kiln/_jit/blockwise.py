@@ -40,6 +40,8 @@ def lines(typed, c_name, module, kernel_lines):
     fibers (see the module's docstring). `kernel_lines` are its ordinary form."""
     body = typed.f.node.body
     normal = "\n".join(module.linked + module.definitions + module.constants + kernel_lines)
+    if module.cooperative:  # a cooperative launch runs each block's threads as fibers
+        return None
     if "__syncthreads()" not in "\n".join(kernel_lines) or any(m in normal for m in _MEETINGS) or \
             any("__syncthreads" in d for d in module.linked + module.definitions):
         return None

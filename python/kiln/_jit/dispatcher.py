@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .._core import CUDAError, _argument_kinds, ndarray
+from .._core import CUDAError, _argument_kinds, _cooperative_marker, ndarray
 from .._raw_kernel import generated_kernels
 from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
@@ -64,6 +64,7 @@ class Module:
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
         self.externs = {}  # declared device function name -> its wrapper's name
         self.captured = []  # device arrays the kernel captured from its scope (their addresses are compiled in)
+        self.cooperative = False  # the kernel takes the grid group (cuda.cg.this_grid): it launches cooperatively
 
     def exception_code(self, cls, message, filename, line):
         """The number a kernel records for this raise or assert (debug mode)."""
@@ -161,6 +162,8 @@ class Module:
 
     def source(self, kernel_lines):
         parts = ["#include <kiln/device/jit_support.cuh>"] + [f"#include <{h}>" for h in sorted(self.includes)]
+        if self.cooperative:
+            parts.append(_cooperative_marker)
         parts += self.linked
         if self.debug:  # where a raise or a failed assert leaves its code for the host (see _Launch)
             parts.append("KILN_JIT_ERROR_RECORD")
@@ -386,8 +389,12 @@ class Dispatcher:
 
     @property
     def overloads(self):
-        """Numba's: the compiled specialisations, by argument types."""
-        return dict(self._kernels)
+        """Numba's: the compiled specialisations (the declared ones
+        included), by argument types: kiln's, or Numba's type objects."""
+        if not self._kiln_device_function:
+            for _, types in self._declared_signatures:
+                self.kernel_for(tuple(types))
+        return _ByArgumentTypes(self._kernels)
 
     @property
     def specializations(self):

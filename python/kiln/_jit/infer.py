@@ -345,7 +345,8 @@ class Typed:
                 return
             ty = self.expr(value)
             self._bind(target.id, ty, target, value)
-            if not isinstance(ty, (T.ArrayType, T.TupleType, T.RecordType)):  # a local may hold a view, a tuple, a record
+            # a local may hold a view, a tuple, a record, the grid group
+            if not isinstance(ty, (T.ArrayType, T.TupleType, T.RecordType, T.GridGroupType)):
                 self.scalars(value, ty)
         elif isinstance(target, ast.Tuple):
             items = self.tuple_items(value)
@@ -673,13 +674,18 @@ class Typed:
         node.args = args
 
     def method(self, node):
-        """The construct of a method call on a number (``x.bit_count()``), or None."""
+        """The construct of a method call on a number (``x.bit_count()``) or
+        on a value of one of kiln's kernel types (a grid group's ``g.sync()``),
+        or None."""
         from .constructs.bit_operations import SCALAR_METHODS
 
         func = node.func
-        if isinstance(func, ast.Attribute) and func.attr in SCALAR_METHODS and self.global_value(func) is None:
+        if not isinstance(func, ast.Attribute) or self.global_value(func) is not None:
+            return None
+        if func.attr in SCALAR_METHODS:
             return SCALAR_METHODS[func.attr]
-        return None
+        owner = self.types[func.value] if func.value in self.types else self.expr(func.value)
+        return constructs.for_method(owner, func.attr)
 
     def _Call(self, node):
         if any(isinstance(a, ast.Starred) for a in node.args):

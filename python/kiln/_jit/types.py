@@ -70,6 +70,27 @@ class RecordType:
         return c_name(self.dtype) + "*"
 
 
+class GridGroupType:
+    """Numba's ``cuda.cg.this_grid()``: the grid as a group, whose one
+    method, ``sync()``, is a barrier across all its threads. In C++ an empty
+    struct (kiln/device/grid_sync.cuh)."""
+
+    __slots__ = ()
+    c_name = "kiln_grid_group"
+
+    def __eq__(self, other):
+        return isinstance(other, GridGroupType)
+
+    def __hash__(self):
+        return hash("grid group")
+
+    def __repr__(self):
+        return "GridGroup"
+
+
+GRID_GROUP = GridGroupType()
+
+
 class PointerType:
     """A raw pointer to elements of `dtype` (Numba's ``CPointer(int32)``): a
     kernel argument given as an address, indexed ``p[i]`` without bounds,
@@ -280,7 +301,7 @@ def _layout(items):
 
 
 def c_name(t):
-    if isinstance(t, (ArrayType, TupleType, RecordType, EnumMemberType, PointerType)):
+    if isinstance(t, (ArrayType, TupleType, RecordType, EnumMemberType, PointerType, GridGroupType)):
         return t.c_name
     if t is None:
         return "void"

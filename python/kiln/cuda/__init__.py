@@ -46,7 +46,7 @@ from .memory import (MemoryPool, PinnedMemoryPointer, PinnedMemoryPool, alloc_pi
                      get_default_memory_pool, get_default_pinned_memory_pool)
 from .stream import ExternalStream, Stream, default_stream, external_stream, get_current_stream, per_thread_default_stream
 from .kernel_language import (  # noqa: F401  (Numba's kernel language, translated by jit)
-    activemask, all_sync, any_sync, atomic, fp16, ballot_sync, brev, cbrt, clz, eq_sync, ffs, lanemask_lt, match_all_sync,
+    activemask, all_sync, any_sync, atomic, cg, fp16, ballot_sync, brev, cbrt, clz, eq_sync, ffs, lanemask_lt, match_all_sync,
     match_any_sync, popc, selp, blockDim, blockIdx, const, fma, grid, gridDim, gridsize, laneid, local,
     shared, shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads, syncthreads_and,
     syncthreads_count, syncthreads_or, syncwarp, threadfence, threadfence_block, threadfence_system, threadIdx,

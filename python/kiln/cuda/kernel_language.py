@@ -46,6 +46,9 @@ fp16 = _Namespace("fp16", ["hadd", "hsub", "hmul", "hdiv", "hneg", "habs", "hfma
                            "hlt", "hmax", "hmin", "hsin", "hcos", "hlog", "hlog10", "hlog2", "hexp", "hexp10", "hexp2",
                            "hsqrt", "hrsqrt", "hceil", "hfloor", "hrcp", "hrint", "htrunc"])
 local = _Namespace("local", ["array"])
+# Cooperative groups: cg.this_grid() is the grid, whose sync() is a barrier
+# across all its blocks (the kernel then launches cooperatively).
+cg = _Namespace("cg", ["this_grid"])
 const = _Namespace("const", ["array_like"])
 atomic = _Namespace("atomic", ["add", "sub", "max", "min", "nanmax", "nanmin", "and_", "or_", "xor", "exch",
                                "inc", "dec", "cas", "compare_and_swap"])

@@ -11,16 +11,25 @@ import numpy as np
 from ...cuda import bf16
 from ...cuda import types as numba_types
 
-from . import (array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions, extern_functions,
-               half_precision, math_functions, numpy_ufuncs, operator_functions, pointer_arrays, thread_indexing,
-               vectors, warp_and_block)
+from . import (array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions, cooperative_groups,
+               extern_functions, half_precision, math_functions, numpy_ufuncs, operator_functions, pointer_arrays,
+               thread_indexing, vectors, warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
-for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, half_precision, math_functions, numpy_ufuncs,
-                array_reductions, operator_functions, pointer_arrays, thread_indexing, vectors, warp_and_block):
+for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, cooperative_groups, half_precision,
+                math_functions, numpy_ufuncs, array_reductions, operator_functions, pointer_arrays, thread_indexing,
+                vectors, warp_and_block):
     _TABLE.update(_family.constructs())
+
+
+def for_method(owner_type, name):
+    """The construct of the method `name` of a value of `owner_type`, or None."""
+    try:
+        return cooperative_groups.METHODS.get((owner_type, name))
+    except TypeError:  # an unhashable type
+        return None
 
 
 def for_value(value):
