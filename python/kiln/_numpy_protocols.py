@@ -15,6 +15,10 @@ def _operand(x, kiln):
 
     if isinstance(x, kiln.ndarray) or isinstance(x, (numbers.Number, np.generic)):
         return x
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        # A NumPy scalar compared with a kiln array reaches here as a 0-d
+        # array (np.float64(1) == a): a typed scalar, on every device, as in CuPy.
+        return x[()]
     if isinstance(x, np.ndarray):
         return kiln.asarray(x, device="cpu")
     return None

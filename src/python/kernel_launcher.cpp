@@ -33,14 +33,16 @@ const NumpyTypes& numpy_types() {
   return *types;
 }
 
-// Room for one argument passed by value: an array view ({data, shape[3],
-// strides[3]}, see kArrayView), or a NumPy scalar of that size at most
-// (complex128, a structured scalar for a struct or a vector type: float4...).
-constexpr int kMaxViewDims = 3;
+// Room for one argument passed by value: an array view ({data, shape[n],
+// strides[n]} of up to 8 dimensions, see kArrayView), or a NumPy scalar of
+// that size at most (complex128, a structured scalar for a struct or a
+// vector type: float4...).
+constexpr int kMaxViewDims = 8;
 struct alignas(16) ArgumentSlot {
   unsigned char bytes[8 + 2 * 8 * kMaxViewDims];
 };
 constexpr size_t kMaxScalarBytes = sizeof(ArgumentSlot::bytes);
+constexpr const char* kTooManyDims = "arrays of more than 8 dimensions are not supported";
 
 // An array passed by value as {data, shape[ndim], strides[ndim]} (int64 shape
 // and byte strides), the layout kiln.cuda.jit's kernels take arrays in.
@@ -179,7 +181,7 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       const Array& array = nb::cast<const Array&>(a);
       void* p = array.buffer() ? static_cast<char*>(array.buffer()->data()) + array.offset() : nullptr;
       if (as_view) {
-        if (array.ndim() > kMaxViewDims) argument_error(*this, i, "arrays of more than 3 dimensions are not supported");
+        if (array.ndim() > kMaxViewDims) argument_error(*this, i, kTooManyDims);
         store_view(slots[i], p, array.ndim(), array.shape().data(), array.strides().data());
       } else {
         store(slots[i], p);
@@ -201,7 +203,11 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
     } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1) {
       Py_buffer view;
       if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) != 0) throw nb::python_error();
-      if (as_view && view.ndim <= kMaxViewDims) {
+      if (as_view && view.ndim > kMaxViewDims) {
+        PyBuffer_Release(&view);
+        argument_error(*this, i, kTooManyDims);
+      }
+      if (as_view) {
         int64_t shape[kMaxViewDims], strides[kMaxViewDims];
         for (int d = 0; d < view.ndim; ++d) shape[d] = view.shape[d], strides[d] = view.strides[d];
         store_view(slots[i], view.buf, view.ndim, shape, strides);

@@ -108,6 +108,14 @@ def test_numpy_ufuncs_run_in_kiln(device):
     np.testing.assert_allclose(kiln.asnumpy(np.add.accumulate(m, axis=1)), np.cumsum(np.arange(12.0).reshape(3, 4), 1))
     red = kiln.empty(4, device=device)
     assert np.add.reduce(m, out=red) is red
+    # NumPy scalars on the left reach kiln as 0-d NumPy arrays: typed scalars on any device
+    for scalar in (np.float64(0.5), np.float32(0.5), np.int64(1)):
+        got = scalar == x
+        assert isinstance(got, kiln.ndarray) and got.device == device
+        np.testing.assert_array_equal(kiln.asnumpy(got), scalar == kiln.asnumpy(x))
+        got = scalar * x
+        assert got.device == device and got.dtype == (scalar * kiln.asnumpy(x)).dtype
+    assert np.float64(2.0) == x[8] and not np.float64(2.0) != x[8]
 
 
 def test_numpy_functions_dispatch_to_kiln(device):

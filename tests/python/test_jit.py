@@ -1585,6 +1585,23 @@ def test_numba_device_arrays_convert_to_numpy(current):
             np.asarray(cuda.to_device(h), copy=False)
 
 
+def test_devicearray_module(current):
+    """Numba's cuda.devicearray: DeviceNDArray is the type of the host API's
+    device arrays; auto_device copies host objects (not device arrays) and
+    refuses a host array that is not one block of memory."""
+    x = np.arange(10.0)
+    d = cuda.to_device(x)
+    assert isinstance(d, cuda.devicearray.DeviceNDArray) and cuda.devicearray.is_cuda_ndarray(d)
+    assert not cuda.devicearray.is_cuda_ndarray(x)
+    assert cuda.devicearray.auto_device(d) == (d, False)
+    got, copied = cuda.devicearray.auto_device(2)
+    assert copied and got.shape == () and got.copy_to_host() == 2 and got.device == current
+    got, copied = cuda.devicearray.auto_device(x.reshape(2, 5).T)  # Fortran order is one block too
+    np.testing.assert_array_equal(got.copy_to_host(), x.reshape(2, 5).T)
+    with pytest.raises(ValueError, match="non-contiguous buffer"):
+        cuda.devicearray.auto_device(x[:-1:2])
+
+
 def test_debug_mode_division_and_tuple_index(current):
     """Python's error model in debug mode, as Numba's: a zero divisor raises
     ZeroDivisionError and stops the thread there; a tuple indexed out of
@@ -1811,3 +1828,66 @@ def test_string_literal_arguments(current):
     for pick, want in ((0, 1.0), (1, 0.0), (2, 2.0)):
         kernel[1, 4](buff, pick)
         assert buff.copy_to_host().tolist() == [want] * 4
+
+
+@cuda.jit
+def _reshape_to_2d(arr, newshape, got):
+    y = arr.reshape(newshape)
+    for i in range(y.shape[0]):
+        for j in range(y.shape[1]):
+            got[i, j] = y[i, j]
+
+
+@cuda.jit
+def _reshape_extents(arr, n, got):
+    y = arr.reshape(n, -1)  # the extents as arguments
+    got[0] = y.shape[0]
+    got[1] = y.shape[1]
+
+
+def test_array_reshape_in_kernels(current):
+    """a.reshape(shape) in a kernel: a view of a C-contiguous array (of up to
+    8 dimensions) with one -1 inferred; a size that does not fit gives an
+    empty view, never memory outside the array."""
+    base = np.arange(24.0)
+    for arr in (base, base.reshape(1, 8, 1, 1, 3, 1), base.reshape(2, 3, 4)):
+        for shape in ((4, 6), (8, 3), (-1, 12), (24, -1)):
+            want = arr.reshape(shape)
+            got = np.zeros(want.shape)
+            _reshape_to_2d[1, 1](arr, shape, got)
+            np.testing.assert_array_equal(got, want)
+    on_device = kiln.asarray(base.reshape(2, 12), device=current)
+    got = kiln.zeros((3, 8), device=current)
+    _reshape_to_2d[1, 1](on_device, (3, 8), got)
+    np.testing.assert_array_equal(kiln.asnumpy(got), base.reshape(3, 8))
+    extents = np.zeros(2, np.int64)
+    for n, want in ((4, [4, 6]), (5, [0, 0]), (0, [0, 0])):  # 5 and 0 do not divide 24: an empty view
+        _reshape_extents[1, 1](base, n, extents)
+        assert extents.tolist() == want
+    _reshape_extents[1, 1](base[::2], 3, extents)  # not contiguous: an empty view
+    assert extents.tolist() == [0, 0]
+    with pytest.raises(TypeError, match="more than 8 dimensions"):
+        _reshape_extents[1, 1](np.zeros((1,) * 9), 1, extents)
+
+
+def test_array_view_and_reduction_methods_in_kernels(current):
+    @cuda.jit
+    def methods(raw, a, out, words):
+        out[0] = a.sum()
+        out[1] = a.mean()
+        out[2] = a.max()
+        out[3] = a.min()
+        out[4] = a.reshape(a.size).std()
+        out[5] = a.prod()
+        w = raw.view(np.int32)
+        for i in range(w.shape[0]):
+            words[i] = w[i]
+        words[w.shape[0]] = raw[4:8].view(np.uint32)[0]
+
+    rng = np.random.default_rng(3)
+    a = rng.uniform(0.5, 2.0, (3, 4))
+    raw = rng.integers(0, 255, 16).astype(np.uint8)
+    out, words = np.zeros(6), np.zeros(5, np.int64)
+    methods[1, 1](raw, a, out, words)
+    np.testing.assert_allclose(out, [a.sum(), a.mean(), a.max(), a.min(), a.std(), a.prod()], rtol=1e-12)
+    assert words[:4].tolist() == raw.view(np.int32).tolist() and words[4] == raw[4:8].view(np.uint32)[0]

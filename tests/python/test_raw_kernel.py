@@ -259,6 +259,6 @@ def test_structured_scalars_as_vector_types_and_structs(device):
     out = kiln.zeros(3, dtype="float32", device=device)
     kernel((1,), (1,), (float4, pair, double2, out))
     np.testing.assert_array_equal(kiln.asnumpy(out), [10.0, 7.5, 6.5])
-    too_big = np.zeros((), dtype=[("v", "f8", (8,))])[()]
-    with pytest.raises(TypeError, match="larger than 56 bytes"):
+    too_big = np.zeros((), dtype=[("v", "f8", (18,))])[()]
+    with pytest.raises(TypeError, match="larger than 136 bytes"):
         kernel((1,), (1,), (too_big, pair, double2, out))

@@ -96,6 +96,69 @@ __device__ __forceinline__ kiln_view<T, ND - 1> kiln_drop(const kiln_view<T, ND>
   return r;
 }
 
+// The layout the NumPy methods reshape and view need: a C-contiguous array
+// (every dimension longer than 1 at the stride of C order; any empty array).
+template <class T, int ND> __device__ __forceinline__ bool kiln_c_contiguous(const kiln_view<T, ND>& a) {
+  if constexpr (ND > 0) {
+    long long expected = sizeof(T);
+    for (int d = ND - 1; d >= 0; --d) {
+      if (a.shape[d] == 0) return true;
+      if (a.shape[d] != 1 && a.strides[d] != expected) return false;
+      expected *= a.shape[d];
+    }
+  }
+  return true;
+}
+
+// a.reshape(shape) of a C-contiguous array, one -1 extent inferred, as a
+// view of the same memory (as Numba makes it). A shape whose size differs
+// from a's, or an array that is not C-contiguous, gives an empty view: an
+// exception's counterpart that cannot reach memory outside a.
+template <int NEW, class T, int ND>
+__device__ __forceinline__ kiln_view<T, NEW> kiln_reshape(const kiln_view<T, ND>& a, const long long (&shape)[NEW]) {
+  kiln_view<T, NEW> r;
+  r.data = a.data;
+  long long known = 1, n = a.size();
+  int unknown = -1;
+  bool valid = kiln_c_contiguous(a);
+  for (int d = 0; d < NEW; ++d) {
+    r.shape[d] = shape[d];
+    if (shape[d] >= 0) known *= shape[d];
+    else if (shape[d] == -1 && unknown < 0) unknown = d;
+    else valid = false;
+  }
+  if (unknown >= 0) {
+    if (known == 0 || n % known != 0) valid = false;
+    else r.shape[unknown] = n / known;
+  } else if (known != n) {
+    valid = false;
+  }
+  long long stride = sizeof(T);
+  for (int d = NEW - 1; d >= 0; --d) {
+    if (!valid) r.shape[d] = 0;
+    r.strides[d] = stride;
+    stride *= r.shape[d] > 0 ? r.shape[d] : 1;
+  }
+  return r;
+}
+
+// a.view(U): the same bytes as elements of U, the last dimension rescaled
+// (NumPy's rule: it must be contiguous and its bytes divide into U's). Where
+// they do not, an empty view.
+template <class U, class T, int ND>
+__device__ __forceinline__ kiln_view<U, ND> kiln_view_as(const kiln_view<T, ND>& a) {
+  kiln_view<U, ND> r;
+  r.data = reinterpret_cast<U*>(a.data);
+  for (int d = 0; d < ND; ++d) r.shape[d] = a.shape[d], r.strides[d] = a.strides[d];
+  if (sizeof(U) != sizeof(T)) {
+    const long long bytes = a.shape[ND - 1] * (long long)sizeof(T);
+    const bool valid = (a.shape[ND - 1] <= 1 || a.strides[ND - 1] == (long long)sizeof(T)) && bytes % sizeof(U) == 0;
+    r.shape[ND - 1] = valid ? bytes / (long long)sizeof(U) : 0;
+    r.strides[ND - 1] = sizeof(U);
+  }
+  return r;
+}
+
 // a[...] = value (a number, or an array of a's shape): every element, in C order.
 template <class T, int ND> __device__ __forceinline__ T& kiln_nth(const kiln_view<T, ND>& a, long long k) {
   long long offset = 0;

@@ -6,7 +6,6 @@ for a GPU, the host compiler for the CPU, cached on disk) and launched as
 import ast
 import enum
 import os
-import warnings
 
 import numpy as np
 
@@ -18,7 +17,8 @@ from ..cuda.numba_host import is_mapped
 from ..cuda.record_arrays import DeviceRecordArray
 from . import blockwise
 from . import types as T
-from .errors import PerformanceWarning, TypingError
+from ..cuda import config as _config
+from .errors import TypingError, performance_warning, warn_low_occupancy
 from .translate import Function, Translation
 
 
@@ -325,6 +325,8 @@ class Dispatcher:
     def __getitem__(self, config):
         launch = self._launches.get(config) if type(config) is tuple else None
         if launch is not None:
+            if _config.CUDA_LOW_OCCUPANCY_WARNINGS and isinstance(launch, _Launch):
+                warn_low_occupancy(launch.grid, 2)
             return launch
         if self._kiln_device_function:  # Numba's RuntimeError and words
             raise RuntimeError(f"Cannot compile a device function as a kernel: {self.__name__} is a device "
@@ -333,6 +335,7 @@ class Dispatcher:
         if not 2 <= len(parts) <= 4:
             raise ValueError("launch as kernel[griddim, blockdim] or kernel[griddim, blockdim, stream, sharedmem]")
         grid, block = _normalize_dims(parts[0], "griddim"), _normalize_dims(parts[1], "blockdim")
+        warn_low_occupancy(grid, 2)
         stream = parts[2] if len(parts) > 2 else 0
         shared = int(parts[3]) if len(parts) > 3 else 0
         threads = int(np.prod(block))
@@ -797,9 +800,9 @@ def _on_one_device(args, name):
     from .._creation import asarray
 
     if not all(is_mapped(a) for a in T.leaves(args) if isinstance(a, np.ndarray)):  # Numba's words first
-        warnings.warn(f"Host array used in CUDA kernel will incur copy overhead to/from device: {name}'s NumPy "
-                      f"arrays are copied to {device} and back around the kernel; pass kiln arrays "
-                      "(cuda.to_device) to avoid the copies", PerformanceWarning, stacklevel=3)
+        performance_warning("CUDA_WARN_ON_IMPLICIT_COPY", "Host array used in CUDA kernel will incur copy overhead "
+                            f"to/from device: {name}'s NumPy arrays are copied to {device} and back around the "
+                            "kernel; pass kiln arrays (cuda.to_device) to avoid the copies", 3)
     copy_back = []
 
     def moved(a):

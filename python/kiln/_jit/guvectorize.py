@@ -13,6 +13,7 @@ from .._core import ndarray
 from .._raw_kernel import generated_kernels
 from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
+from .errors import warn_low_occupancy
 from .translate import Function, Translation
 from .vectorize import _dtype_of
 
@@ -144,6 +145,7 @@ class CUDAGUFunc:
                 raise ValueError(f"{self.__name__}: output core dimensions {missing} are not in any input")
             outputs.append(empty((n,) + (tuple(sizes[d] for d in core) or (1,)), dtype=t.name, device=device))
         if n:
+            warn_low_occupancy((-(-n // _THREADS),), 2)
             kernel._launch((-(-n // _THREADS), 1, 1), (_THREADS, 1, 1), (*flat, *outputs, n), 0, stream or None)
         results = [o.reshape(loop + tuple(sizes[d] for d in core)) for o, core in zip(outputs, self._outs)]
         for target, result in zip(given, results):

@@ -99,6 +99,12 @@ class Typed:
                 self.typing(node, "expected a constant (a literal or a module-level value; Numba: RequireLiteralValue)")
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             return -self.constant(node.operand)
+        if isinstance(node, ast.Call) and self.global_value(node.func) is np.dtype and not node.keywords:
+            args = [self.constant(a) for a in node.args]
+            try:
+                return np.dtype(*args)  # np.dtype("int16"), made when compiling
+            except TypeError:
+                self.typing(node, f"Invalid NumPy dtype specified: {args[0]!r}" if args else "np.dtype() needs a type")
         if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv):
             a, b = self.constant(node.left), self.constant(node.right)
             return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op), a // b if b else 0)
@@ -339,7 +345,7 @@ class Typed:
 
     def _assign(self, target, value):
         if isinstance(target, ast.Name):
-            created = local_arrays.describe(self, value)
+            created = local_arrays.describe(self, value, target.id)
             if created is not None:
                 self.arrays[target.id] = created[0]
                 return
@@ -565,7 +571,7 @@ class Typed:
         member = enum_members.member_of(self, node)  # Color["red"]
         if member is not None:
             return enum_members.member_type(member)
-        if (isinstance(base, ast.Attribute) and base.attr == "shape") or isinstance(base, ast.Call):
+        if (isinstance(base, ast.Attribute) and base.attr == "shape") or self._tuple_call(base):
             return self._tuple_item(node, self.tuple_items(base))
         ty = self.expr(base)
         if isinstance(ty, T.TupleType):
@@ -590,6 +596,11 @@ class Typed:
             self.tuples[node.slice] = [T.INT64] * len(parts)
         kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
         return T.element_type(ty.dtype) if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
+
+    def _tuple_call(self, node):
+        """Whether `node` is a call whose value is indexed as a tuple
+        (``cuda.grid(2)[0]``), not as an array (``a.view(np.int32)[0]``)."""
+        return isinstance(node, ast.Call) and not isinstance(self.expr(node), T.ArrayType)
 
     def _tuple_item(self, node, items):
         """The type of tuple[k]: a constant k in range picks its item; any

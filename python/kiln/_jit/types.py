@@ -1,5 +1,5 @@
 """The types of kiln.cuda.jit's kernel language: NumPy scalar dtypes, arrays
-of 1 to 3 dimensions, records of structured dtypes, tuples, and Numba's
+of 0 to 8 dimensions, records of structured dtypes, tuples, and Numba's
 signature strings ("void(float32[:], int32)").
 
 Arithmetic follows NumPy's promotion between concrete types, as Numba does:

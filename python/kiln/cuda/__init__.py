@@ -15,6 +15,7 @@ compiler.py            CuPy's ``cuda.compiler`` (``compile_with_cache``) and Num
 nvtx.py                CuPy's ``cuda.nvtx`` (marks and ranges)
 profiler.py            CuPy's ``cuda.profiler`` (``start``/``stop``; ``cuda.profile()``)
 numba_host.py          Numba's host API (``to_device``, ``device_array``, ``gpus``...)
+devicearray.py         Numba's ``cuda.devicearray`` (``DeviceNDArray``, ``auto_device``)
 kernel_language.py     Numba's kernel language (``grid``, ``shared.array``, ``atomic``...)
 random.py              Numba's ``cuda.random`` (xoroshiro128+), loaded on first use
 kernels/               Numba's ``cuda.kernels.transpose``, loaded on first use
@@ -60,6 +61,7 @@ from .numba_host import (  # noqa: F401
 from .._jit.errors import PerformanceWarning, TypingError, UnsupportedError  # noqa: F401
 from .linking import CUSource, declare_device  # noqa: F401  (Numba's foreign device functions)
 from .bf16 import bfloat16  # noqa: F401  (Numba's cuda.bfloat16; its functions are in cuda.bf16)
+from . import devicearray  # noqa: F401  (Numba's cuda.devicearray)
 from . import vector_types  # noqa: F401  (Numba's vector types: cuda.float32x4, cuda.float4...)
 globals().update(vector_types.constructors)
 

@@ -11,9 +11,9 @@ import numpy as np
 from ...cuda import bf16
 from ...cuda import types as numba_types
 
-from . import (array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions, cooperative_groups,
-               extern_functions, half_precision, math_functions, numpy_ufuncs, operator_functions, pointer_arrays,
-               thread_indexing, vectors, warp_and_block)
+from . import (array_methods, array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions,
+               cooperative_groups, extern_functions, half_precision, math_functions, numpy_ufuncs, operator_functions,
+               pointer_arrays, thread_indexing, vectors, warp_and_block)
 
 
 _TABLE = {}
@@ -24,12 +24,12 @@ for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions,
     _TABLE.update(_family.constructs())
 
 
+_METHODS = {**array_methods.METHODS, **cooperative_groups.METHODS}
+
+
 def for_method(owner_type, name):
     """The construct of the method `name` of a value of `owner_type`, or None."""
-    try:
-        return cooperative_groups.METHODS.get((owner_type, name))
-    except TypeError:  # an unhashable type
-        return None
+    return _METHODS.get((type(owner_type), name))
 
 
 def for_value(value):

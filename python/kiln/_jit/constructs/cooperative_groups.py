@@ -38,6 +38,6 @@ def constructs():
     return {K.cg.this_grid: ThisGrid()}
 
 
-# Methods of values of these types, by (type, name): what typer.method finds
-# for ``g.sync()``.
-METHODS = {(T.GRID_GROUP, "sync"): GridSync()}
+# By (the class of the owner's type, the method's name): found by
+# constructs.for_method for ``g.sync()``.
+METHODS = {(T.GridGroupType, "sync"): GridSync()}

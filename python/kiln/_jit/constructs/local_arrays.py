@@ -11,23 +11,29 @@ import numpy as np
 from ...cuda import kernel_language as K
 from ..._dtypes import normalize
 from .. import types as T
+from ..errors import TypingError
 
 
-def array_dtype(typer, node):
+def array_dtype(typer, node, target=None):
     """The NumPy dtype a shared/local array (or carray's dtype=) names: a
-    type, a dtype or its name, a structured dtype or Numba's Record."""
+    type, a dtype or its name, a structured dtype or Numba's Record.
+    `target`: the name the array is given, for Numba's message."""
     value = typer.constant(node)
     structured = getattr(value, "dtype", value)  # a Record (from_dtype of a structured dtype) or the dtype
     if isinstance(structured, np.dtype) and T.is_record(structured):
         return structured
+    if isinstance(value, np.dtype) and value.kind == "O":  # a valid dtype that kernels have no type for
+        typer.typing(node, f"Cannot infer the type of variable '{target or '?'}': arrays of Python objects are "
+                           "not supported in kernels")
     try:
         return np.dtype(normalize(value).name)
     except TypeError:
         typer.typing(node, f"Invalid NumPy dtype specified: {value!r}")
 
 
-def describe(typer, node):
-    """(ArrayType, kind, shape, constant values) of an array-making call, or None."""
+def describe(typer, node, target=None):
+    """(ArrayType, kind, shape, constant values) of an array-making call
+    (assigned to the name `target`), or None."""
     if isinstance(node, ast.Call) and typer.global_value(node.func) is K.shared_memory:
         if len(node.args) < 2:
             typer.typing(node, "shared_memory takes (dtype, size)")
@@ -43,9 +49,14 @@ def describe(typer, node):
     if kind in ("shared", "local") and node.func.attr == "array":
         shape_node = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "shape")
         dtype_node = node.args[1] if len(node.args) > 1 else next(k.value for k in node.keywords if k.arg == "dtype")
-        shape = typer.constant(shape_node)
-        shape = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
-        dtype = array_dtype(typer, dtype_node)
+        try:
+            shape = typer.constant(shape_node)
+        except TypingError:
+            shape = None
+        if not isinstance(shape, (tuple, int, np.integer)):
+            _no_implementation(typer, node, kind, shape_node, dtype_node)
+        shape = shape if isinstance(shape, tuple) else (shape,)
+        dtype = array_dtype(typer, dtype_node, target)
         if not all(isinstance(s, (int, np.integer)) for s in shape) or not 1 <= len(shape) <= 3:
             typer.typing(node, "a shared or local array's shape is 1 to 3 constant ints")
         if kind == "local" and 0 in shape:
@@ -56,6 +67,44 @@ def describe(typer, node):
         values = np.asarray(typer.constant(node.args[0]))
         return T.ArrayType(values.dtype, values.ndim), "const", values.shape, values
     return None
+
+
+def _no_implementation(typer, node, kind, shape_node, dtype_node):
+    """Numba's TypingError for a shape that is not a constant int or tuple
+    of them (a list, a number known only when running), with the signature
+    it could not match in Numba's names of types."""
+    try:
+        dtype = typer.constant(dtype_node)
+        dtype = f"Literal[str]({dtype})" if isinstance(dtype, str) else f"class({np.dtype(normalize(dtype).name)})"
+    except (TypingError, TypeError):
+        dtype = "?"
+    typer.typing(node, f"No implementation of function Function(<function {kind}.array>) found for signature:\n \n "
+                       f">>> array(shape={_numba_type_name(typer, shape_node)}, dtype={dtype})\n \n"
+                       "(a shared or local array's shape is a constant int or a tuple of 1 to 3 of them)")
+
+
+def _numba_type_name(typer, node):
+    """How Numba names the type of the expression `node`: Literal[int](5),
+    list(int64)<iv=[5, 6]>, float32, array(float32, 1d, A), Tuple(...)."""
+    try:
+        value = [typer.constant(e) for e in node.elts] if isinstance(node, ast.List) else typer.constant(node)
+    except TypingError:
+        value = None
+    if isinstance(value, list):  # its items' type, not literal: Python ints are int64, floats float64
+        item = "undefined" if not value else T.of_value(value[0]).name
+        return f"list({item})<iv={value!r}>"
+    if isinstance(value, bool):
+        return f"Literal[bool]({value})"
+    if isinstance(value, (int, np.integer)):
+        return f"Literal[int]({value})"
+    if isinstance(node, ast.Tuple):
+        return f"Tuple({', '.join(_numba_type_name(typer, e) for e in node.elts)})"
+    ty = typer.expr(node)
+    if isinstance(ty, T.ArrayType):
+        return f"array({ty.dtype.name}, {ty.ndim}d, A)"  # the layout as Numba names any
+    if isinstance(ty, T.TupleType):
+        return f"Tuple({', '.join(str(t) for t in ty.items)})"
+    return str(ty)
 
 
 def alignment(typer, node):
@@ -81,7 +130,7 @@ def declare(emitter, name, node):
     """The C++ lines that make the array `name`: a C array of the declared
     shape where it has one (indexing it directly keeps shared memory in the
     shared address space and folds the constant strides), and a view of it."""
-    ty, kind, shape, values = describe(emitter.typed, node)
+    ty, kind, shape, values = describe(emitter.typed, node, name)
     ce = T.c_name(ty.dtype)
     storage = f"_{kind}_{name}"
     if kind == "shared" and shape[0] == 0:

@@ -1,19 +1,14 @@
-"""Numba's configuration variables the tests read: kiln is not the simulator."""
-ENABLE_CUDASIM = False
-DISABLE_PERFORMANCE_WARNINGS = 0
-CUDA_WARN_ON_IMPLICIT_COPY = 1
-CUDA_LOW_OCCUPANCY_WARNINGS = 0
-CUDA_ENABLE_NRT = False
-CUDA_DEBUGINFO_DEFAULT = 0
-CUDA_ARRAY_INTERFACE_SYNC = 1
-CUDA_DEBUG_POLY = 0
-CUDA_DEBUG_POLY_USE_TYPED_CONST = 0
-DEBUGINFO_DEFAULT = 0
-ALWAYS_WARN_UNINIT_VAR = 0
-OPT = 3
-_O = 3
-HTML = None
-DUMP_ASSEMBLY = DUMP_BYTECODE = DUMP_CFG = DUMP_IR = DUMP_LLVM = 0
+"""Numba's configuration module is kiln's (kiln.cuda.config: the variables
+kiln honours), with the rest of the names Numba's tests read: kiln is not
+the simulator, and has no use for the others."""
+import sys
+
+from kiln.cuda import config as _kiln_config
+
+_READ_BY_TESTS = dict(
+    ENABLE_CUDASIM=False, CUDA_ENABLE_NRT=False, CUDA_DEBUGINFO_DEFAULT=0, CUDA_ARRAY_INTERFACE_SYNC=1,
+    CUDA_DEBUG_POLY=0, CUDA_DEBUG_POLY_USE_TYPED_CONST=0, DEBUGINFO_DEFAULT=0, ALWAYS_WARN_UNINIT_VAR=0, OPT=3, _O=3,
+    HTML=None, DUMP_ASSEMBLY=0, DUMP_BYTECODE=0, DUMP_CFG=0, DUMP_IR=0, DUMP_LLVM=0)
 
 
 class _OptLevel(int):
@@ -22,3 +17,9 @@ class _OptLevel(int):
 
     def __new__(cls, value):
         return super().__new__(cls, 3 if value == "max" else value)
+
+
+for _name, _value in {**_READ_BY_TESTS, "_OptLevel": _OptLevel}.items():
+    if not hasattr(_kiln_config, _name):
+        setattr(_kiln_config, _name, _value)
+sys.modules[__name__] = _kiln_config
