@@ -1864,8 +1864,10 @@ def test_array_reshape_in_kernels(current):
     for n, want in ((4, [4, 6]), (5, [0, 0]), (0, [0, 0])):  # 5 and 0 do not divide 24: an empty view
         _reshape_extents[1, 1](base, n, extents)
         assert extents.tolist() == want
-    _reshape_extents[1, 1](base[::2], 3, extents)  # not contiguous: an empty view
-    assert extents.tolist() == [0, 0]
+    strided = kiln.asarray(base, device=current)[::2]  # not contiguous: an empty view
+    on_device = kiln.zeros(2, dtype=kiln.int64, device=current)
+    _reshape_extents[1, 1](strided, 3, on_device)
+    assert kiln.asnumpy(on_device).tolist() == [0, 0]
     with pytest.raises(TypeError, match="more than 8 dimensions"):
         _reshape_extents[1, 1](np.zeros((1,) * 9), 1, extents)
 
@@ -1891,3 +1893,39 @@ def test_array_view_and_reduction_methods_in_kernels(current):
     methods[1, 1](raw, a, out, words)
     np.testing.assert_allclose(out, [a.sum(), a.mean(), a.max(), a.min(), a.std(), a.prod()], rtol=1e-12)
     assert words[:4].tolist() == raw.view(np.int32).tolist() and words[4] == raw[4:8].view(np.uint32)[0]
+
+
+def test_kernels_and_ufuncs_pickle_by_value(current):
+    """Kernels defined inside a function (calling a device function from
+    their closure), their configured launches and CUDA ufuncs pickle by
+    value, as Numba's do, and run after loading."""
+    import pickle
+
+    scale = 3
+
+    @cuda.jit(device=True)
+    def inner(a):
+        return a * scale + 1
+
+    @cuda.jit
+    def kernel(arr):
+        i = cuda.grid(1)
+        if i < arr.size:
+            arr[i] = inner(arr[i]) + np.float64(math.floor(0.5))
+
+    @cuda.jit("void(float64[:])")
+    def declared(arr):
+        arr[0] = inner(arr[0])
+
+    @cuda.vectorize(["float64(float64)", "int64(int64)"])
+    def twice(x):
+        return x * 2
+
+    for original, threads, want in ((kernel, 4, [1.0, 4.0, 7.0, 10.0]), (declared, 1, [1.0, 1.0, 2.0, 3.0])):
+        again = pickle.loads(pickle.dumps(pickle.loads(pickle.dumps(original))))
+        arr = np.arange(4.0)
+        again[1, threads](arr)
+        assert arr.tolist() == want
+    launch = pickle.loads(pickle.dumps(kernel[5, 8]))
+    assert launch.griddim == (5, 1, 1) and launch.blockdim == (8, 1, 1)
+    np.testing.assert_array_equal(pickle.loads(pickle.dumps(twice))(np.arange(3)), [0, 2, 4])

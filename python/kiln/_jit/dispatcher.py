@@ -15,7 +15,7 @@ from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
 from ..cuda.numba_host import is_mapped
 from ..cuda.record_arrays import DeviceRecordArray
-from . import blockwise
+from . import blockwise, pickling
 from . import types as T
 from ..cuda import config as _config
 from .errors import TypingError, performance_warning, warn_low_occupancy
@@ -295,6 +295,9 @@ class Dispatcher:
     def __init__(self, pyfunc, device=False, signatures=(), fma=True, debug=False, launch_bounds=None,
                  shared_memory_carveout=None, numba_integers=True, link=()):
         self.py_func = pyfunc
+        # What pickling needs to make it again (see __reduce__)
+        self._made_with = (device, tuple(signatures), fma, debug, launch_bounds, shared_memory_carveout,
+                           numba_integers, tuple(link))
         self._link = list(link)  # CUDA C++ sources compiled with it (kiln/cuda/linking.py)
         self._numba_integers = numba_integers  # Numba's 64-bit integer arithmetic, or NumPy's (CuPy's jit)
         self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
@@ -312,6 +315,10 @@ class Dispatcher:
         self._specialized = {}  # argument types -> the Dispatcher specialize made for them
         self._by_key = {}  # _argument_kinds of the arguments -> RawKernel, for calls with nothing to convert
         self._launches = {}  # configuration -> _Launch
+
+    def __reduce__(self):
+        """Pickled by value, as Numba pickles kernels (kiln/_jit/pickling.py)."""
+        return pickling.rebuild, (Dispatcher, pickling.function_state(self.py_func), *self._made_with)
 
     @property
     def function(self):
@@ -643,6 +650,11 @@ class _Refused:
         raise CUDAError(self.message)
 
 
+def _configured(dispatcher, grid, block, stream, shared):
+    """A pickled configuration, configured again."""
+    return dispatcher[grid, block, stream, shared]
+
+
 class _Launch:
     """A configured kernel: ``kernel[griddim, blockdim, stream, sharedmem]``."""
 
@@ -650,6 +662,19 @@ class _Launch:
 
     def __init__(self, dispatcher, grid, block, stream, shared):
         self.dispatcher, self.grid, self.block, self.stream, self.shared = dispatcher, grid, block, stream, shared
+
+    def __reduce__(self):
+        return _configured, (self.dispatcher, self.grid, self.block, self.stream or 0, self.shared)
+
+    @property
+    def griddim(self):
+        """Numba's: the grid's three extents."""
+        return self.grid + (1,) * (3 - len(self.grid))
+
+    @property
+    def blockdim(self):
+        """Numba's: the block's three extents."""
+        return self.block + (1,) * (3 - len(self.block))
 
     def __call__(self, *args):
         key = _argument_kinds(*args)

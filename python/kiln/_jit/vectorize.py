@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .._core import ndarray
+from . import pickling
 from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .translate import Function, Translation
@@ -53,6 +54,7 @@ class CUDAUFunc:
         self.__name__ = pyfunc.__name__
         self.__doc__ = pyfunc.__doc__
         self._function = Function(pyfunc)
+        self._signatures_given = tuple(signatures)  # for pickling (see __reduce__)
         self.signatures = [T.parse_signature(s) for s in signatures]
         for ret, _ in self.signatures:
             if not T.is_scalar(ret):
@@ -60,6 +62,10 @@ class CUDAUFunc:
         self.nin, self.nout = len(self._function.params), 1
         self.nargs = self.nin + 1
         self._kernels = {}  # argument dtypes -> (ElementwiseKernel, argument dtypes, result dtype)
+
+    def __reduce__(self):
+        """Pickled by value, as Numba pickles its ufuncs (kiln/_jit/pickling.py)."""
+        return pickling.rebuild, (CUDAUFunc, pickling.function_state(self.py_func), self._signatures_given)
 
     @property
     def types(self):
