@@ -37,21 +37,18 @@ def test_grid_sync_orders_every_block(current, shape, block):
 
 @cuda.jit
 def _two_phase_sum(x, partial, total):
-    # Phase 1: each block sums its slice in shared memory; phase 2, after the
-    # grid barrier, block 0 adds the blocks' sums.
-    buf = cuda.shared.array(64, np.float64)
-    t = cuda.threadIdx.x
+    # Phase 1: each block adds its slice into shared memory; phase 2, after
+    # the grid barrier, the grid's first thread adds the blocks' sums.
+    acc = cuda.shared.array(1, np.float64)
     i = cuda.grid(1)
-    buf[t] = x[i] if i < x.size else 0.0
+    if cuda.threadIdx.x == 0:
+        acc[0] = 0.0
     cuda.syncthreads()
-    step = 32
-    while step > 0:
-        if t < step:
-            buf[t] += buf[t + step]
-        cuda.syncthreads()
-        step //= 2
-    if t == 0:
-        partial[cuda.blockIdx.x] = buf[0]
+    if i < x.size:
+        cuda.atomic.add(acc, 0, x[i])
+    cuda.syncthreads()
+    if cuda.threadIdx.x == 0:
+        partial[cuda.blockIdx.x] = acc[0]
     cuda.cg.this_grid().sync()
     if i == 0:
         s = 0.0
