@@ -200,13 +200,13 @@ class Emitter:
         if member is not None:  # Color["red"]
             return literal(member, T.INT64) if isinstance(member, int) else enum_members.member_code(member)
         if node in self.typed.dynamic_items:  # an index known when running: of a tuple of one item type
-            if (isinstance(base, ast.Attribute) and base.attr == "shape") or self._tuple_call(base):
+            if (isinstance(base, ast.Attribute) and base.attr == "shape") or self.typed.tuple_call(base):
                 codes = ", ".join(code for code, _ in self.tuple_items(base))
             else:
                 codes = ", ".join(f"kiln_get({k}, {self.expr(base)})" for k in range(len(self.type_of(base).items)))
             return (f"kiln_pick<{T.c_name(self.type_of(node))}, {self.typed.dynamic_items[node]}>"
                     f"((long long)({self.expr(node.slice)}), {{{codes}}})")
-        if (isinstance(base, ast.Attribute) and base.attr == "shape") or self._tuple_call(base):  # a tuple's item
+        if (isinstance(base, ast.Attribute) and base.attr == "shape") or self.typed.tuple_call(base):  # a tuple's item
             return self.tuple_items(base)[self.constant(node.slice)][0]
         if isinstance(self.type_of(base), T.TupleType):
             k = self.constant(node.slice) % len(self.type_of(base).items)
@@ -221,10 +221,6 @@ class Emitter:
         if not isinstance(self.type_of(node), T.ArrayType):
             return self.element(base, parts)
         return self.view(base, parts)
-
-    def _tuple_call(self, node):
-        """As Typed._tuple_call, from the types it recorded."""
-        return isinstance(node, ast.Call) and not isinstance(self.type_of(node), T.ArrayType)
 
     def field(self, node, record, key):
         """The field `key` of the record `record` (a node)."""

@@ -28,10 +28,9 @@ def performance_warning(setting, message, stacklevel):
 def warn_low_occupancy(grid, stacklevel):
     """Numba's warning for a launch of fewer than 128 blocks (when
     ``config.CUDA_LOW_OCCUPANCY_WARNINGS`` is on)."""
-    if config.CUDA_LOW_OCCUPANCY_WARNINGS:
-        blocks = 1
-        for extent in grid:
-            blocks *= extent
-        if blocks < 128:
-            performance_warning("CUDA_LOW_OCCUPANCY_WARNINGS", f"Grid size {blocks} will likely result in GPU "
-                                "under-utilization due to low occupancy.", stacklevel + 1)
+    blocks = 1
+    for extent in grid:
+        blocks *= extent
+    if blocks < 128:
+        performance_warning("CUDA_LOW_OCCUPANCY_WARNINGS", f"Grid size {blocks} will likely result in GPU "
+                            "under-utilization due to low occupancy.", stacklevel + 1)

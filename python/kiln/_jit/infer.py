@@ -571,7 +571,7 @@ class Typed:
         member = enum_members.member_of(self, node)  # Color["red"]
         if member is not None:
             return enum_members.member_type(member)
-        if (isinstance(base, ast.Attribute) and base.attr == "shape") or self._tuple_call(base):
+        if (isinstance(base, ast.Attribute) and base.attr == "shape") or self.tuple_call(base):
             return self._tuple_item(node, self.tuple_items(base))
         ty = self.expr(base)
         if isinstance(ty, T.TupleType):
@@ -597,10 +597,11 @@ class Typed:
         kept = ty.ndim - sum(not isinstance(p, ast.Slice) for p in parts)
         return T.element_type(ty.dtype) if kept == 0 else T.ArrayType(ty.dtype, kept)  # fewer indices or slices: a view
 
-    def _tuple_call(self, node):
+    def tuple_call(self, node):
         """Whether `node` is a call whose value is indexed as a tuple
         (``cuda.grid(2)[0]``), not as an array (``a.view(np.int32)[0]``)."""
-        return isinstance(node, ast.Call) and not isinstance(self.expr(node), T.ArrayType)
+        return isinstance(node, ast.Call) and \
+            not isinstance(self.types[node] if node in self.types else self.expr(node), T.ArrayType)
 
     def _tuple_item(self, node, items):
         """The type of tuple[k]: a constant k in range picks its item; any
