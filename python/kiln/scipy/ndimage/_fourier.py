@@ -8,8 +8,8 @@ import math
 
 import kiln
 
-from .. import _core
-from .._shape_functions import _axis
+from ... import _core
+from ..._shape_functions import _axis
 
 
 def _output(output, input, complex_only=False):
@@ -110,7 +110,7 @@ def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
         r = kiln.sqrt(r2)
         safe = kiln.where(r > 0, r, 1.0)
         if input.ndim == 2:
-            from .special import j1
+            from ..special import j1
 
             factor = kiln.where(r > 0, 2.0 * j1(safe) / safe, 1.0)
         else:

@@ -12,20 +12,15 @@ The result takes the output's dtype the way SciPy's C code casts it
 filters cast after each axis, as SciPy's do."""
 import operator
 
-from .. import _core, asnumpy
-from .._creation import asarray, ascontiguousarray, empty, zeros
-from .._padding import pad
+from ... import _core, asnumpy
+from ..._creation import asarray, ascontiguousarray, empty, zeros
+from ..._padding import pad
+from ._util import _finish, _np, _output_dtype
 
 # scipy.ndimage's boundary modes as numpy.pad's (for filters the grid-
 # variants extend the input as the plain ones do).
 _PAD_MODES = {"reflect": "symmetric", "grid-mirror": "symmetric", "mirror": "reflect", "nearest": "edge",
               "wrap": "wrap", "grid-wrap": "wrap", "constant": "constant", "grid-constant": "constant"}
-
-
-def _np():
-    import numpy
-
-    return numpy
 
 
 def _axes(axes, ndim):
@@ -60,38 +55,6 @@ def _check_mode(mode):
     return mode
 
 
-def _is_array(output):
-    """Whether `output` is an array to write into (not a dtype or a scalar type)."""
-    from .._core import ndarray
-
-    return isinstance(output, ndarray)
-
-
-def _output_dtype(input, output, complex_weights=False):
-    """The result's dtype: the output array's, the dtype given, or the
-    input's; complex input or weights need a complex one (SciPy refuses a
-    real output array and promotes a real dtype with a warning)."""
-    np = _np()
-    complex_output = complex_weights or input.dtype.kind == "c"
-    if output is None:
-        dtype = np.dtype(str(input.dtype))
-        return np.promote_types(dtype, np.complex64) if complex_output else dtype
-    if _is_array(output):
-        if tuple(output.shape) != tuple(input.shape):
-            raise RuntimeError("output shape not correct")
-        dtype = np.dtype(str(output.dtype))
-        if complex_output and dtype.kind != "c":
-            raise RuntimeError("output must have complex dtype")
-        return dtype
-    dtype = np.dtype(output)
-    if complex_output and dtype.kind != "c":
-        import warnings
-
-        warnings.warn("promoting specified output dtype to complex", UserWarning, stacklevel=4)
-        dtype = np.promote_types(dtype, np.complex64)
-    return dtype
-
-
 def _cast(values, dtype):
     """values (double or complex) as SciPy's C code stores them in `dtype`."""
     dtype = _np().dtype(dtype)
@@ -100,14 +63,6 @@ def _cast(values, dtype):
     if dtype.kind == "b":
         return values != 0
     return values.astype(str(dtype))
-
-
-def _finish(result, input, output):
-    """The result in the caller's output array, or as a new array."""
-    if _is_array(output):
-        output[...] = result
-        return output
-    return result
 
 
 def _working(input):
@@ -163,7 +118,7 @@ def _correlate_line(input, weights, axis, mode, cval, origin):
     """correlate1d of a real input with real weights in one kernel, the
     boundary read through the mode (no padded copy): double precision out."""
     np = _np()
-    from .._raw_kernel import header_kernels
+    from ..._raw_kernel import header_kernels
 
     _origin_range(weights.shape[0], origin)
     names = tuple(f"kiln_correlate1d_{d}" for d in _LINE_KERNEL_DTYPES)
@@ -266,8 +221,8 @@ def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
     (a running sum, the entering element added and the leaving one taken
     off at each step, divided by size for each output), so that integer
     results truncate alike."""
-    from .._joining import concatenate
-    from .._reductions import cumulative_sum
+    from ..._joining import concatenate
+    from ..._reductions import cumulative_sum
 
     if size < 1:
         raise RuntimeError("incorrect filter size")
@@ -454,8 +409,8 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
 
 
 def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, axes, name):
-    from .._joining import stack
-    from .._sorting import sort
+    from ..._joining import stack
+    from ..._sorting import sort
 
     input, dtype, footprint, windows = _windowed(input, size, footprint, output, mode, cval, origin, axes)
     count = int(footprint.sum())
@@ -568,7 +523,7 @@ def _wrapped_kernel(kernel, call):
     """A kernel over many windows (lines) that calls `kernel`'s function on
     each (include/kiln/device/generic_filter.cuh), the user's kernel
     compiled as a device function."""
-    from .._raw_kernel import as_device_functions, generated_kernels
+    from ..._raw_kernel import as_device_functions, generated_kernels
 
     key = (kernel.code, kernel.name, kernel.options, call)
     if key not in _WRAPPED:
@@ -581,7 +536,7 @@ def _wrapped_kernel(kernel, call):
 
 
 def _callable_kind(function):
-    from .._raw_kernel import RawKernel
+    from ..._raw_kernel import RawKernel
 
     if isinstance(function, RawKernel):
         return "raw"
@@ -597,7 +552,7 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     or a RawKernel ``f(const double* window, int size, double* result)``
     run on the array's device for every window at once."""
     np = _np()
-    from .._joining import stack
+    from ..._joining import stack
 
     kind = _callable_kind(function)
     input, dtype, _, views = _windowed(input, size, footprint, output, mode, cval, origin, axes)

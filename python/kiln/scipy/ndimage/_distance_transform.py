@@ -8,19 +8,14 @@ are the squared distances to the nearest feature (zero element) in the
 whole image. The roots each pass took give, gathered back through the
 passes, the coordinates of that feature (``return_indices``)."""
 
-from .._creation import asarray, empty
-from .._elementwise import maximum, sqrt, where
-from .._gathering import take_along_axis
-from .._joining import stack
-from .._manipulation import moveaxis
-from .._raw_kernel import header_kernels
-from ._filters import _is_array, _per_axis
-
-
-def _np():
-    import numpy
-
-    return numpy
+from ..._creation import asarray, empty
+from ..._elementwise import maximum, sqrt, where
+from ..._gathering import take_along_axis
+from ..._joining import stack
+from ..._manipulation import moveaxis
+from ..._raw_kernel import header_kernels
+from ._filters import _per_axis
+from ._util import _is_array, _np
 
 
 def _axis_pass(squared, axis, weight):

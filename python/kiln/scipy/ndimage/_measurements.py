@@ -5,11 +5,11 @@ labels, as SciPy's _stats computes them, so any integer labels serve; the
 results stay on the input's device."""
 import numbers
 
-from .. import _core
-from .._creation import arange, asarray
-from .._manipulation import broadcast_arrays
-from .._sets import unique
-from .._sorting import searchsorted
+from ... import _core
+from ..._creation import arange, asarray
+from ..._manipulation import broadcast_arrays
+from ..._sets import unique
+from ..._sorting import searchsorted
 
 
 def _is_scalar(index):
