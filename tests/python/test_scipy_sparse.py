@@ -469,3 +469,97 @@ def test_krylov_solvers_refuse_operands_as_scipy(device):
             solver(a, b, M=kiln.eye(5, device=device))
     with pytest.raises(ValueError, match="callback_type"):
         kl.gmres(a, b, callback_type="?")
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_lsmr(device, dtype):
+    """LSMR against SciPy's on tall, wide and square systems (plain, damped,
+    from x0, a step limit): the same iterates, stopping code and step count;
+    its refusals."""
+    from scipy.sparse import linalg as sl
+
+    import kiln.scipy.sparse.linalg as kl
+    rng = np.random.default_rng(11)
+    for shape in ((40, 40), (60, 25), (25, 60)):
+        a = (rng.standard_normal(shape) * (rng.random(shape) < 0.1) + np.eye(*shape) * 4).astype(dtype)
+        b = rng.standard_normal(shape[0]).astype(dtype)
+        for kwargs in ({}, {"damp": 0.5}, {"x0": np.ones(shape[1])}, {"maxiter": 3}):
+            kkw = {k: kiln.asarray(v, device=device) if k == "x0" else v for k, v in kwargs.items()}
+            got = kl.lsmr(ks.csr_matrix(kiln.asarray(a, device=device)), kiln.asarray(b, device=device), **kkw)
+            want = sl.lsmr(a, b, **kwargs)
+            # SciPy keeps a float32 b's dtype for its u vectors (updated in
+            # place) unless x0 is given; kiln's are double throughout, so
+            # float32 systems agree to single precision.
+            tol = 1e-4 if dtype == "float32" else 1e-8
+            assert got[0].dtype == want[0].dtype and got[1:3] == want[1:3]  # istop, itn
+            np.testing.assert_allclose(kiln.asnumpy(got[0]), want[0], rtol=tol, atol=tol)
+            # normr, normx; the running estimates normar, norma, conda only in
+            # double (SciPy's single-precision u moves them by percents)
+            compared = (3, 4, 5, 6, 7) if dtype == "float64" else (3, 7)
+            np.testing.assert_allclose([got[i] for i in compared], [want[i] for i in compared],
+                                       rtol=1e-3 if dtype == "float32" else 1e-6, atol=tol * np.linalg.norm(b))
+    a = kiln.ones((5, 4), device=device)
+    for bad in ({"b": kiln.ones(6, device=device)}, {"b": kiln.ones((5, 2), device=device)},
+                {"b": kiln.ones(5, device=device), "x0": kiln.ones(5, device=device)}):
+        with pytest.raises(ValueError):
+            kl.lsmr(a, **bad)
+    assert float(kiln.abs(kl.lsmr(a, kiln.zeros(5, device=device))[0]).max()) == 0.0
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_eigsh_and_svds(device, dtype):
+    """eigsh's wanted ends (LM, LA, SA) and svds' largest triplets against
+    SciPy's ARPACK, through sparse matrices, dense arrays and operators, with
+    residuals checked; restarts (a matrix larger than ncv), a start vector
+    and the refusals SciPy and CuPy make."""
+    from scipy.sparse import linalg as sl
+
+    import kiln.scipy.sparse.linalg as kl
+    rng = np.random.default_rng(12)
+    single = dtype in ("float32", "complex64")
+    tol = 2e-4 if single else 1e-9
+    for n, k in ((30, 6), (120, 4)):
+        a = rng.random((n, n)) * (rng.random((n, n)) < 0.3)
+        if dtype.startswith("complex"):
+            a = a + 1j * rng.random((n, n)) * (a != 0)
+        a = (a + a.conj().T + np.diag(np.arange(n, dtype=float))).astype(dtype)  # Hermitian, spread spectrum
+        for which in ("LM", "LA", "SA"):
+            want = np.sort(sl.eigsh(a.astype(dtype.replace("64", "128") if dtype == "complex64" else "float64"
+                                            if single else dtype), k=k, which=which, return_eigenvectors=False))
+            for operand in (ks.csr_matrix(kiln.asarray(a, device=device)), kiln.asarray(a, device=device),
+                            kl.aslinearoperator(kiln.asarray(a, device=device))):
+                w, x = kl.eigsh(operand, k=k, which=which)
+                w_host, x_host = kiln.asnumpy(w), kiln.asnumpy(x)
+                assert w_host.dtype == np.dtype(dtype).type(0).real.dtype and x_host.shape == (n, k)
+                assert np.all(np.diff(w_host) >= 0)
+                np.testing.assert_allclose(w_host, want, rtol=tol, atol=tol * n)
+                residual = np.linalg.norm(a @ x_host - x_host * w_host) / np.linalg.norm(w_host)
+                assert residual < (1e-4 if single else 1e-10)
+    m = rng.random((40, 33)) * (rng.random((40, 33)) < 0.4)
+    m = m.astype(dtype) if not dtype.startswith("complex") else (m + 1j * m.T[:40 - 7].T[:, :33] * 0).astype(dtype)
+    for matrix in (m, m.T.copy()):
+        u, s, vh = kl.svds(ks.csr_matrix(kiln.asarray(matrix, device=device)), k=5)
+        su, ss_, svh = sl.svds(matrix.astype(np.complex128 if dtype.startswith("complex") else np.float64), k=5)
+        np.testing.assert_allclose(kiln.asnumpy(s), ss_, rtol=tol)
+        np.testing.assert_allclose(kiln.asnumpy(u @ kiln.diag(s) @ vh), su @ np.diag(ss_) @ svh, atol=tol * 10)
+        np.testing.assert_allclose(kiln.asnumpy(kl.svds(kiln.asarray(matrix, device=device), k=5,
+                                                        return_singular_vectors=False)), ss_, rtol=tol)
+    eye = kiln.eye(10, dtype="float32", device=device)
+    with pytest.raises(TypeError):
+        kl.eigsh(kiln.ones((4, 4), dtype="int32", device=device), k=2)
+    for bad in ({"A": kiln.ones((3, 2), device=device)}, {"A": eye, "k": 0}, {"A": eye, "k": 10},
+                {"A": eye, "which": "SM"}):
+        with pytest.raises(ValueError):
+            kl.eigsh(**bad)
+    for bad in ({"A": kiln.ones(3, device=device)}, {"A": eye, "k": 10}, {"A": eye, "which": "SM"}):
+        with pytest.raises(ValueError):
+            kl.svds(**bad)
+    with pytest.raises(NotImplementedError, match="sigma"):
+        kl.eigsh(eye, k=2, sigma=1.0)
+    # A start vector that is an eigenvector needs no restart: it is found at once.
+    sym = rng.standard_normal((50, 50))
+    sym = sym + sym.T
+    _, vectors = np.linalg.eigh(sym)
+    w, x = kl.eigsh(kiln.asarray(sym, device=device), k=1, which="LA", v0=kiln.asarray(vectors[:, -1], device=device),
+                    ncv=1, maxiter=0)
+    assert abs(abs(np.vdot(kiln.asnumpy(x)[:, 0], vectors[:, -1])) - 1) < 1e-10

@@ -1,6 +1,8 @@
-"""kiln.scipy.sparse.linalg: SciPy's linear operators, matrix norms and
-Krylov solvers (cg, cgs, bicgstab, gmres) for code ported from
-``cupyx.scipy.sparse.linalg``, on every device.
+"""kiln.scipy.sparse.linalg: SciPy's linear operators (_interface.py),
+matrix norms, Krylov solvers (cg, cgs, bicgstab, gmres, minres), least
+squares (lsqr, lsmr), spsolve and the eigensolvers eigsh and svds
+(_eigen.py) for code ported from ``cupyx.scipy.sparse.linalg``, on every
+device.
 
 The solvers are the textbook iterations (Saad, "Iterative Methods for
 Sparse Linear Systems", 2003: CG, CGS, BiCGSTAB, restarted GMRES with
@@ -13,191 +15,14 @@ import math
 from ... import _core, _elementwise
 from ..._creation import asarray, zeros
 from ._base import FORMATS, spmatrix
+from ._eigen import eigsh, svds  # noqa: F401
+from ._interface import LinearOperator, aslinearoperator
 
 
 def _np():
     import numpy
 
     return numpy
-
-
-def _by_columns(product, X):
-    """A block product one column at a time: product(X[:, j]) side by side."""
-    from ..._joining import stack
-
-    return stack([asarray(product(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
-
-
-class LinearOperator:
-    """An m x n operator known by its products (SciPy's LinearOperator):
-    ``matvec`` (required), and ``rmatvec``, ``matmat``, ``rmatmat`` for the
-    adjoint and for blocks of vectors. As in SciPy, a subclass may instead
-    set ``shape`` and ``dtype`` itself and define ``_matvec`` or ``_matmat``
-    (and ``_rmatvec`` or ``_adjoint``); each product falls back on the other."""
-
-    ndim = 2
-
-    def __init__(self, shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
-        shape = tuple(int(s) for s in shape)
-        if len(shape) != 2 or shape[0] < 0 or shape[1] < 0:
-            raise ValueError(f"invalid shape {shape!r} (must be 2-d)")
-        self.shape = shape
-        self._matvec_fn, self._rmatvec_fn = matvec, rmatvec
-        self._matmat_fn, self._rmatmat_fn = matmat, rmatmat
-        if dtype is None:
-            dtype = self.matvec(zeros(shape[1], dtype="float64")).dtype
-        self.dtype = _np().dtype(str(dtype))
-
-    def _overrides(self, name):
-        return getattr(type(self), name) is not getattr(LinearOperator, name)
-
-    def _matvec(self, x):
-        if getattr(self, "_matvec_fn", None) is not None:
-            return self._matvec_fn(x)
-        if self._overrides("_matmat"):
-            return self._matmat(x.reshape(-1, 1))
-        raise NotImplementedError("the operator defines neither matvec nor matmat")
-
-    def _matmat(self, X):
-        if getattr(self, "_matmat_fn", None) is not None:
-            return self._matmat_fn(X)
-        return _by_columns(self._matvec, X)
-
-    def _rmatvec(self, x):
-        if getattr(self, "_rmatvec_fn", None) is not None:
-            return self._rmatvec_fn(x)
-        if self._overrides("_adjoint"):
-            return self._adjoint().matvec(x)
-        raise NotImplementedError("rmatvec is not defined")
-
-    def _rmatmat(self, X):
-        if getattr(self, "_rmatmat_fn", None) is not None:
-            return self._rmatmat_fn(X)
-        return _by_columns(self._rmatvec, X)
-
-    def _adjoint(self):
-        return LinearOperator((self.shape[1], self.shape[0]), self.rmatvec, self.matvec, dtype=self.dtype)
-
-    def matvec(self, x):
-        """A x for a vector x (shape (n,) or (n, 1), kept)."""
-        x = asarray(x)
-        if x.shape not in ((self.shape[1],), (self.shape[1], 1)):
-            raise ValueError(f"dimension mismatch: {tuple(x.shape)} for an operator of shape {self.shape}")
-        y = asarray(self._matvec(x.reshape(-1)))
-        return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
-
-    def rmatvec(self, x):
-        """A^H x."""
-        x = asarray(x)
-        if x.shape not in ((self.shape[0],), (self.shape[0], 1)):
-            raise ValueError(f"dimension mismatch: {tuple(x.shape)} for the adjoint of an operator of shape "
-                             f"{self.shape}")
-        y = asarray(self._rmatvec(x.reshape(-1)))
-        return y.reshape(-1, 1) if x.ndim == 2 else y.reshape(-1)
-
-    def matmat(self, X):
-        """A X for a 2-d X: the given matmat, else one matvec a column."""
-        X = asarray(X)
-        if X.ndim != 2 or X.shape[0] != self.shape[1]:
-            raise ValueError(f"dimension mismatch: {tuple(X.shape)} for an operator of shape {self.shape}")
-        return asarray(self._matmat(X))
-
-    def rmatmat(self, X):
-        """A^H X for a 2-d X."""
-        X = asarray(X)
-        if X.ndim != 2 or X.shape[0] != self.shape[0]:
-            raise ValueError(f"dimension mismatch: {tuple(X.shape)} for the adjoint of an operator of shape "
-                             f"{self.shape}")
-        return asarray(self._rmatmat(X))
-
-    def dot(self, x):
-        if isinstance(x, LinearOperator):
-            return _ProductOperator(self, x)
-        if _np().isscalar(x):
-            return _ScaledOperator(self, x)
-        x = asarray(x)
-        return self.matvec(x) if x.ndim == 1 or x.shape == (self.shape[1], 1) else self.matmat(x)
-
-    __matmul__ = dot
-
-    def __mul__(self, x):
-        return self.dot(x)
-
-    def __rmul__(self, x):
-        if _np().isscalar(x):
-            return _ScaledOperator(self, x)
-        return NotImplemented
-
-    def __call__(self, x):
-        return self.dot(x)
-
-    def __add__(self, other):
-        if not isinstance(other, LinearOperator):
-            return NotImplemented
-        if other.shape != self.shape:
-            raise ValueError("cannot add operators of different shapes")
-        return LinearOperator(self.shape, lambda x: self.matvec(x) + other.matvec(x),
-                              lambda x: self.rmatvec(x) + other.rmatvec(x),
-                              dtype=_np().promote_types(self.dtype, other.dtype))
-
-    def __neg__(self):
-        return _ScaledOperator(self, -1)
-
-    def __sub__(self, other):
-        return self + (-other)
-
-    def adjoint(self):
-        return self._adjoint()
-
-    H = property(adjoint)
-
-    def transpose(self):
-        def matvec(x):
-            return _elementwise.conj(self.rmatvec(_elementwise.conj(x)))
-
-        def rmatvec(x):
-            return _elementwise.conj(self.matvec(_elementwise.conj(x)))
-
-        return LinearOperator((self.shape[1], self.shape[0]), matvec, rmatvec, dtype=self.dtype)
-
-    T = property(transpose)
-
-    def __repr__(self):
-        return f"<{self.shape[0]}x{self.shape[1]} {type(self).__name__} with dtype={self.dtype}>"
-
-
-def _ScaledOperator(operator, scale):
-    return LinearOperator(operator.shape, lambda x: operator.matvec(x) * scale,
-                          lambda x: operator.rmatvec(x) * _np().conj(scale),
-                          dtype=_np().result_type(operator.dtype, _np().asarray(scale).dtype))
-
-
-def _ProductOperator(left, right):
-    if left.shape[1] != right.shape[0]:
-        raise ValueError("cannot multiply operators of incompatible shapes")
-    return LinearOperator((left.shape[0], right.shape[1]), lambda x: left.matvec(right.matvec(x)),
-                          lambda x: right.rmatvec(left.rmatvec(x)),
-                          dtype=_np().promote_types(left.dtype, right.dtype))
-
-
-def aslinearoperator(A):
-    """A as a LinearOperator: itself, or the products of a sparse matrix or
-    a dense 2-d array."""
-    if isinstance(A, LinearOperator):
-        return A
-    if isinstance(A, spmatrix):
-        return LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
-                              rmatmat=lambda X: A.getH().dot(X))
-    if hasattr(A, "shape") and hasattr(A, "dtype"):
-        if len(A.shape) > 2:
-            raise ValueError("array must have ndim <= 2")
-        dense = asarray(A)
-        if dense.ndim < 2:  # a row, as SciPy's atleast_2d reads it
-            dense = dense.reshape(1, -1)
-        return LinearOperator(dense.shape, dense.__matmul__, lambda x: _elementwise.conj(dense.T) @ x,
-                              matmat=dense.__matmul__, dtype=str(dense.dtype),
-                              rmatmat=lambda X: _elementwise.conj(dense.T) @ X)
-    raise TypeError("type not understood")
 
 
 def norm(x, ord=None, axis=None):
@@ -526,6 +351,150 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     return x.astype(x_dtype), istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
 
 
+
+def _sym_ortho(a, b):
+    """The plane rotation (c, s, r) with [c s; -s c] [a; b] = [r; 0], r >= 0,
+    computed without overflow as Paige and Saunders' SymOrtho."""
+    if b == 0:
+        return math.copysign(1.0, a) if a else 0.0, 0.0, abs(a)
+    if a == 0:
+        return 0.0, math.copysign(1.0, b), abs(b)
+    if abs(b) > abs(a):
+        tau = a / b
+        s = math.copysign(1.0, b) / math.sqrt(1 + tau * tau)
+        return s * tau, s, b / s
+    tau = b / a
+    c = math.copysign(1.0, a) / math.sqrt(1 + tau * tau)
+    return c, c * tau, a / c
+
+
+def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=False, x0=None):
+    """Least squares of any m x n A by Fong and Saunders' LSMR (MINRES on the
+    normal equations through Golub-Kahan bidiagonalisation), as SciPy's:
+    min ||A x - b||^2 + damp^2 ||x||^2. Returns SciPy's tuple (x, istop,
+    itn, normr, normar, norma, conda, normx); the vectors stay on b's
+    device, the rotations and stopping tests (SciPy's, in its order) run on
+    the host."""
+    np = _np()
+    A = aslinearoperator(A)
+    m, n = A.shape
+    b = asarray(b)
+    if b.ndim > 1:
+        b = b.reshape([d for d in b.shape if d != 1] or [1])
+    if b.shape != (m,):
+        raise ValueError(f"b has incompatible dimensions {tuple(b.shape)} for A of {A.shape}")
+    kinds = [A.dtype, np.dtype(str(b.dtype)), np.float64]
+    if x0 is not None:
+        x0 = asarray(x0)
+        if tuple(x0.shape) not in ((n,), (n, 1)):
+            raise ValueError(f"shapes of A {A.shape} and x0 {tuple(x0.shape)} are incompatible")
+        kinds.append(np.dtype(str(x0.dtype)))
+    dtype = str(np.result_type(*kinds))
+    b = b.astype(dtype)
+    maxiter = min(m, n) if maxiter is None else maxiter
+    normb = _norm(b)
+    if x0 is None:
+        x, u, beta = zeros(n, dtype=dtype, device=b.device), b, normb
+    else:
+        x = x0.reshape(-1).astype(dtype)
+        u = b - A.matvec(x).astype(dtype)
+        beta = _norm(u)
+    v, alpha = zeros(n, dtype=dtype, device=b.device), 0.0
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u).astype(dtype)
+        alpha = _norm(v)
+    if alpha > 0:
+        v = v * (1.0 / alpha)
+    zetabar, alphabar, rho, rhobar, cbar, sbar = alpha * beta, alpha, 1.0, 1.0, 1.0, 0.0
+    h, hbar = v.copy(), zeros(n, dtype=dtype, device=b.device)
+    # The estimate of ||r||: betadd, betad, rhodold, tautildeold, thetatilde, zeta, d.
+    betadd, betad, rhodold, tautildeold, thetatilde, zeta, d = beta, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0
+    norma2 = alpha * alpha
+    maxrbar, minrbar = 0.0, 1e100
+    norma, conda, normx = math.sqrt(norma2), 1.0, 0.0
+    ctol = 1.0 / conlim if conlim > 0 else 0.0
+    normr, normar = beta, alpha * beta
+    istop = itn = 0
+    if normar == 0:
+        return x, istop, itn, normr, normar, norma, conda, normx
+    if normb == 0:
+        return zeros(n, dtype=dtype, device=b.device), istop, itn, normr, normar, norma, conda, normx
+    while itn < maxiter:
+        itn += 1
+        # The next u and v of the bidiagonalisation.
+        u = A.matvec(v).astype(dtype) - alpha * u
+        beta = _norm(u)
+        if beta > 0:
+            u = u * (1.0 / beta)
+            v = A.rmatvec(u).astype(dtype) - beta * v
+            alpha = _norm(v)
+            if alpha > 0:
+                v = v * (1.0 / alpha)
+        # Rotations: eliminate the damping, then the subdiagonal, then the
+        # new superdiagonal of the second bidiagonal factor.
+        chat, shat, alphahat = _sym_ortho(alphabar, damp)
+        rhoold = rho
+        c, s, rho = _sym_ortho(alphahat, beta)
+        thetanew = s * alpha
+        alphabar = c * alpha
+        rhobarold, zetaold = rhobar, zeta
+        thetabar = sbar * rho
+        rhotemp = cbar * rho
+        cbar, sbar, rhobar = _sym_ortho(cbar * rho, thetanew)
+        zeta = cbar * zetabar
+        zetabar = -sbar * zetabar
+        # x along the updated directions h and hbar.
+        hbar = h - (thetabar * rho / (rhoold * rhobarold)) * hbar
+        x = x + (zeta / (rho * rhobar)) * hbar
+        h = v - (thetanew / rho) * h
+        # ||r|| by the rotations of the estimate.
+        betaacute = chat * betadd
+        betacheck = -shat * betadd
+        betahat = c * betaacute
+        betadd = -s * betaacute
+        thetatildeold = thetatilde
+        ctildeold, stildeold, rhotildeold = _sym_ortho(rhodold, thetabar)
+        thetatilde = stildeold * rhobar
+        rhodold = ctildeold * rhobar
+        betad = -stildeold * betad + ctildeold * betahat
+        tautildeold = (zetaold - thetatildeold * tautildeold) / rhotildeold
+        taud = (zeta - thetatilde * tautildeold) / rhodold
+        d += betacheck * betacheck
+        normr = math.sqrt(d + (betad - taud) ** 2 + betadd * betadd)
+        # ||A||, cond(A), ||A^H r||, ||x|| and the stopping tests.
+        norma2 += beta * beta
+        norma = math.sqrt(norma2)
+        norma2 += alpha * alpha
+        maxrbar = max(maxrbar, rhobarold)
+        if itn > 1:
+            minrbar = min(minrbar, rhobarold)
+        conda = max(maxrbar, rhotemp) / min(minrbar, rhotemp)
+        normar = abs(zetabar)
+        normx = _norm(x)
+        test1 = normr / normb
+        test2 = normar / (norma * normr) if norma * normr != 0 else math.inf
+        test3 = 1.0 / conda
+        t1 = test1 / (1 + norma * normx / normb)
+        rtol = btol + atol * norma * normx / normb
+        if itn >= maxiter:
+            istop = 7
+        if 1 + test3 <= 1:
+            istop = 6
+        if 1 + test2 <= 1:
+            istop = 5
+        if 1 + t1 <= 1:
+            istop = 4
+        if test3 <= ctol:
+            istop = 3
+        if test2 <= atol:
+            istop = 2
+        if test1 <= rtol:
+            istop = 1
+        if istop > 0:
+            break
+    return x, istop, itn, normr, normar, norma, conda, normx
+
 def minres(A, b, x0=None, *, shift=0.0, rtol=1e-5, maxiter=None, M=None, callback=None, show=False, check=False,
            tol=None):
     """MINRES (Paige and Saunders) for a symmetric, possibly indefinite A -
@@ -672,4 +641,5 @@ def _matrix_rank_warning():
     return MatrixRankWarning
 
 
-__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "gmres", "lsqr", "minres", "norm", "spsolve"]
+__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "eigsh", "gmres", "lsmr", "lsqr", "minres", "norm",
+           "spsolve", "svds"]
