@@ -126,7 +126,7 @@ def test_writing_into_views_and_put(device):
     with pytest.raises(ValueError):
         k[[0, 1]] = kiln.ones(3, device=device)  # does not broadcast to (2, 5)
     if device.type == "cpu":  # a repeated index keeps the last value, as NumPy's
-        c, d = kiln.zeros(3), np.zeros(3)
+        c, d = kiln.zeros(3, device=device), np.zeros(3)
         c[[1, 1, 1]] = kiln.asarray(np.array([4.0, 5.0, 6.0]))
         d[[1, 1, 1]] = [4.0, 5.0, 6.0]
         np.testing.assert_array_equal(kiln.asnumpy(c), d)
