@@ -1,19 +1,45 @@
 """scipy.ndimage's measurements by label for kiln.scipy.ndimage: sum_labels
-(and its old name sum), mean and center_of_mass. Each label's count and sum
-come from one weighted bincount over the labels' ranks among the distinct
-labels, as SciPy's _stats computes them, so any integer labels serve; the
-results stay on the input's device."""
+(and its old name sum), mean, variance, standard_deviation, center_of_mass,
+minimum, maximum, median, extrema and the extremes' positions. Each label's
+count and sum come from one weighted bincount over the labels' ranks among
+the distinct labels, as SciPy's _stats computes them, so any integer labels
+serve; the order statistics sort the values by (label rank, value) once and
+read each group's ends and middle. Results stay on the input's device; a
+label that does not occur gives 0 (its variance NaN), as SciPy's."""
 import numbers
 
 from ... import _core
 from ..._creation import arange, asarray
 from ..._manipulation import broadcast_arrays
 from ..._sets import unique
-from ..._sorting import searchsorted
+from ..._sorting import lexsort, searchsorted
+from ._util import _np
 
 
 def _is_scalar(index):
     return isinstance(index, numbers.Number) or (hasattr(index, "ndim") and index.ndim == 0)
+
+
+def _grouped(input, labels, index):
+    """For a sequence index: (input, flat label ranks among the distinct
+    labels, the number of distinct labels, each index's rank, whether it
+    occurs); None for the single-group cases."""
+    index = asarray(index, device=input.device)
+    input, labels = broadcast_arrays(input, asarray(labels, device=input.device))
+    distinct, rank = unique(labels, return_inverse=True)
+    at = _core.minimum(searchsorted(distinct, index), distinct.shape[0] - 1)
+    return input, rank.reshape(-1), distinct.shape[0], at, distinct[at] == index
+
+
+def _single_group(input, labels, index):
+    """The values of the one group a None or scalar index selects (all of
+    input without labels, labels > 0 without index), with their flat positions."""
+    positions = arange(input.size, dtype="int64", device=input.device).reshape(input.shape)
+    if labels is None:
+        return input.reshape(-1), positions.reshape(-1)
+    input, labels = broadcast_arrays(input, asarray(labels, device=input.device))
+    mask = labels > 0 if index is None else labels == index
+    return input[mask], broadcast_arrays(positions, mask)[0][mask]
 
 
 def _stats(input, labels, index):
@@ -22,22 +48,12 @@ def _stats(input, labels, index):
     index; one count and sum per entry of a sequence index (0 for a label
     that does not occur)."""
     input = asarray(input)
-    if labels is None:
-        return input.size, input.sum()
-    input, labels = broadcast_arrays(input, asarray(labels, device=input.device))
-    if index is None:
-        chosen = input[labels > 0]
+    if labels is None or index is None or _is_scalar(index):
+        chosen = _single_group(input, labels, index)[0]
         return chosen.size, chosen.sum()
-    if _is_scalar(index):
-        chosen = input[labels == index]
-        return chosen.size, chosen.sum()
-    index = asarray(index, device=input.device)
-    distinct, rank = unique(labels, return_inverse=True)
-    rank = rank.reshape(-1)
-    counts = _core.bincount(rank, minlength=distinct.shape[0])
-    sums = _core.bincount(rank, weights=input.reshape(-1).astype("float64"), minlength=distinct.shape[0])
-    at = _core.minimum(searchsorted(distinct, index), distinct.shape[0] - 1)
-    found = distinct[at] == index
+    input, rank, groups, at, found = _grouped(input, labels, index)
+    counts = _core.bincount(rank, minlength=groups)
+    sums = _core.bincount(rank, weights=input.reshape(-1).astype("float64"), minlength=groups)
     return _core._where(found, counts[at], 0), _core._where(found, sums[at], 0.0)
 
 
@@ -71,6 +87,144 @@ def center_of_mass(input, labels=None, index=None):
     return [tuple(c[i] for c in coordinates) for i in range(normalizer.shape[0])]
 
 
+def variance(input, labels=None, index=None):
+    """The variance of input's values in each labelled region (the mean
+    first, then the mean squared deviation from it, as SciPy computes), in float64."""
+    input = asarray(input)
+    if labels is None or index is None or _is_scalar(index):
+        chosen = _single_group(input, labels, index)[0].astype("float64")
+        return ((chosen - chosen.mean()) ** 2).sum() / chosen.size
+    values, rank, groups, at, found = _grouped(input, labels, index)
+    values = values.reshape(-1).astype("float64")
+    counts = _core.bincount(rank, minlength=groups)
+    means = _core.bincount(rank, weights=values, minlength=groups) / counts
+    squares = _core.bincount(rank, weights=(values - means[rank]) ** 2, minlength=groups)
+    return _core._where(found, squares[at] / counts[at], float("nan"))  # an empty group's, as SciPy's 0 / 0
+
+
+def standard_deviation(input, labels=None, index=None):
+    """The standard deviation of input's values in each labelled region."""
+    from ..._elementwise import sqrt
+
+    return sqrt(asarray(variance(input, labels, index)))
+
+
+def _order_statistics(input, labels, index, which):
+    """The statistics named in `which` ("min", "max", "min_position",
+    "max_position", "median") of each group, in that order: 0-d arrays
+    (positions: flat indices) for a single group, arrays over a sequence index."""
+    input = asarray(input)
+    if labels is None or index is None or _is_scalar(index):
+        values, positions = _single_group(input, labels, index)
+        if values.size == 0:
+            raise ValueError("zero-size array to reduction operation, which has no identity")
+        found = {}
+        if "min" in which or "min_position" in which:
+            found["min"] = values.min()
+            found["min_position"] = positions[values == found["min"]][0]
+        if "max" in which or "max_position" in which:
+            found["max"] = values.max()
+            found["max_position"] = positions[values == found["max"]][0]
+        if "median" in which:
+            ordered = _sorted(values)
+            middle = (values.size - 1) // 2, values.size // 2
+            found["median"] = _midpoint(ordered[middle[0]], ordered[middle[1]], values.dtype)
+        return [found[name] for name in which]
+    values, rank, groups, at, found = _grouped(input, labels, index)
+    values = values.reshape(-1)
+    order = lexsort((values, rank))  # by label, then value; ties keep raster order
+    ranked, ordered = rank[order], values[order]
+    group = arange(groups, dtype="int64", device=input.device)
+    starts = searchsorted(ranked, group, side="left")
+    ends = searchsorted(ranked, group, side="right")
+    # (a label that does not occur reads some place in range, then gives 0)
+    end = max(values.size - 1, 0)
+    first, last = _core.minimum(starts[at], end), _core.maximum(ends[at] - 1, 0)
+    results = []
+    for name in which:
+        if name == "min":
+            result = ordered[first]
+        elif name == "max":
+            result = ordered[last]
+        elif name == "min_position":
+            result = order[first]
+        elif name == "max_position":
+            # A group's largest values end it; the first of them (in raster
+            # order) starts where ranked * 2 + (value is the group's largest),
+            # nondecreasing, first reaches 2 g + 1.
+            is_top = ordered == ordered[ends - 1][ranked]
+            key = ranked * 2 + is_top.astype("int64")
+            result = order[_core.minimum(searchsorted(key, group * 2 + 1, side="left")[at], end)]
+        else:
+            count = _core.maximum(last + 1 - first, 1)
+            result = _midpoint(ordered[first + (count - 1) // 2], ordered[_core.minimum(first + count // 2, end)],
+                               values.dtype)
+        results.append(_core._where(found, result, 0))
+    return results
+
+
+def _sorted(values):
+    from ..._sorting import sort
+
+    return sort(values)
+
+
+def _midpoint(low, high, dtype):
+    """The median of two middle values: double for integers and booleans, as SciPy's."""
+    if dtype.kind in "iub":
+        return (low.astype("float64") + high.astype("float64")) / 2.0
+    return (low + high) / 2.0
+
+
+def _coordinates(flat, shape):
+    """Flat indices as coordinate tuples: one for a 0-d index, a list for an array."""
+    from ... import asnumpy
+
+    np = _np()
+    flat = np.asarray(asnumpy(flat))
+    coordinates = np.stack(np.unravel_index(flat.reshape(-1), shape), axis=-1) if shape else \
+        np.zeros((flat.size, 0), dtype=np.int64)
+    tuples = [tuple(int(c) for c in row) for row in coordinates]
+    return tuples[0] if flat.ndim == 0 else tuples
+
+
+def minimum(input, labels=None, index=None):
+    """The smallest of input's values in each labelled region."""
+    return _order_statistics(input, labels, index, ["min"])[0]
+
+
+def maximum(input, labels=None, index=None):
+    """The largest of input's values in each labelled region."""
+    return _order_statistics(input, labels, index, ["max"])[0]
+
+
+def median(input, labels=None, index=None):
+    """The median of input's values in each labelled region."""
+    return _order_statistics(input, labels, index, ["median"])[0]
+
+
+def minimum_position(input, labels=None, index=None):
+    """Where (a coordinate tuple, the first in raster order) each labelled
+    region's smallest value lies; a list of tuples for a sequence index."""
+    input = asarray(input)
+    return _coordinates(_order_statistics(input, labels, index, ["min_position"])[0], tuple(input.shape))
+
+
+def maximum_position(input, labels=None, index=None):
+    """Where each labelled region's largest value lies (as minimum_position)."""
+    input = asarray(input)
+    return _coordinates(_order_statistics(input, labels, index, ["max_position"])[0], tuple(input.shape))
+
+
+def extrema(input, labels=None, index=None):
+    """(minimums, maximums, minimum positions, maximum positions) of each labelled region."""
+    input = asarray(input)
+    low, high, low_at, high_at = _order_statistics(input, labels, index, ["min", "max", "min_position",
+                                                                          "max_position"])
+    shape = tuple(input.shape)
+    return low, high, _coordinates(low_at, shape), _coordinates(high_at, shape)
+
 sum = sum_labels  # scipy.ndimage's older name
 
-__all__ = ["center_of_mass", "mean", "sum", "sum_labels"]
+__all__ = ["center_of_mass", "extrema", "maximum", "maximum_position", "mean", "median", "minimum", "minimum_position",
+           "standard_deviation", "sum", "sum_labels", "variance"]
