@@ -59,6 +59,17 @@ def _unit_random(n, dtype, device, basis, seed):
     return w / sqrt(abs(vdot(w, w)))
 
 
+def _device_of(A):
+    """The device A's products run on: an array's, a sparse matrix's data's,
+    or what aslinearoperator recorded; None (the default device) for an
+    operator known only by its functions."""
+    for holder in (A, getattr(A, "data", None)):
+        device = getattr(holder, "device", None)
+        if device is not None and not callable(device):
+            return device
+    return getattr(A, "_device", None)
+
+
 def _choose(theta, k, which):
     """The indices of the k wanted Ritz values."""
     np = _np()
@@ -102,7 +113,7 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     eps = float(np.finfo(dtype).eps)
     tol = eps if tol == 0 else float(tol)
     small = eps ** (2.0 / 3.0)  # ARPACK's floor on |theta| in the convergence test
-    device = getattr(A, "device", None)
+    device = _device_of(A)
     if v0 is None:
         start = _unit_random(n, dtype, device, None, seed=0)
     else:
@@ -188,6 +199,7 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_sing
         gram = LinearOperator((n, n), lambda x: op.rmatvec(op.matvec(x)), dtype=dtype)
     else:
         gram = LinearOperator((m, m), lambda x: op.matvec(op.rmatvec(x)), dtype=dtype)
+    gram._device = _device_of(A)
     wanted = return_singular_vectors
     result = eigsh(gram, k=k, which="LA", v0=v0, ncv=ncv, maxiter=maxiter, tol=tol,
                    return_eigenvectors=wanted is not False)

@@ -26,6 +26,7 @@ class LinearOperator:
     (and ``_rmatvec`` or ``_adjoint``); each product falls back on the other."""
 
     ndim = 2
+    _device = None  # the device of the array or sparse matrix it was made from, where known
 
     def __init__(self, shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
         shape = tuple(int(s) for s in shape)
@@ -176,15 +177,19 @@ def aslinearoperator(A):
     if isinstance(A, LinearOperator):
         return A
     if isinstance(A, spmatrix):
-        return LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
-                              rmatmat=lambda X: A.getH().dot(X))
+        operator = LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
+                                  rmatmat=lambda X: A.getH().dot(X))
+        operator._device = A.data.device  # where the products run (eigsh starts its vectors there)
+        return operator
     if hasattr(A, "shape") and hasattr(A, "dtype"):
         if len(A.shape) > 2:
             raise ValueError("array must have ndim <= 2")
         dense = asarray(A)
         if dense.ndim < 2:  # a row, as SciPy's atleast_2d reads it
             dense = dense.reshape(1, -1)
-        return LinearOperator(dense.shape, dense.__matmul__, lambda x: _elementwise.conj(dense.T) @ x,
-                              matmat=dense.__matmul__, dtype=str(dense.dtype),
-                              rmatmat=lambda X: _elementwise.conj(dense.T) @ X)
+        operator = LinearOperator(dense.shape, dense.__matmul__, lambda x: _elementwise.conj(dense.T) @ x,
+                                  matmat=dense.__matmul__, dtype=str(dense.dtype),
+                                  rmatmat=lambda X: _elementwise.conj(dense.T) @ X)
+        operator._device = dense.device
+        return operator
     raise TypeError("type not understood")
