@@ -563,3 +563,22 @@ def test_eigsh_and_svds(device, dtype):
     w, x = kl.eigsh(kiln.asarray(sym, device=device), k=1, which="LA", v0=kiln.asarray(vectors[:, -1], device=device),
                     ncv=1, maxiter=0)
     assert abs(abs(np.vdot(kiln.asnumpy(x)[:, 0], vectors[:, -1])) - 1) < 1e-10
+
+
+def test_assigning_a_sparse_value_inserts_only_its_stored_entries(device):
+    """As SciPy's: the places a sparse right-hand side stores nothing at are
+    zeroed where the matrix had entries and stay absent where it had none."""
+    import scipy.sparse as ss
+
+    target = np.array([[0.0, 2.0, 0.0, 4.0], [5.0, 0.0, 0.0, 8.0]])
+    value = np.array([[0.0, 0.0, 7.0, 9.0]])
+    got = ks.csr_matrix(kiln.asarray(target, device=device))
+    want = ss.csr_matrix(target)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got[[0, 0, 0, 0], [0, 1, 2, 3]] = ks.csr_matrix(kiln.asarray(value, device=device))
+        want[[0, 0, 0, 0], [0, 1, 2, 3]] = ss.csr_matrix(value)
+    got.sort_indices()
+    want.sort_indices()
+    for name in ("indptr", "indices", "data"):
+        np.testing.assert_array_equal(kiln.asnumpy(getattr(got, name)), getattr(want, name))

@@ -171,7 +171,11 @@ def set_item(matrix, key, value):
 
     rows, cols = _assignment_places(matrix, key)
     dtype = str(matrix.data.dtype)
+    stored = None  # for a sparse value: its stored places (SciPy inserts only those)
     if isinstance(value, spmatrix):
+        pattern = value.copy()
+        pattern.data = pattern.data * 0 + 1
+        stored = asarray(pattern.toarray() != 0, device=matrix.device)
         value = value.toarray()
     values = asarray(value, device=matrix.device)
     if values.dtype.kind == "c" and matrix.dtype.kind != "c":
@@ -180,10 +184,12 @@ def set_item(matrix, key, value):
     # As SciPy: values of the places' shape but for axes of length one are reshaped.
     if tuple(values.squeeze().shape) == tuple(rows.squeeze().shape):
         values = values.reshape(rows.shape)
+        stored = None if stored is None else stored.reshape(rows.shape)
     try:
         values = broadcast_to(values, rows.shape)
     except ValueError as e:
         raise ValueError(f"shape mismatch in assignment: {tuple(values.shape)} into {tuple(rows.shape)}") from e
+    stored = None if stored is None else broadcast_to(stored, rows.shape).ravel()
     n_minor = matrix._swap(matrix.shape)[1]
     major, minor = matrix._swap((rows.ravel(), cols.ravel()))
     wanted = major * max(n_minor, 1) + minor
@@ -195,6 +201,8 @@ def set_item(matrix, key, value):
     wanted, values = wanted[order], values[order]
     last = concatenate([wanted[1:] != wanted[:-1], asarray([True], device=matrix.device)])
     wanted, values = wanted[last], values[last]
+    if stored is not None:
+        stored = stored[order][last]
     matrix.sum_duplicates()
     keys = matrix._keys()
     if keys.shape[0]:
@@ -206,7 +214,9 @@ def set_item(matrix, key, value):
     data = matrix.data.copy()
     if bool(found.any()):
         data[at[found]] = values[found]
-    new = ~found
+    # A place the value stores nothing at stays absent if it was (SciPy
+    # zeroes the places it had, then inserts the value's stored entries).
+    new = ~found if stored is None else ~found & stored
     if bool(new.any()):
         warn_efficiency("Changing the sparsity structure of a matrix is expensive.", stacklevel=4)
         keys = concatenate([keys, wanted[new]])
