@@ -244,6 +244,61 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     return x, (0 if _norm(b - A.matvec(x)) <= target else maxiter)
 
 
+def _golub_kahan_start(A, u, beta, n, dtype):
+    """(u1, v1, alpha1) of Golub-Kahan bidiagonalisation from the residual u
+    of norm beta: beta u1 = u, alpha1 v1 = A^H u1 (v1 zero where either is
+    zero), where LSQR and LSMR both begin."""
+    v, alpha = zeros(n, dtype=dtype, device=u.device), 0.0
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u).astype(dtype)
+        alpha = _norm(v)
+    if alpha > 0:
+        v = v * (1.0 / alpha)
+    return u, v, alpha
+
+
+def _golub_kahan_step(A, u, v, alpha, dtype):
+    """The next (u, v, alpha, beta) of the bidiagonalisation:
+    beta u' = A v - alpha u, alpha' v' = A^H u' - beta v (unchanged past a zero beta)."""
+    u = A.matvec(v).astype(dtype) - alpha * u
+    beta = _norm(u)
+    if beta > 0:
+        u = u * (1.0 / beta)
+        v = A.rmatvec(u).astype(dtype) - beta * v
+        alpha = _norm(v)
+        if alpha > 0:
+            v = v * (1.0 / alpha)
+    return u, v, alpha, beta
+
+
+def _least_squares_stop(itn, limit, rnorm, bnorm, anorm, xnorm, test2, test3, atol, btol, ctol):
+    """Paige and Saunders' stopping code shared by LSQR and LSMR (0: go on;
+    7 steps spent, 6/5/4 machine precision reached for cond(A), ||A^H r||
+    and ||r||, 3 cond(A) over conlim, 2 ||A^H r|| within atol, 1 ||r||
+    within btol + atol ||A|| ||x|| / ||b||), the later tests taking
+    precedence, as SciPy checks them. test2 and test3 differ between the two."""
+    test1 = rnorm / bnorm
+    t1 = test1 / (1 + anorm * xnorm / bnorm)
+    rtol = btol + atol * anorm * xnorm / bnorm
+    istop = 0
+    if itn >= limit:
+        istop = 7
+    if 1 + test3 <= 1:
+        istop = 6
+    if 1 + test2 <= 1:
+        istop = 5
+    if 1 + t1 <= 1:
+        istop = 4
+    if test3 <= ctol:
+        istop = 3
+    if test2 <= atol:
+        istop = 2
+    if test1 <= rtol:
+        istop = 1
+    return istop
+
+
 def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=False, calc_var=False, x0=None):
     """Least squares of any m x n A by Paige and Saunders' LSQR (Golub-Kahan
     bidiagonalisation, one product with A and one with A^H a step), as
@@ -269,13 +324,7 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     x_dtype = str(asarray(x0).dtype) if x0 is not None and asarray(x0).dtype.kind in "fc" else dtype
     u = b - A.matvec(x) if x0 is not None else b.copy()
     bnorm, beta = _norm(b), _norm(u)
-    v, alfa = zeros(n, dtype=dtype, device=b.device), 0.0
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = A.rmatvec(u).astype(dtype)
-        alfa = _norm(v)
-    if alfa > 0:
-        v = v * (1.0 / alfa)
+    u, v, alfa = _golub_kahan_start(A, u, beta, n, dtype)
     w = v.copy()
     rhobar, phibar = alfa, beta
     anorm = acond = ddnorm = res2 = xnorm = xxnorm = z = 0.0
@@ -287,16 +336,10 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
     istop = itn = 0
     while itn < iter_lim:
         itn += 1
-        # The next u and v of the bidiagonalisation: beta u = A v - alfa u, alfa v = A^H u - beta v.
-        u = A.matvec(v).astype(dtype) - alfa * u
-        beta = _norm(u)
+        previous = alfa
+        u, v, alfa, beta = _golub_kahan_step(A, u, v, alfa, dtype)
         if beta > 0:
-            u = u * (1.0 / beta)
-            anorm = math.sqrt(anorm * anorm + alfa * alfa + beta * beta + dampsq)
-            v = A.rmatvec(u).astype(dtype) - beta * v
-            alfa = _norm(v)
-            if alfa > 0:
-                v = v * (1.0 / alfa)
+            anorm = math.sqrt(anorm * anorm + previous * previous + beta * beta + dampsq)
         # Rotations: eliminate the damping, then the subdiagonal beta.
         rhobar1 = math.sqrt(rhobar * rhobar + dampsq)
         cs1, sn1 = rhobar / rhobar1, damp / rhobar1
@@ -326,26 +369,8 @@ def lsqr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, iter_lim=None, show=F
         r1sq = rnorm * rnorm - dampsq * xxnorm
         r1norm = math.copysign(math.sqrt(abs(r1sq)), r1sq)
         r2norm = rnorm
-        # The stopping tests (SciPy's istop codes 1-7).
-        test1 = rnorm / bnorm
-        test2 = arnorm / (anorm * rnorm + eps)
-        test3 = 1.0 / (acond + eps)
-        t1 = test1 / (1.0 + anorm * xnorm / bnorm)
-        rtol = btol + atol * anorm * xnorm / bnorm
-        if itn >= iter_lim:
-            istop = 7
-        if 1.0 + test3 <= 1.0:
-            istop = 6
-        if 1.0 + test2 <= 1.0:
-            istop = 5
-        if 1.0 + t1 <= 1.0:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
+        istop = _least_squares_stop(itn, iter_lim, rnorm, bnorm, anorm, xnorm, arnorm / (anorm * rnorm + eps),
+                                    1.0 / (acond + eps), atol, btol, ctol)
         if istop:
             break
     return x.astype(x_dtype), istop, itn, r1norm, r2norm, anorm, acond, arnorm, xnorm, var
@@ -399,13 +424,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         x = x0.reshape(-1).astype(dtype)
         u = b - A.matvec(x).astype(dtype)
         beta = _norm(u)
-    v, alpha = zeros(n, dtype=dtype, device=b.device), 0.0
-    if beta > 0:
-        u = u * (1.0 / beta)
-        v = A.rmatvec(u).astype(dtype)
-        alpha = _norm(v)
-    if alpha > 0:
-        v = v * (1.0 / alpha)
+    u, v, alpha = _golub_kahan_start(A, u, beta, n, dtype)
     zetabar, alphabar, rho, rhobar, cbar, sbar = alpha * beta, alpha, 1.0, 1.0, 1.0, 0.0
     h, hbar = v.copy(), zeros(n, dtype=dtype, device=b.device)
     # The estimate of ||r||: betadd, betad, rhodold, tautildeold, thetatilde, zeta, d.
@@ -422,15 +441,7 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         return zeros(n, dtype=dtype, device=b.device), istop, itn, normr, normar, norma, conda, normx
     while itn < maxiter:
         itn += 1
-        # The next u and v of the bidiagonalisation.
-        u = A.matvec(v).astype(dtype) - alpha * u
-        beta = _norm(u)
-        if beta > 0:
-            u = u * (1.0 / beta)
-            v = A.rmatvec(u).astype(dtype) - beta * v
-            alpha = _norm(v)
-            if alpha > 0:
-                v = v * (1.0 / alpha)
+        u, v, alpha, beta = _golub_kahan_step(A, u, v, alpha, dtype)
         # Rotations: eliminate the damping, then the subdiagonal, then the
         # new superdiagonal of the second bidiagonal factor.
         chat, shat, alphahat = _sym_ortho(alphabar, damp)
@@ -472,26 +483,10 @@ def lsmr(A, b, damp=0.0, atol=1e-6, btol=1e-6, conlim=1e8, maxiter=None, show=Fa
         conda = max(maxrbar, rhotemp) / min(minrbar, rhotemp)
         normar = abs(zetabar)
         normx = _norm(x)
-        test1 = normr / normb
-        test2 = normar / (norma * normr) if norma * normr != 0 else math.inf
-        test3 = 1.0 / conda
-        t1 = test1 / (1 + norma * normx / normb)
-        rtol = btol + atol * norma * normx / normb
-        if itn >= maxiter:
-            istop = 7
-        if 1 + test3 <= 1:
-            istop = 6
-        if 1 + test2 <= 1:
-            istop = 5
-        if 1 + t1 <= 1:
-            istop = 4
-        if test3 <= ctol:
-            istop = 3
-        if test2 <= atol:
-            istop = 2
-        if test1 <= rtol:
-            istop = 1
-        if istop > 0:
+        istop = _least_squares_stop(itn, maxiter, normr, normb, norma, normx,
+                                    normar / (norma * normr) if norma * normr != 0 else math.inf, 1.0 / conda,
+                                    atol, btol, ctol)
+        if istop:
             break
     return x, istop, itn, normr, normar, norma, conda, normx
 
