@@ -89,6 +89,15 @@ def test_special_functions_are_ufuncs_that_fuse(device):
     assert_matches(fused(k), sp.erfc(x) * 2 + sp.j1(x) - sp.expit(x), 1e-12)
 
 
+@pytest.mark.parametrize("dtype", ["uint8", "int32", "float16", "float32", "float64", "complex64", "complex128"])
+def test_sinc_is_numpys(device, dtype):
+    x = np.linspace(-4, 4, 17) if dtype[0] in "fc" else np.arange(9)
+    x = x.astype(dtype)
+    got, want = ks.sinc(kiln.asarray(x, device=device)), sp.sinc(x)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-3 if dtype == "float16" else 1e-6, atol=1e-7)
+
+
 @pytest.mark.parametrize("axis", [None, 0, 1, -1])
 def test_logsumexp_softmax_log_softmax(device, axis, rng):
     x = rng.uniform(-500, 500, (4, 6))

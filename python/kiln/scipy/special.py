@@ -21,6 +21,7 @@ import numpy as np
 from .. import _core
 from .._creation import asarray
 from .._elementwise import real as _real
+from .._elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
 from .._core import result_type
 from .._ufunc import ufunc
 
