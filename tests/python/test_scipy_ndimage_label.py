@@ -106,3 +106,39 @@ def test_order_statistics_and_spread_match_scipy(device, rng, dtype):
     if unique_values:
         assert low_at == [tuple(int(v) for v in w) for w in want[2]]
         assert high_at == [tuple(int(v) for v in w) for w in want[3]]
+
+
+def test_labeled_comprehension_histogram_and_value_indices(device, rng):
+    image = rng.random((16, 20)) * 100
+    labels = rng.integers(0, 5, (16, 20))
+    k_image, k_labels = kiln.asarray(image, device=device), kiln.asarray(labels, device=device)
+    for index in (None, 2, [3, 1, 0], [0, 7]):
+        given = kiln.asarray(np.array(index), device=device) if isinstance(index, list) else index
+        for positions in (False, True):
+            ours = (lambda x, p: (x + p > 50).sum()) if positions else (lambda x: x.sum())
+            theirs = (lambda x, p: np.sum(x + p > 50)) if positions else np.sum
+            got = kn.labeled_comprehension(k_image, k_labels, given, ours, np.float64, 3, positions)
+            np.testing.assert_allclose(kiln.asnumpy(got), nd.labeled_comprehension(image, labels, index, theirs,
+                                                                                     np.float64, 3, positions))
+        got = kn.histogram(k_image, 0, 100, 5, k_labels, given)
+        want = nd.histogram(image, 0, 100, 5, labels, index)
+        if isinstance(index, list):
+            assert len(got) == len(want)
+            for g, w in zip(got, want):
+                np.testing.assert_array_equal(kiln.asnumpy(g), w)
+        else:
+            np.testing.assert_array_equal(kiln.asnumpy(got), want)
+    with pytest.raises(ValueError, match="index"):
+        kn.labeled_comprehension(k_image, None, [1], np.sum, np.float64, 0)
+    volume = rng.integers(0, 8, (6, 7, 5)).astype(np.int16)
+    for ignore in (None, 0, 5):
+        got = kn.value_indices(kiln.asarray(volume, device=device), ignore_value=ignore)
+        want = nd.value_indices(volume, ignore_value=ignore)
+        assert got.keys() == want.keys()
+        for key, places in want.items():
+            for g, w in zip(got[key], places):
+                np.testing.assert_array_equal(kiln.asnumpy(g), w)
+    small = kn.value_indices(kiln.asarray(volume, device=device), adaptive_index_dtype=True)
+    assert all(str(c.dtype) == "int8" for places in small.values() for c in places)
+    with pytest.raises(ValueError, match="integer"):
+        kn.value_indices(kiln.ones(3, device=device))

@@ -1,12 +1,15 @@
 """scipy.ndimage's measurements by label for kiln.scipy.ndimage: sum_labels
 (and its old name sum), mean, variance, standard_deviation, center_of_mass,
-minimum, maximum, median, extrema and the extremes' positions. Each label's
+minimum, maximum, median, extrema and the extremes' positions,
+labeled_comprehension (a Python function a label), histogram and
+value_indices. Each label's
 count and sum come from one weighted bincount over the labels' ranks among
 the distinct labels, as SciPy's _stats computes them, so any integer labels
 serve; the order statistics sort the values by (label rank, value) once and
 read each group's ends and middle. Results stay on the input's device; a
 label that does not occur gives 0 (its variance NaN), as SciPy's."""
 import numbers
+from builtins import max as builtins_max
 
 from ... import _core
 from ..._creation import arange, asarray
@@ -224,7 +227,101 @@ def extrema(input, labels=None, index=None):
     shape = tuple(input.shape)
     return low, high, _coordinates(low_at, shape), _coordinates(high_at, shape)
 
+
+def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_positions=False):
+    """func applied to the values (and, with pass_positions, the flat
+    positions) of each labelled region: func's one result without labels or
+    index, else one a label of index (default where a label does not occur),
+    in an array of out_dtype (a list for ``object``)."""
+    np = _np()
+    scalar_index = _is_scalar(index)
+    input = asarray(input)
+    positions = arange(input.size, dtype="int64", device=input.device).reshape(input.shape)
+    if labels is None:
+        if index is not None:
+            raise ValueError("index: index without defined labels")
+        return func(input.reshape(-1), positions.reshape(-1)) if pass_positions else func(input.reshape(-1))
+    try:
+        input, labels = broadcast_arrays(input, asarray(labels, device=input.device))
+    except ValueError as e:
+        raise ValueError("labels: input and labels must have the same shape (excepting dimensions with width "
+                         "1)") from e
+    positions = broadcast_arrays(positions, labels)[0]
+    if index is None:
+        chosen = labels > 0
+        return func(input[chosen], positions[chosen]) if pass_positions else func(input[chosen])
+    from ... import asnumpy
+    from ..._sorting import argsort
+
+    index = np.atleast_1d(np.asarray(asnumpy(index) if hasattr(index, "device") else index))
+    label_dtype = np.dtype(str(labels.dtype))
+    if np.any(index.astype(label_dtype) != index):
+        raise ValueError(f"index: cannot convert index values from <{index.dtype}> to <{label_dtype}> (labels' "
+                         "type) without loss of precision")
+    index = index.astype(label_dtype)
+    order = argsort(labels.reshape(-1), kind="stable")
+    ordered_labels = labels.reshape(-1)[order]
+    parts = [input.reshape(-1)[order]] + ([positions.reshape(-1)[order]] if pass_positions else [])
+    wanted = asarray(index, device=input.device)
+    starts = asnumpy(searchsorted(ordered_labels, wanted, side="left"))
+    ends = asnumpy(searchsorted(ordered_labels, wanted, side="right"))
+    results = [func(*[part[lo:hi] for part in parts]) if hi > lo else default for lo, hi in zip(starts, ends)]
+    if np.dtype(out_dtype) == np.dtype(object):
+        return results[0] if scalar_index else results
+    output = asarray(np.full(len(results), default if default is not None else 0, dtype=out_dtype),
+                     device=input.device)
+    for i, value in enumerate(results):
+        if ends[i] > starts[i]:
+            output[i] = value
+    return output[0] if scalar_index else output
+
+
+def histogram(input, min, max, bins, labels=None, index=None):
+    """The histogram (bins equal bins from min to max) of each labelled
+    region's values: one count array, or a list of them for an index sequence."""
+    from ..._creation import linspace
+    from ..._histograms import histogram as _histogram
+
+    input = asarray(input)
+    edges = linspace(min, max, bins + 1, device=input.device)
+    return labeled_comprehension(input, labels, index, lambda values: _histogram(values, edges)[0], object, None)
+
+
+def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
+    """{value: tuple of index arrays} for each distinct value of an integer
+    array (the places in raster order), but ignore_value; with
+    adaptive_index_dtype (CuPy's), the index arrays take the smallest
+    integer type that holds the array's largest index."""
+    from ... import asnumpy
+    from ..._sorting import argsort
+
+    np = _np()
+    arr = asarray(arr)
+    if arr.dtype.kind not in "iu":
+        raise ValueError("arr: parameter 'arr' must be an integer array")
+    flat = arr.reshape(-1)
+    order = argsort(flat, kind="stable")
+    ordered = flat[order]
+    distinct = unique(ordered)
+    starts = asnumpy(searchsorted(ordered, distinct, side="left"))
+    ends = asnumpy(searchsorted(ordered, distinct, side="right"))
+    index_dtype = "int64"
+    if adaptive_index_dtype:
+        largest = builtins_max(arr.shape) if arr.ndim else 0
+        index_dtype = next(t for t in ("int8", "int16", "int32", "int64") if largest <= np.iinfo(t).max)
+    coordinates, rest = [], order
+    for side in reversed(arr.shape):
+        coordinates.insert(0, (rest % side).astype(index_dtype))
+        rest = rest // side
+    found = {}
+    for value, lo, hi in zip(asnumpy(distinct), starts, ends):
+        if ignore_value is not None and value == ignore_value:
+            continue
+        found[value] = tuple(c[lo:hi] for c in coordinates)
+    return found
+
 sum = sum_labels  # scipy.ndimage's older name
 
-__all__ = ["center_of_mass", "extrema", "maximum", "maximum_position", "mean", "median", "minimum", "minimum_position",
-           "standard_deviation", "sum", "sum_labels", "variance"]
+__all__ = ["center_of_mass", "extrema", "histogram", "labeled_comprehension", "maximum", "maximum_position", "mean",
+           "median", "minimum", "minimum_position", "standard_deviation", "sum", "sum_labels", "value_indices",
+           "variance"]
