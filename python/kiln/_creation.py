@@ -289,8 +289,8 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
         step = (stop - start) / div if div > 0 else float("nan")
     if dtype is not None:
         dt = normalize(dtype)
-        if dt.kind in "iub":
-            out = _core.floor(out)  # NumPy 2 rounds toward -inf for integer dtypes
+        if dt.kind in "iu":
+            out = _core.floor(out)  # NumPy 2 rounds toward -inf for integer dtypes (bool takes nonzero as True)
         out = out._astype(dt, False)
     return (out, step) if retstep else out
 

@@ -46,7 +46,8 @@ def test_arange(args, dtype, device):
 @pytest.mark.parametrize("start,stop,num,endpoint,dtype", [(0, 1, 5, True, None), (-3, 7, 50, False, None),
                                                           (2, 2, 1, True, None), (0, 10, 0, True, None),
                                                           (0, 1, 7, True, "float32"), (0, 10, 6, True, "int32"),
-                                                          (1, -1, 4, False, "float16")])
+                                                          (1, -1, 4, False, "float16"), (0, 1, 5, True, "bool"),
+                                                          (-2.5, 1, 5, True, "int32")])
 def test_linspace(start, stop, num, endpoint, dtype, device):
     assert_matches(kiln.linspace(start, stop, num, endpoint=endpoint, dtype=dtype, device=device),
                    np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
