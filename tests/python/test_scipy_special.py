@@ -106,6 +106,25 @@ def test_betainc_matches_scipy(device, rng):
         got = ks.betainc(*(kiln.asarray(v, device=device) for v in args))
         assert got.dtype == sp.betainc(*args).dtype
     assert float(ks.betainc(0.0342, 171, 1e-10)) == pytest.approx(0.55269916901806648, rel=1e-12)
+    # betaincinv inverts it: the same x back, SciPy's limits and NaNs
+    a, b, y = a[:300], b[:300], rng.random(300)
+    got = ks.betaincinv(*(kiln.asarray(v, device=device) for v in (a, b, y)))
+    np.testing.assert_allclose(kiln.asnumpy(got), sp.betaincinv(a, b, y), rtol=1e-11, atol=1e-14)
+    got = ks.betaincinv(*(kiln.asarray(v, device=device) for v in grid))
+    np.testing.assert_allclose(kiln.asnumpy(got), sp.betaincinv(*grid), rtol=1e-12, equal_nan=True)
+    assert float(ks.betaincinv(500, 3, 1e-20)) == pytest.approx(sp.betaincinv(500, 3, 1e-20), rel=1e-12)
+
+
+def test_beta_at_its_poles_and_infinities(device):
+    """Cephes' order: a pole in either argument (a non-positive integer,
+    -inf among them) decides before a NaN in the other."""
+    values = np.array([-np.inf, np.nan, np.inf, 0.0, -20.0, -19.0, -3.0, -1.0, 0.5, 2.0])
+    a, b = np.meshgrid(values, values, indexing="ij")
+    for name in ("beta", "betaln"):
+        got = getattr(ks, name)(kiln.asarray(a, device=device), kiln.asarray(b, device=device))
+        with np.errstate(all="ignore"):
+            want = getattr(sp, name)(a, b)
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-12, equal_nan=True)
 
 
 @pytest.mark.parametrize("dtype", ["uint8", "int32", "float16", "float32", "float64", "complex64", "complex128"])

@@ -47,11 +47,15 @@ def _ordered(a, b):
 
 
 def _negative_integer_pole(a, b, other):
-    """Cephes' beta at a non-positive integer a: +-B(1 - a - b, b) when b is an
-    integer with 1 - a - b > 0, else infinite."""
-    finite = _is_integer(b) & (1 - a - b > 0)
+    """Cephes' beta at a non-positive integer a: +-B(1 - a - b, b) when b is a
+    finite integer with 1 - a - b > 0 (infinite if b is a pole too), else
+    infinite (a = -inf included)."""
+    finite = _is_integer(b) & _core.isfinite(b) & _core.isfinite(a) & (1 - a - b > 0)
     sign = _where(_core.remainder(b, 2.0) == 0, 1.0, -1.0)
-    return _where(finite, sign * other(_where(finite, 1 - a - b, 1.0), _where(finite, b, 1.0)), math.inf)
+    regular = finite & (b > 0)
+    # where b is a non-positive integer too, B(1 - a - b, b) is itself at a pole: infinite
+    inner = _where(regular, other(_where(regular, 1 - a - b, 1.0), _where(regular, b, 1.0)), math.inf)
+    return _where(finite, sign * inner, math.inf)
 
 
 def beta(a, b, gamma, gammaln):
@@ -73,7 +77,8 @@ def beta(a, b, gamma, gammaln):
     result = regular(clean_a, clean_b)
     result = _where(a_pole, _negative_integer_pole(a, b, regular), result)
     result = _where(b_pole & ~a_pole, _negative_integer_pole(b, a, regular), result)
-    return _where(_core.isnan(a) | _core.isnan(b), math.nan, result)
+    # Cephes looks for a pole first (-inf counts as one): NaN only without one
+    return _where((_core.isnan(a) | _core.isnan(b)) & ~(a_pole | b_pole), math.nan, result)
 
 
 def betaln(a, b, gamma, gammaln):
@@ -210,3 +215,34 @@ def betainc(a, b, x, betaln):
     invalid = ((a < 0) | (b < 0) | (x < 0) | (x > 1) | ((a == 0) & (b == 0))
                | ((a == math.inf) & (b == math.inf)) | _core.isnan(a) | _core.isnan(b) | _core.isnan(x))
     return _where(invalid, math.nan, result)
+
+
+def betaincinv(a, b, y, betaln):
+    """The x with I_x(a, b) = y: Newton's steps on betainc (whose derivative
+    is x^(a-1) (1-x)^(b-1) / B(a, b)), each kept inside the bracket that the
+    signs of the residuals narrow, and a bisection where a step would leave
+    it, until no x moves; SciPy's 0 at y = 0 and 1 at y = 1, NaN outside
+    a, b > 0 and 0 <= y <= 1 and for an infinite a or b."""
+    inner = (a > 0) & (b > 0) & _core.isfinite(a) & _core.isfinite(b) & (y > 0) & (y < 1)
+    p = _where(inner, a, 1.0)
+    q = _where(inner, b, 1.0)
+    target = _where(inner, y, 0.5)
+    low, high = 0.0 * target, 1.0 + 0.0 * target
+    x = p / (p + q)
+    log_beta = betaln(p, q)
+    for step in range(100):
+        residual = betainc(p, q, x, betaln) - target
+        low = _where(residual < 0, x, low)
+        high = _where(residual > 0, x, high)
+        density = _core.exp((p - 1) * _core.log(x) + (q - 1) * _core.log1p(-x) - log_beta)
+        newton = x - residual / density
+        inside = (newton > low) & (newton < high) & _core.isfinite(newton)
+        moved = _where(residual == 0, x, _where(inside, newton, 0.5 * (low + high)))
+        settled = (_core.abs(moved - x) <= 4e-16 * _core.abs(x)) | (high - low <= 4e-16 * high)
+        x = moved
+        if step % 5 == 4 and bool(settled.all()):
+            break
+    result = _where(inner, x, math.nan)
+    valid = (a > 0) & (b > 0)
+    result = _where((y == 0) & valid, 0.0, _where((y == 1) & valid, 1.0, result))
+    return _where(_core.isnan(a) | _core.isnan(b) | _core.isnan(y), math.nan, result)

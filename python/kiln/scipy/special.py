@@ -12,7 +12,7 @@ float32 stays float32, and the other real dtypes go to float64, or to
 float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
 rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
-binom, exp1, expi, expn) are in _special_integrals.py. Complex arguments are not
+betaincinv, binom, exp1, expi, expn) are in _special_integrals.py. Complex arguments are not
 supported."""
 import math
 
@@ -426,6 +426,8 @@ def _integrals():
 _beta = _in_loop("beta", lambda a, b: _integrals().beta(a, b, gamma, gammaln))
 _betaln = _in_loop("betaln", lambda a, b: _integrals().betaln(a, b, gamma, gammaln))
 _betainc = _in_loop("betainc", lambda a, b, x: _integrals().betainc(a, b, x, betaln), float32_first=True)  # noqa: F821
+_betaincinv = _in_loop("betaincinv", lambda a, b, y: _integrals().betaincinv(a, b, y, betaln),  # noqa: F821
+                       float32_first=True)
 _binom = _in_loop("binom", lambda n, k: _integrals().binom(n, k, gamma, gammaln), float32_first=True)
 # expn's loops: (integer n, double x) first, then float32, then double
 _expn = _in_loop("expn", lambda n, x: _integrals().expn(n, x, _digamma),
@@ -438,7 +440,7 @@ _expi = _in_loop("expi", lambda x: _integrals().expi(x, _digamma), float32_first
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
              "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
-             "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "betainc": 3, "binom": 2, "expn": 2,
+             "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "betainc": 3, "betaincinv": 3, "binom": 2, "expn": 2,
              "exp1": 1, "expi": 1}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
