@@ -202,3 +202,22 @@ def test_incomplete_gamma_edges(device):
     for name in ("gammainc", "gammaincc"):
         np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(ka, kx)), getattr(sp, name)(a, x),
                                    rtol=1e-12, atol=1e-300)
+
+
+def test_lambertw_matches_scipy_on_every_branch(device, rng):
+    """W_k(z) for branches -3 .. 3 over complex z from 1e-4 to 1e4 in
+    magnitude, around the branch point -1/e and on the real interval
+    (-1/e, 0), and SciPy's values at 0, the infinities and NaN."""
+    z = (rng.standard_normal(3000) + 1j * rng.standard_normal(3000)) * np.exp(rng.uniform(-9, 9, 3000))
+    z[:300] = -np.exp(-1) + (rng.standard_normal(300) + 1j * rng.standard_normal(300)) * 0.1
+    z[300:400] = rng.uniform(-0.367, 0, 100)
+    k = rng.integers(-3, 4, 3000)
+    got = ks.lambertw(kiln.asarray(z, device=device), kiln.asarray(k, device=device))
+    assert got.dtype == "complex128"
+    np.testing.assert_allclose(kiln.asnumpy(got), sp.lambertw(z, k), rtol=1e-10, atol=1e-13)
+    special = np.array([0.0, np.inf, -np.inf, np.nan, 1.0, -0.1])
+    for branch in (0, -1, 2):
+        np.testing.assert_allclose(kiln.asnumpy(ks.lambertw(kiln.asarray(special, device=device), branch)),
+                                   sp.lambertw(special, branch), rtol=1e-12, equal_nan=True)
+    with pytest.raises(TypeError, match="branch"):
+        ks.lambertw(kiln.asarray(z[:3], device=device), 0.5)

@@ -12,8 +12,9 @@ float32 stays float32, and the other real dtypes go to float64, or to
 float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
 rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
-betaincinv, binom, exp1, expi, expn) are in _special_integrals.py. Complex arguments are not
-supported."""
+betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
+Lambert W function (of complex z, every branch) in _lambertw.py. Complex
+arguments are not supported elsewhere."""
 import math
 
 import numpy as np
@@ -22,6 +23,7 @@ from .. import _core
 from .._creation import asarray
 from .._elementwise import real as _real
 from .._elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
+from ._lambertw import lambertw  # noqa: F401
 from .._core import result_type
 from .._ufunc import ufunc
 
