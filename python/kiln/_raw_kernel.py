@@ -196,6 +196,14 @@ def generated_kernels(code, names, options=()):
     return kernels
 
 
+def launch_size(count, threads=256, max_blocks=4096):
+    """(grid, block) for a kernel that strides over `count` items: enough
+    blocks of `threads` to cover them (at least one), at most `max_blocks`
+    (None: no limit), for header_kernels' kernels."""
+    blocks = max(1, (count + threads - 1) // threads)
+    return (blocks if max_blocks is None else min(blocks, max_blocks),), (threads,)
+
+
 @functools.cache
 def header_kernels(header, names):
     """RawKernels for the kernels `names` (a tuple) of one of kiln's device

@@ -13,7 +13,7 @@ from ..._elementwise import maximum, sqrt, where
 from ..._gathering import take_along_axis
 from ..._joining import stack
 from ..._manipulation import moveaxis
-from ..._raw_kernel import header_kernels
+from ..._raw_kernel import header_kernels, launch_size
 from ._filters import _per_axis
 from ._util import _is_array, _np
 
@@ -30,7 +30,7 @@ def _axis_pass(squared, axis, weight):
     roots = empty((count, n), dtype="int64", device=squared.device)
     bounds = empty((count, n + 1), dtype="float64", device=squared.device)
     kernel, = header_kernels("distance_transform.cuh", ("kiln_distance_transform_axis",))
-    kernel(((count + 127) // 128,), (128,),
+    kernel(*launch_size(count, threads=128, max_blocks=None),
            (lines, out, nearest, roots, bounds, np.int64(n), np.int64(count), np.float64(weight)))
     return moveaxis(out, -1, axis), moveaxis(nearest, -1, axis)
 

@@ -118,7 +118,7 @@ def _correlate_line(input, weights, axis, mode, cval, origin):
     """correlate1d of a real input with real weights in one kernel, the
     boundary read through the mode (no padded copy): double precision out."""
     np = _np()
-    from ..._raw_kernel import header_kernels
+    from ..._raw_kernel import header_kernels, launch_size
 
     _origin_range(weights.shape[0], origin)
     names = tuple(f"kiln_correlate1d_{d}" for d in _LINE_KERNEL_DTYPES)
@@ -128,7 +128,7 @@ def _correlate_line(input, weights, axis, mode, cval, origin):
     inner = int(np.prod(input.shape[axis + 1:], dtype=np.int64))
     w = asarray(np.ascontiguousarray(weights, dtype=np.float64), device=input.device)
     total = input.size
-    kernel((min((total + 255) // 256, 4096),), (256,),
+    kernel(*launch_size(total),
            (x, out, w, np.int64(weights.shape[0]), np.int64(weights.shape[0] // 2 + origin),
             np.int64(input.shape[axis]), np.int64(inner), np.int64(total), np.int32(_LINE_KERNEL_MODES[mode]),
             np.float64(cval)))

@@ -19,7 +19,7 @@ from ... import _core, asnumpy
 from ..._creation import asarray, ascontiguousarray, empty, full
 from ..._elementwise import clip, where
 from ..._padding import pad
-from ..._raw_kernel import header_kernels
+from ..._raw_kernel import header_kernels, launch_size
 from ._filters import _cast, _per_axis
 from ._util import _check_cval, _finish, _is_array, _np, _output_dtype
 
@@ -57,10 +57,6 @@ def _check_rank(ndim):
         raise ValueError(f"input: kiln interpolates arrays of up to {_MAX_DIMS} dimensions, not {ndim}")
 
 
-def _launch_size(count):
-    return (max(1, min((count + 255) // 256, 4096)),), (256,)
-
-
 def _filter_axis(c, axis, order, mode):
     """spline_filter1d of the C-contiguous double array c along `axis`, in place."""
     np = _np()
@@ -69,7 +65,7 @@ def _filter_axis(c, axis, order, mode):
         return
     inner = int(np.prod(c.shape[axis + 1:], dtype=np.int64))
     lines = c.size // length
-    grid, block = _launch_size(lines)
+    grid, block = launch_size(lines)
     _kernels()[1](grid, block, (c, np.int64(length), np.int64(inner), np.int64(lines), np.int32(order),
                                 np.int32(_mode_code(mode))))
 
@@ -169,7 +165,7 @@ def _interpolated(coefficients, border, out_shape, source, params, flags, order,
     x = ascontiguousarray(coefficients.astype("float64"))
     shape = asarray(np.asarray(x.shape, dtype=np.int64), device=device)
     out_dims = asarray(np.asarray(out_shape, dtype=np.int64), device=device)
-    grid, block = _launch_size(points)
+    grid, block = launch_size(points)
     _kernels()[0](grid, block, (x, out, np.int64(points), np.int32(x.ndim), shape, np.int32(len(out_shape)),
                                 out_dims, np.int32(source), params, np.int32(flags), np.int32(order),
                                 np.int32(_mode_code(mode)), np.float64(cval), np.int64(border)))

@@ -33,21 +33,17 @@ def _structure(structure, ndim):
     return element
 
 
-def _launch_size(count):
-    return (max(1, min((count + 255) // 256, 4096)),), (256,)
-
-
 def _roots(foreground, offsets):
     """Each element's component root (its smallest flat index), -1 for background."""
     np = _np()
-    from ..._raw_kernel import header_kernels
+    from ..._raw_kernel import header_kernels, launch_size
 
     start, join, flatten = header_kernels("connected_components.cuh",
                                           ("kiln_cc_start", "kiln_cc_join_neighbours", "kiln_cc_flatten"))
     device, n = foreground.device, foreground.size
     marks = ascontiguousarray(foreground.astype("uint8")).reshape(-1)
     parent = empty(n, dtype="int64", device=device)
-    grid, block = _launch_size(n)
+    grid, block = launch_size(n)
     count = np.int64(n)
     start(grid, block, (marks, parent, count))
     if offsets:

@@ -14,14 +14,11 @@ import numpy as np
 
 import kiln
 
-from ..._raw_kernel import header_kernels
+from ..._raw_kernel import header_kernels, launch_size
+
 
 def _kernels():
     return header_kernels("peak_finding.cuh", ("kiln_peak_prominences", "kiln_peak_widths"))
-
-
-def _grid(count):
-    return (max(1, (count + 127) // 128),), (128,)
 
 
 def argrelextrema(data, comparator, axis=0, order=1, mode="clip"):
@@ -90,8 +87,8 @@ def _prominences(x, peaks, half_window):
     prominence = kiln.empty(count, dtype=kiln.float64, device=x.device)
     left, right = (kiln.empty(count, dtype=kiln.int64, device=x.device) for _ in range(2))
     if count:
-        _kernels()[0](*_grid(count), (x, np.int64(x.size), peaks, np.int64(count), np.int64(half_window),
-                                      prominence, left, right))
+        _kernels()[0](*launch_size(count, threads=128, max_blocks=None),
+                      (x, np.int64(x.size), peaks, np.int64(count), np.int64(half_window), prominence, left, right))
         if bool((prominence == 0).any()):
             warnings.warn("some peaks have a prominence of 0", RuntimeWarning, stacklevel=3)
     return prominence, left, right
@@ -112,8 +109,8 @@ def _widths(x, peaks, rel_height, prominence, left, right):
     count = peaks.size
     out = [kiln.empty(count, dtype=kiln.float64, device=x.device) for _ in range(4)]
     if count:
-        _kernels()[1](*_grid(count), (x, peaks, np.int64(count), np.float64(rel_height), prominence, left, right,
-                                      *out))
+        _kernels()[1](*launch_size(count, threads=128, max_blocks=None),
+                      (x, peaks, np.int64(count), np.float64(rel_height), prominence, left, right, *out))
         if bool((out[0] == 0).any()):
             warnings.warn("some peaks have a width of 0", RuntimeWarning, stacklevel=3)
     return tuple(out)
