@@ -102,6 +102,18 @@ def spline_filter1d(input, order=3, axis=-1, output="float64", mode="mirror"):
     return _by_parts(input, output, dtype, filtered, _cast)
 
 
+def _coefficients(x, order, mode, dtype=None):
+    """x's B-spline coefficients of `order` along every axis (a C-contiguous
+    double array); for an integer `dtype`, stored in it after each axis but
+    the last, as SciPy's spline_filter stores them."""
+    c = ascontiguousarray(x.astype("float64"))
+    for axis in range(x.ndim):
+        _filter_axis(c, axis, order, mode)
+        if dtype is not None and dtype.kind not in "fc" and axis < x.ndim - 1:
+            c = ascontiguousarray(_cast(c, dtype).astype("float64"))
+    return c
+
+
 def spline_filter(input, order=3, output="float64", mode="mirror"):
     """The B-spline prefilter of `order` (2 to 5) along every axis, the
     result stored in the output's dtype after each axis, as SciPy's is."""
@@ -109,16 +121,7 @@ def spline_filter(input, order=3, output="float64", mode="mirror"):
     input = asarray(input)
     dtype = _output_dtype(input, output)
     _mode_code(mode)
-
-    def filtered(part, _):
-        c = ascontiguousarray(part.astype("float64"))
-        for axis in range(part.ndim):
-            _filter_axis(c, axis, order, mode)
-            if dtype.kind not in "fc" and axis < part.ndim - 1:
-                c = ascontiguousarray(_cast(c, dtype).astype("float64"))
-        return c
-
-    return _by_parts(input, output, dtype, filtered, _cast)
+    return _by_parts(input, output, dtype, lambda part, _: _coefficients(part, order, mode, dtype), _cast)
 
 
 def _prefiltered(input, order, mode, cval, prefilter):
@@ -132,10 +135,7 @@ def _prefiltered(input, order, mode, cval, prefilter):
         input, border = pad(input, _PREPAD, mode="edge"), _PREPAD
     elif mode == "grid-constant":
         input, border = pad(input, _PREPAD, mode="constant", constant_values=cval), _PREPAD
-    c = ascontiguousarray(input.astype("float64"))
-    for axis in range(c.ndim):
-        _filter_axis(c, axis, order, mode)
-    return c, border
+    return _coefficients(input, order, mode), border
 
 
 def _store(values, dtype):
@@ -172,10 +172,10 @@ def _interpolated(coefficients, border, out_shape, source, params, flags, order,
     return out
 
 
-def _transform(input, output, out_shape, order, mode, cval, prefilter, source, params, flags=0):
-    """The interpolation every public function comes to: `params` (a kiln
-    double array on the input's device) give the coordinates as `source` says."""
-    dtype = _output_dtype(input, output, shape=out_shape)
+def _transform(input, output, dtype, out_shape, order, mode, cval, prefilter, source, params, flags=0):
+    """The interpolation every public function comes to, into `output` of
+    `dtype` (the caller's _output_dtype): `params` (a kiln double array on the
+    input's device) give the coordinates as `source` says."""
     _check_cval(mode, cval, dtype.kind in "iu")
     cvals = (complex(cval).real, complex(cval).imag)
 
@@ -214,8 +214,9 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
     if coordinates.shape[0] != input.ndim:
         raise RuntimeError("coordinates: invalid shape for coordinate array")
     input, order = _start(input, order, mode)
+    dtype = _output_dtype(input, output, shape=out_shape)
     params = ascontiguousarray(coordinates.astype("float64").reshape(input.ndim, -1))
-    return _transform(input, output, out_shape, order, mode, cval, prefilter, _FROM_COORDINATES, params)
+    return _transform(input, output, dtype, out_shape, order, mode, cval, prefilter, _FROM_COORDINATES, params)
 
 
 def _texture_checks(input, matrix, output, output_shape, mode):
@@ -261,7 +262,7 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
     output_shape = tuple(operator.index(n) for n in output_shape)
     if len(output_shape) < 1:
         raise RuntimeError("input and output rank must be > 0")
-    _output_dtype(input, output, shape=output_shape)  # SciPy checks the output before the matrix
+    dtype = _output_dtype(input, output, shape=output_shape)  # SciPy checks the output before the matrix
     ndim = input.ndim
     if matrix_host.ndim not in (1, 2) or matrix_host.shape[0] < 1:
         raise RuntimeError("matrix: no proper affine matrix provided")
@@ -280,10 +281,10 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
     if matrix_host.ndim == 1:  # a zoom and shift per axis, as SciPy computes it
         with np.errstate(divide="ignore", invalid="ignore"):
             params = _doubles(np.concatenate([matrix_host, offset / matrix_host]), input.device)
-        return _transform(input, output, output_shape, order, mode, cval, prefilter, _FROM_ZOOM_SHIFT, params,
+        return _transform(input, output, dtype, output_shape, order, mode, cval, prefilter, _FROM_ZOOM_SHIFT, params,
                           _ZOOMS | _SHIFTS)
     params = _doubles(np.concatenate([matrix_host.ravel(), offset]), input.device)
-    return _transform(input, output, output_shape, order, mode, cval, prefilter, _FROM_MATRIX, params)
+    return _transform(input, output, dtype, output_shape, order, mode, cval, prefilter, _FROM_MATRIX, params)
 
 
 def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
@@ -292,8 +293,8 @@ def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilt
     input, order = _start(input, order, mode)
     shifts = [-float(s) for s in _per_axis(shift, input.ndim, "shift")]
     params = _doubles(np.concatenate([np.ones(input.ndim), shifts]), input.device)
-    return _transform(input, output, tuple(input.shape), order, mode, cval, prefilter, _FROM_ZOOM_SHIFT, params,
-                      _SHIFTS)
+    return _transform(input, output, _output_dtype(input, output), tuple(input.shape), order, mode, cval, prefilter,
+                      _FROM_ZOOM_SHIFT, params, _SHIFTS)
 
 
 def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter=True, *, grid_mode=False):
@@ -314,7 +315,7 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter
     numerator = np.asarray(input.shape, dtype=np.float64) - (0 if grid_mode else 1)
     factors = np.divide(numerator, divisor, out=np.ones(input.ndim), where=divisor != 0)
     params = _doubles(np.concatenate([factors, np.zeros(input.ndim)]), input.device)
-    return _transform(input, output, out_shape, order, mode, cval, prefilter, _FROM_ZOOM_SHIFT, params,
+    return _transform(input, output, dtype, out_shape, order, mode, cval, prefilter, _FROM_ZOOM_SHIFT, params,
                       _ZOOMS | (_GRID_MODE if grid_mode else 0))
 
 
@@ -364,9 +365,9 @@ def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="
     out_shape = shape.copy()
     out_shape[axes] = out_plane
     out_shape = tuple(int(n) for n in out_shape)
-    dtype = _output_dtype(input, output, shape=out_shape)
-    if ndim == 2:
+    if ndim == 2:  # affine_transform reads the output argument
         return affine_transform(input, rotation, offset, out_shape, output, order, mode, cval, prefilter)
+    dtype = _output_dtype(input, output, shape=out_shape)
     result = output if _is_array(output) else empty(out_shape, dtype=str(dtype), device=input.device)
     planes = itertools.product(*[[slice(None)] if ax in axes else range(shape[ax]) for ax in range(ndim)])
     for plane in planes:
@@ -389,4 +390,5 @@ def geometric_transform(input, mapping, output_shape=None, output=None, order=3,
     for index in np.ndindex(*out_shape):
         coordinates[(slice(None),) + index] = mapping(index, *extra_arguments, **keywords)
     params = _doubles(coordinates.reshape(input.ndim, -1), input.device)
-    return _transform(input, output, out_shape, order, mode, cval, prefilter, _FROM_COORDINATES, params)
+    dtype = _output_dtype(input, output, shape=out_shape)
+    return _transform(input, output, dtype, out_shape, order, mode, cval, prefilter, _FROM_COORDINATES, params)

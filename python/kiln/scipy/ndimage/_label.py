@@ -10,11 +10,11 @@ component's smallest flat index, so a running count of the roots numbers
 the components in raster order."""
 import operator
 
-from ... import asnumpy
+from ... import _core, asnumpy
 from ..._creation import arange, asarray, ascontiguousarray, empty, zeros
 from ..._elementwise import maximum, minimum, where
 from ..._reductions import cumulative_sum
-from ..._sorting import searchsorted
+from ._measurements import _unravel
 from ._morphology import generate_binary_structure
 from ._util import _is_array, _np
 
@@ -94,8 +94,6 @@ def find_objects(input, max_label=0):
     """For each label 1 .. max_label (default: the largest in input), the
     tuple of slices of the smallest box holding it, or None where the label
     does not occur."""
-    from ..._sorting import argsort
-
     input = asarray(input)
     if input.dtype.kind not in "iub":
         raise TypeError("input: find_objects needs an integer array of labels")
@@ -106,28 +104,18 @@ def find_objects(input, max_label=0):
     if max_label < 1:
         return []
     labelled = (flat > 0) & (flat <= max_label)
-    labels_of = flat[labelled]
-    if labels_of.size == 0:
-        return [None] * max_label
-    order = argsort(labels_of, kind="stable")
-    sorted_labels = labels_of[order]
-    wanted = arange(1, max_label + 1, dtype="int64", device=input.device)
-    starts = searchsorted(sorted_labels, wanted, side="left")
-    ends = searchsorted(sorted_labels, wanted, side="right")
-    present = asnumpy(ends > starts)
+    group = flat[labelled] - 1
+    present = asnumpy(_core.bincount(group, minlength=max_label) > 0)
+    places = _unravel(arange(input.size, dtype="int64", device=input.device)[labelled], input.shape)
     low, high = [], []
-    positions = arange(input.size, dtype="int64", device=input.device)[labelled][order]
-    group = sorted_labels - 1
-    for axis in reversed(range(input.ndim)):
-        coordinate = positions % input.shape[axis]
-        positions = positions // input.shape[axis]
+    for side, coordinate in zip(input.shape, places):
         # each label's smallest and largest coordinate along the axis
-        smallest = zeros(max_label, dtype="int64", device=input.device) + input.shape[axis]
+        smallest = zeros(max_label, dtype="int64", device=input.device) + side
         largest = zeros(max_label, dtype="int64", device=input.device) - 1
         minimum.at(smallest, group, coordinate)
         maximum.at(largest, group, coordinate)
-        low.insert(0, asnumpy(smallest))
-        high.insert(0, asnumpy(largest))
+        low.append(asnumpy(smallest))
+        high.append(asnumpy(largest))
     return [tuple(slice(int(lo[i]), int(hi[i]) + 1) for lo, hi in zip(low, high)) if present[i] else None
             for i in range(max_label)]
 

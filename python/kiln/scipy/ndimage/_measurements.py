@@ -9,13 +9,12 @@ serve; the order statistics sort the values by (label rank, value) once and
 read each group's ends and middle. Results stay on the input's device; a
 label that does not occur gives 0 (its variance NaN), as SciPy's."""
 import numbers
-from builtins import max as builtins_max
 
-from ... import _core
+from ... import _core, asnumpy
 from ..._creation import arange, asarray
 from ..._manipulation import broadcast_arrays
 from ..._sets import unique
-from ..._sorting import lexsort, searchsorted
+from ..._sorting import argsort, lexsort, searchsorted, sort
 from ._util import _np
 
 
@@ -32,6 +31,20 @@ def _grouped(input, labels, index):
     distinct, rank = unique(labels, return_inverse=True)
     at = _core.minimum(searchsorted(distinct, index), distinct.shape[0] - 1)
     return input, rank.reshape(-1), distinct.shape[0], at, distinct[at] == index
+
+
+def _bounds(ordered, wanted):
+    """Where each of `wanted` starts and ends (one past) in the sorted keys `ordered`."""
+    return searchsorted(ordered, wanted, side="left"), searchsorted(ordered, wanted, side="right")
+
+
+def _unravel(flat, shape):
+    """The coordinate arrays (one an axis, on the device) of C-order flat indices."""
+    coordinates, rest = [], flat
+    for side in reversed(shape):
+        coordinates.insert(0, rest % side)
+        rest = rest // side
+    return coordinates
 
 
 def _single_group(input, labels, index):
@@ -129,7 +142,7 @@ def _order_statistics(input, labels, index, which):
             found["max"] = values.max()
             found["max_position"] = positions[values == found["max"]][0]
         if "median" in which:
-            ordered = _sorted(values)
+            ordered = sort(values)
             middle = (values.size - 1) // 2, values.size // 2
             found["median"] = _midpoint(ordered[middle[0]], ordered[middle[1]], values.dtype)
         return [found[name] for name in which]
@@ -138,8 +151,7 @@ def _order_statistics(input, labels, index, which):
     order = lexsort((values, rank))  # by label, then value; ties keep raster order
     ranked, ordered = rank[order], values[order]
     group = arange(groups, dtype="int64", device=input.device)
-    starts = searchsorted(ranked, group, side="left")
-    ends = searchsorted(ranked, group, side="right")
+    starts, ends = _bounds(ranked, group)
     # (a label that does not occur reads some place in range, then gives 0)
     end = max(values.size - 1, 0)
     first, last = _core.minimum(starts[at], end), _core.maximum(ends[at] - 1, 0)
@@ -166,12 +178,6 @@ def _order_statistics(input, labels, index, which):
     return results
 
 
-def _sorted(values):
-    from ..._sorting import sort
-
-    return sort(values)
-
-
 def _midpoint(low, high, dtype):
     """The median of two middle values: double for integers and booleans, as SciPy's."""
     if dtype.kind in "iub":
@@ -181,8 +187,6 @@ def _midpoint(low, high, dtype):
 
 def _coordinates(flat, shape):
     """Flat indices as coordinate tuples: one for a 0-d index, a list for an array."""
-    from ... import asnumpy
-
     np = _np()
     flat = np.asarray(asnumpy(flat))
     coordinates = np.stack(np.unravel_index(flat.reshape(-1), shape), axis=-1) if shape else \
@@ -250,9 +254,6 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     if index is None:
         chosen = labels > 0
         return func(input[chosen], positions[chosen]) if pass_positions else func(input[chosen])
-    from ... import asnumpy
-    from ..._sorting import argsort
-
     index = np.atleast_1d(np.asarray(asnumpy(index) if hasattr(index, "device") else index))
     label_dtype = np.dtype(str(labels.dtype))
     if np.any(index.astype(label_dtype) != index):
@@ -262,9 +263,7 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     order = argsort(labels.reshape(-1), kind="stable")
     ordered_labels = labels.reshape(-1)[order]
     parts = [input.reshape(-1)[order]] + ([positions.reshape(-1)[order]] if pass_positions else [])
-    wanted = asarray(index, device=input.device)
-    starts = asnumpy(searchsorted(ordered_labels, wanted, side="left"))
-    ends = asnumpy(searchsorted(ordered_labels, wanted, side="right"))
+    starts, ends = (asnumpy(b) for b in _bounds(ordered_labels, asarray(index, device=input.device)))
     results = [func(*[part[lo:hi] for part in parts]) if hi > lo else default for lo, hi in zip(starts, ends)]
     if np.dtype(out_dtype) == np.dtype(object):
         return results[0] if scalar_index else results
@@ -292,9 +291,6 @@ def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
     array (the places in raster order), but ignore_value; with
     adaptive_index_dtype (CuPy's), the index arrays take the smallest
     integer type that holds the array's largest index."""
-    from ... import asnumpy
-    from ..._sorting import argsort
-
     np = _np()
     arr = asarray(arr)
     if arr.dtype.kind not in "iu":
@@ -303,16 +299,12 @@ def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
     order = argsort(flat, kind="stable")
     ordered = flat[order]
     distinct = unique(ordered)
-    starts = asnumpy(searchsorted(ordered, distinct, side="left"))
-    ends = asnumpy(searchsorted(ordered, distinct, side="right"))
+    starts, ends = (asnumpy(b) for b in _bounds(ordered, distinct))
     index_dtype = "int64"
     if adaptive_index_dtype:
-        largest = builtins_max(arr.shape) if arr.ndim else 0
+        largest = max(arr.shape) if arr.ndim else 0
         index_dtype = next(t for t in ("int8", "int16", "int32", "int64") if largest <= np.iinfo(t).max)
-    coordinates, rest = [], order
-    for side in reversed(arr.shape):
-        coordinates.insert(0, (rest % side).astype(index_dtype))
-        rest = rest // side
+    coordinates = [c.astype(index_dtype) for c in _unravel(order, arr.shape)]
     found = {}
     for value, lo, hi in zip(asnumpy(distinct), starts, ends):
         if ignore_value is not None and value == ignore_value:
