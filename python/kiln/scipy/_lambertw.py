@@ -13,12 +13,9 @@ import math
 from .. import _core
 from .._creation import asarray
 from .._elementwise import imag, real
+from ._special_integrals import _where
 
 _EXP_MINUS_ONE = math.exp(-1.0)
-
-
-def _where(condition, x, y):
-    return _core._where(condition, x, y)
 
 
 def lambertw(z, k=0, tol=1e-8):

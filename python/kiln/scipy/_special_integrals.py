@@ -175,23 +175,31 @@ def expi(x, digamma):
     return _where(_core.isnan(x), math.nan, result)
 
 
+_TINY = 1e-300  # the modified Lentz method's stand-in for a zero denominator
+
+
+def _lentz_step(numerator, denominator, c, d, h):
+    """The continued fraction's next term numerator / (denominator + ...) by
+    the modified Lentz method: the updated (c, d, h), h the value so far."""
+    d = numerator * d + denominator
+    d = 1.0 / _where(_core.abs(d) < _TINY, _TINY, d)
+    c = denominator + numerator / c
+    c = _where(_core.abs(c) < _TINY, _TINY, c)
+    return c, d, h * d * c
+
+
 def _beta_fraction(a, b, x):
     """The continued fraction of I_x(a, b) (DLMF 8.17.22) by the modified
     Lentz method, a fixed 300 pairs of terms: converges fast for
     x < (a + 1) / (a + b + 2), where it is used."""
-    tiny = 1e-300
     c = 1.0 + 0 * x
     d = 1.0 - (a + b) * x / (a + 1)
-    d = 1.0 / _where(_core.abs(d) < tiny, tiny, d)
+    d = 1.0 / _where(_core.abs(d) < _TINY, _TINY, d)
     h = d
     for m in range(1, 301):
         for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
                           -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + numerator * d
-            d = 1.0 / _where(_core.abs(d) < tiny, tiny, d)
-            c = 1.0 + numerator / c
-            c = _where(_core.abs(c) < tiny, tiny, c)
-            h = h * d * c
+            c, d, h = _lentz_step(numerator, 1.0, c, d, h)
     return h
 
 

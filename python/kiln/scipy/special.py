@@ -279,7 +279,6 @@ def _incomplete_gamma(a, x, upper):
     x = a + 1, the continued fraction for Q above it (modified Lentz), each
     times e^(-x) x^a / gamma(a) taken through logarithms; SciPy's values at
     a = 0, at the infinities and outside the domain (NaN)."""
-    tiny = 1e-300
     # The series where it converges fast; for Q also the fraction where a
     # is small, since 1 - P would cancel (P is then within 1e-10 of 1).
     below = (x < a + 1) & ~(upper & (a < 1) & (x >= 0.5))
@@ -297,18 +296,12 @@ def _incomplete_gamma(a, x, upper):
     ca = _where(~below & (a > 0), a, 1.0)
     cx = _where(~below & _core.isfinite(x), x, 2.0)
     b = cx + 1 - ca
-    c = 1 / tiny + 0 * b
+    c = 1 / _integrals()._TINY + 0 * b  # the modified Lentz method's start
     d = 1 / b
     h = d
     for i in range(1, 300):
-        an = -i * (i - ca)
         b = b + 2
-        d = an * d + b
-        d = _where(_core.abs(d) < tiny, tiny, d)
-        c = b + an / c
-        c = _where(_core.abs(c) < tiny, tiny, c)
-        d = 1 / d
-        h = h * d * c
+        c, d, h = _integrals()._lentz_step(-i * (i - ca), b, c, d, h)
     fraction_q = _core.exp(-cx + ca * _core.log(cx) - gammaln(ca)) * h
     result = _where(below, 1 - series_p, fraction_q) if upper else _where(below, series_p, 1 - fraction_q)
     # SciPy's edges: a = 0 is the limit (P = 1 for x > 0); x = inf gives P = 1;
