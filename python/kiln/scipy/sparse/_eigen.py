@@ -59,15 +59,15 @@ def _unit_random(n, dtype, device, basis, seed):
     return w / sqrt(abs(vdot(w, w)))
 
 
-def _device_of(A):
-    """The device A's products run on: an array's, a sparse matrix's data's,
-    or what aslinearoperator recorded; None (the default device) for an
-    operator known only by its functions."""
-    for holder in (A, getattr(A, "data", None)):
-        device = getattr(holder, "device", None)
-        if device is not None and not callable(device):
-            return device
-    return getattr(A, "_device", None)
+def _place_next(V, row, w, norm, negligible, seed):
+    """V[row] = w / norm; or, where norm is negligible (the Krylov space
+    found so far is invariant), a random unit vector orthogonal to the rows
+    before. Whether w was placed (else its coupling to them is zero)."""
+    if negligible:
+        V[row] = _unit_random(V.shape[1], str(V.dtype), V.device, V[:row], seed)
+        return False
+    V[row] = w * (1.0 / norm)
+    return True
 
 
 def _choose(theta, k, which):
@@ -113,12 +113,10 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     eps = float(np.finfo(dtype).eps)
     tol = eps if tol == 0 else float(tol)
     small = eps ** (2.0 / 3.0)  # ARPACK's floor on |theta| in the convergence test
-    device = _device_of(A)
-    if v0 is None:
-        start = _unit_random(n, dtype, device, None, seed=0)
+    if v0 is None:  # on the device where the operator's products run (the default one if unknown)
+        start = _unit_random(n, dtype, op._device, None, seed=0)
     else:
         start = asarray(v0).reshape(-1).astype(dtype)
-        device = start.device
         start = start / sqrt(abs(vdot(start, start)))
     V = zeros((ncv, n), dtype=dtype, device=start.device)
     V[0] = start
@@ -139,12 +137,8 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
             if i + 1 == ncv:
                 residual, beta = w, b
                 break
-            if b <= eps * norm_estimate:  # an invariant subspace: continue from a fresh direction
-                T[i, i + 1] = T[i + 1, i] = 0.0
-                V[i + 1] = _unit_random(n, dtype, device, V[:i + 1], seed=steps)
-            else:
-                T[i, i + 1] = T[i + 1, i] = b
-                V[i + 1] = w * (1.0 / b)
+            placed = _place_next(V, i + 1, w, b, b <= eps * norm_estimate, seed=steps)
+            T[i, i + 1] = T[i + 1, i] = b if placed else 0.0
         theta, S = np.linalg.eigh(T)
         chosen = _choose(theta, k, which)
         estimates = np.abs(beta * S[-1, chosen])
@@ -159,13 +153,9 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
         ritz = asarray(S[:, chosen].T.astype(dtype), device=V.device) @ V
         T[:] = 0.0
         T[np.arange(kept), np.arange(kept)] = theta[chosen]
-        T[kept, :kept] = T[:kept, kept] = beta * S[-1, chosen]
         V[:kept] = ritz
-        if beta <= eps * max(norm_estimate, 1.0):
-            V[kept] = _unit_random(n, dtype, device, V[:kept], seed=steps)
-            T[kept, :kept] = T[:kept, kept] = 0.0
-        else:
-            V[kept] = residual * (1.0 / beta)
+        placed = _place_next(V, kept, residual, beta, beta <= eps * max(norm_estimate, 1.0), seed=steps)
+        T[kept, :kept] = T[:kept, kept] = beta * S[-1, chosen] if placed else 0.0
     order = chosen[np.argsort(theta[chosen], kind="stable")]
     values = asarray(theta[order].astype(np.dtype(dtype).type(0).real.dtype), device=V.device)
     if not return_eigenvectors:
@@ -199,7 +189,7 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_sing
         gram = LinearOperator((n, n), lambda x: op.rmatvec(op.matvec(x)), dtype=dtype)
     else:
         gram = LinearOperator((m, m), lambda x: op.matvec(op.rmatvec(x)), dtype=dtype)
-    gram._device = _device_of(A)
+    gram._device = op._device
     wanted = return_singular_vectors
     result = eigsh(gram, k=k, which="LA", v0=v0, ncv=ncv, maxiter=maxiter, tol=tol,
                    return_eigenvectors=wanted is not False)
