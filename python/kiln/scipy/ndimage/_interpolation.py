@@ -252,7 +252,7 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
     (ndim + 1, ndim + 1) or (ndim, ndim + 1))."""
     np = _np()
     input = asarray(input)
-    matrix_host = np.asarray(asnumpy(matrix) if hasattr(matrix, "device") else matrix, dtype=np.float64)
+    matrix_host = np.asarray(asnumpy(matrix), dtype=np.float64)
     if texture_memory:
         _texture_checks(input, matrix_host, output, output_shape, mode)
         order = min(operator.index(order), 1)
@@ -276,7 +276,7 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
         raise RuntimeError("matrix: affine matrix has wrong number of rows")
     if matrix_host.ndim == 2 and matrix_host.shape[1] != len(output_shape):
         raise RuntimeError("matrix: affine matrix has wrong number of columns")
-    offset = np.asarray(asnumpy(offset) if hasattr(offset, "device") else offset, dtype=np.float64)
+    offset = np.asarray(asnumpy(offset), dtype=np.float64)
     offset = np.asarray(_per_axis(offset.tolist() if offset.ndim else float(offset), ndim, "offset"), dtype=np.float64)
     if matrix_host.ndim == 1:  # a zoom and shift per axis, as SciPy computes it
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -254,7 +254,7 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
     if index is None:
         chosen = labels > 0
         return func(input[chosen], positions[chosen]) if pass_positions else func(input[chosen])
-    index = np.atleast_1d(np.asarray(asnumpy(index) if hasattr(index, "device") else index))
+    index = np.atleast_1d(np.asarray(asnumpy(index)))
     label_dtype = np.dtype(str(labels.dtype))
     if np.any(index.astype(label_dtype) != index):
         raise ValueError(f"index: cannot convert index values from <{index.dtype}> to <{label_dtype}> (labels' "
