@@ -8,10 +8,7 @@ from . import _core, _public_namespace
 from ._version import __version__  # noqa: F401
 from ._core import CompileError, Device, KernelError, ndarray, bincount, can_cast, promote_types, result_type
 from ._device import cpu, default_device
-from ._dtypes import (
-    bool_ as bool, bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
-    common_type, float16, float32, float64, complex64, complex128, dtype, finfo, iinfo, isdtype,
-)
+from ._dtypes import common_type, dtype, finfo, iinfo, isdtype
 from ._creation import (
     arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray, copy, empty, empty_like, eye, full,
     full_like, geomspace, identity, linspace, logspace, ones, ones_like, require, zeros, zeros_like,
@@ -90,13 +87,6 @@ from .cuda import get_default_memory_pool, get_default_pinned_memory_pool
 
 __array_api_version__ = "2024.12"
 
-# Dtypes under NumPy's aliases.
-half, single, double = float16, float32, float64
-csingle, cdouble = complex64, complex128
-intp, uintp = int64, uint64
-float_, complex_, int_ = float64, complex128, int64
-byte, ubyte, short, ushort, intc, uintc = int8, uint8, int16, uint16, int32, uint32
-long, ulong, longlong, ulonglong, uint = int64, uint64, int64, uint64, uint64
 
 
 def ndim(a):
@@ -141,8 +131,10 @@ def fromfunction(function, shape, *, dtype=float, **kwargs):
 
 # NumPy's scalar type hierarchy and dtype predicates, which CuPy re-exports
 # as they are; loaded from NumPy on first use (``import kiln`` stays NumPy-free).
+# The scalar types themselves (kiln.float32 and its aliases) are NumPy's too,
+# as CuPy's are (_dtypes.SCALAR_TYPE_NAMES).
 _FROM_NUMPY = ("generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
-               "complexfloating", "character", "flexible", "bool_", "issubdtype", "issubsctype",
+               "complexfloating", "character", "flexible", "issubdtype", "issubsctype",
                "min_scalar_type", "obj2sctype", "sctypeDict", "typecodes", "ScalarType",
                "little_endian", "euler_gamma", "format_parser", "errstate", "seterr", "geterr")
 
@@ -152,6 +144,9 @@ def __getattr__(name):
         import numpy
 
         return getattr(numpy, name)
+    if name in _dtypes.SCALAR_TYPE_NAMES:
+        globals()[name] = _dtypes.scalar_type(name)
+        return globals()[name]
     import importlib
 
     if name in ("jit", "polynomial"):  # cupyx.jit and numpy.polynomial's face, imported when first named

@@ -1,10 +1,18 @@
-"""kiln's dtype objects.
+"""kiln's dtype objects, and its scalar types.
 
-They compare equal to NumPy's dtypes and scalar types and to their names, can
-be passed wherever NumPy expects a dtype, and are called to make NumPy scalars.
-NumPy itself is imported only when one of those conversions needs it.
+The dtypes compare equal to NumPy's dtypes and scalar types and to their
+names, can be passed wherever NumPy expects a dtype, and are called to make
+NumPy scalars. NumPy itself is imported only when one of those conversions
+needs it.
+
+The scalar types (``kiln.float32``, ``kiln.int64``, ``kiln.bool_`` and
+NumPy's aliases for them) are NumPy's, as CuPy's are (``cupy.float32 is
+numpy.float32``): code that keys dictionaries by them, asks
+``issubclass(t, kiln.floating)`` or hands them to SciPy as ``output=``
+works unchanged. ``kiln.dtype(x).type`` is that scalar type.
 """
 import builtins
+import sys
 
 from . import _core
 
@@ -14,7 +22,7 @@ class dtype:
     ``kiln.dtype(x)`` is the kiln dtype of anything NumPy's ``numpy.dtype``
     takes that names one of them (a name, a NumPy type, a Python type)."""
 
-    __slots__ = ("_num", "name", "char", "itemsize", "kind")
+    __slots__ = ("_num", "name", "char", "itemsize", "kind", "_numpy")
 
     def __new__(cls, obj=float, align=False, copy=False):
         return normalize(float if obj is None else obj)
@@ -24,6 +32,7 @@ class dtype:
         made = object.__new__(cls)
         made._num = num
         made.name, made.char, made.itemsize, made.kind = _core._dtype_info(num)
+        made._numpy = None
         return made
 
     def __repr__(self):
@@ -60,9 +69,20 @@ class dtype:
     @property
     def dtype(self):
         """The equal ``numpy.dtype`` (lets NumPy accept kiln dtypes)."""
-        import numpy
+        if self._numpy is None:
+            import numpy
 
-        return numpy.dtype(self.name)
+            self._numpy = numpy.dtype(self.name)
+        return self._numpy
+
+    @property
+    def __class__(self):
+        """NumPy's class of the equal NumPy dtype once NumPy is loaded, so
+        that code asking ``isinstance(x, numpy.dtype)`` (SciPy's ``output=``
+        arguments, NumPy's Python helpers) takes a kiln dtype for the NumPy
+        dtype it stands for, as a CuPy user's dtypes are NumPy's; ``type(x)``
+        stays kiln.dtype. Before NumPy is loaded nothing can ask."""
+        return dtype if "numpy" not in sys.modules else type(self.dtype)
 
     @property
     def type(self):
@@ -95,10 +115,19 @@ def _from_numpy_module(obj):
     return isinstance(module, builtins.str) and module.split(".")[0] == "numpy"
 
 
+# NumPy's dtypes and scalar types already seen, -> kiln dtype: they are
+# kiln's own scalar types, so normalize meets them at every call.
+_FROM_NUMPY = {}
+
+
 def normalize(obj, arg="dtype"):
     """Any dtype-like (kiln dtype, NumPy dtype or type, name, Python type) -> kiln dtype."""
-    if isinstance(obj, dtype):
+    if type(obj) is dtype:
         return obj
+    try:
+        return _FROM_NUMPY[obj]
+    except (KeyError, TypeError):
+        pass
     if isinstance(obj, builtins.str):
         num = _core._dtype_from_name(obj)
         if num >= 0:
@@ -113,6 +142,8 @@ def normalize(obj, arg="dtype"):
         except TypeError:
             npd = None
         if npd is not None and npd.isnative and npd.name in _BY_NAME:
+            if isinstance(obj, (type, numpy.dtype)):
+                _FROM_NUMPY[obj] = _BY_NAME[npd.name]
             return _BY_NAME[npd.name]
     elif obj is None:
         raise TypeError(f"{arg}: None is not a dtype")
@@ -123,6 +154,20 @@ def normalize(obj, arg="dtype"):
 
 (bool_, int8, uint8, int16, uint16, int32, uint32, int64, uint64,
  float16, float32, float64, complex64, complex128) = _ALL
+
+# kiln's public scalar type names (NumPy's, with its aliases) -> dtype name.
+SCALAR_TYPE_NAMES = {d.name: d.name for d in _ALL} | {
+    "bool_": "bool", "half": "float16", "single": "float32", "double": "float64", "csingle": "complex64",
+    "cdouble": "complex128", "intp": "int64", "uintp": "uint64", "float_": "float64", "complex_": "complex128",
+    "int_": "int64", "byte": "int8", "ubyte": "uint8", "short": "int16", "ushort": "uint16", "intc": "int32",
+    "uintc": "uint32", "long": "int64", "ulong": "uint64", "longlong": "int64", "ulonglong": "uint64",
+    "uint": "uint64",
+}
+
+
+def scalar_type(name):
+    """The scalar type kiln's namespace calls `name` (NumPy's, as CuPy's)."""
+    return _BY_NAME[SCALAR_TYPE_NAMES[name]].type
 
 
 def _limits_dtype(type):

@@ -126,7 +126,7 @@ def test_binary_functions_broadcast_and_promote(device, kind, name):
 
 def _promotable(d1, d2, kind, name):
     """Pairs the standard defines a promotion for, and the function takes."""
-    n1, n2 = np.dtype(d1.name), np.dtype(d2.name)
+    n1, n2 = np.dtype(d1), np.dtype(d2)
     if (n1.kind == "b") != (n2.kind == "b"):
         return False
     if {n1.kind, n2.kind} == {"i", "u"} and "uint64" in (n1.name, n2.name):

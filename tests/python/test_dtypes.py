@@ -12,7 +12,7 @@ from conftest import ALL_DTYPES, FLOAT_DTYPES, INT_DTYPES
 
 @pytest.mark.parametrize("name", ALL_DTYPES)
 def test_dtype_objects_equal_numpy(name):
-    d = getattr(kiln, name if name != "bool" else "bool_")
+    d = kiln.dtype(name)
     assert d == np.dtype(name) and np.dtype(name) == d
     assert d == getattr(np, name) and getattr(np, name) == d
     assert d == name and d.itemsize == np.dtype(name).itemsize and d.kind == np.dtype(name).kind
@@ -21,6 +21,18 @@ def test_dtype_objects_equal_numpy(name):
     assert d != ("float32" if name != "float32" else "float64")
     scalar = d(1)
     assert isinstance(scalar, np.generic) and scalar.dtype == np.dtype(name)
+    # a dtype passes for a NumPy dtype where Python code asks (SciPy's output=)
+    assert isinstance(d, np.dtype) and isinstance(d, kiln.dtype) and not isinstance(d, type)
+
+
+@pytest.mark.parametrize("name", ALL_DTYPES)
+def test_scalar_types_are_numpys(name):
+    """kiln.float32 and friends are NumPy's scalar types, as CuPy's are:
+    dictionaries keyed by them, issubclass and SciPy's dtype arguments work."""
+    t = getattr(kiln, name if name != "bool" else "bool_")
+    assert t is np.dtype(name).type and kiln.dtype(name).type is t
+    assert kiln.dtype(t) == name and kiln.zeros(2, dtype=t).dtype == t
+    assert {t: 1}.get(kiln.zeros(1, dtype=name).dtype.type) == 1
 
 
 def test_python_types_and_aliases():
