@@ -107,8 +107,13 @@ void shift(const double* in, ptrdiff_t in_length, double* out, ptrdiff_t out_len
 def test_generic_filters_with_python_functions_and_raw_kernels(device, images):
     """generic_filter and generic_filter1d take SciPy's Python callbacks and,
     as CuPy's do, a RawKernel applied to every window (line) on the array's
-    device; other laplace/gradient derivatives through generic_laplace and
+    device, and generic_filter a ReductionKernel over each window's values
+    (``_raw_x`` the window, ``_in_ind.size()`` its size); other
+    laplace/gradient derivatives through generic_laplace and
     generic_gradient_magnitude."""
+    def below_centre(values):
+        return (values[len(values) // 2] > values).sum()
+
     def rms(values):
         return (values * values).sum() / len(values)
 
@@ -120,6 +125,13 @@ def test_generic_filters_with_python_functions_and_raw_kernels(device, images):
         want = nd.generic_filter(image, rms, size=3, mode="constant", cval=1.0)
         _check(kn.generic_filter(k, rms, size=3, mode="constant", cval=1.0), want)
         _check(kn.generic_filter(k, kiln.RawKernel(_RMS, "rms"), size=3, mode="constant", cval=1.0), want)
+        rms_reduction = kiln.ReductionKernel("X x", "Y y", "x * x", "a + b", "y = a / _in_ind.size()", "0", "rms")
+        _check(kn.generic_filter(k, rms_reduction, size=3, mode="constant", cval=1.0), want)
+        below = kiln.ReductionKernel("X x", "Y y", "_raw_x[_in_ind.size() / 2] > x", "a + b", "y = a", "0",
+                                     "below", reduce_type="int")
+        footprint = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1]], dtype=bool)
+        _check(kn.generic_filter(k, below, footprint=footprint, mode="wrap"),
+               nd.generic_filter(image, below_centre, footprint=footprint, mode="wrap"))
         want = nd.generic_filter1d(image, shift, 3, axis=0, origin=1)
         _check(kn.generic_filter1d(k, shift, 3, axis=0, origin=1), want)
         _check(kn.generic_filter1d(k, kiln.RawKernel(_SHIFT, "shift"), 3, axis=0, origin=1), want)
@@ -130,9 +142,13 @@ def test_generic_filters_with_python_functions_and_raw_kernels(device, images):
 
         _check(kn.generic_laplace(k, derivative), nd.generic_laplace(image, derivative))
         _check(kn.generic_gradient_magnitude(k, derivative), nd.generic_gradient_magnitude(image, derivative))
-    with pytest.raises(TypeError, match="Python function or a kiln.RawKernel"):
-        kn.generic_filter(kiln.asarray(images[0], device=device), kiln.ReductionKernel(
-            "T x", "T y", "x", "a + b", "y = a", "0", "total"), size=3)
+    image = kiln.asarray(images[0], device=device)
+    with pytest.raises(TypeError, match="function: takes a Python function or a RawKernel; ReductionKernel is not one"):
+        kn.generic_filter1d(image, kiln.ReductionKernel("T x", "T y", "x", "a + b", "y = a", "0", "total"), 3)
+    with pytest.raises(TypeError, match="1 input and 1 output"):
+        kn.generic_filter(image, kiln.ReductionKernel("T x, T z", "T y", "x", "a + b", "y = a", "0", "two"), size=3)
+    with pytest.raises(TypeError, match="ElementwiseKernel is not one"):
+        kn.generic_filter(image, kiln.ElementwiseKernel("T x", "T y", "y = x", "copy"), size=3)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])

@@ -15,6 +15,7 @@ import operator
 from ... import _core, asnumpy
 from ..._creation import asarray, ascontiguousarray, empty, zeros
 from ..._padding import pad
+from ._generic_kernels import callable_kind, wrapped_kernel
 from ._util import _finish, _np, _output_dtype
 
 # scipy.ndimage's boundary modes as numpy.pad's (for filters the grid-
@@ -515,46 +516,17 @@ def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=
     return generic_gradient_magnitude(input, first, output, mode, cval, axes=axes)
 
 
-# The kernels around users' RawKernels, by (code, name, options, window or line).
-_WRAPPED = {}
-
-
-def _wrapped_kernel(kernel, call):
-    """A kernel over many windows (lines) that calls `kernel`'s function on
-    each (include/kiln/device/generic_filter.cuh), the user's kernel
-    compiled as a device function."""
-    from ..._raw_kernel import as_device_functions, generated_kernels
-
-    key = (kernel.code, kernel.name, kernel.options, call)
-    if key not in _WRAPPED:
-        macro = "KILN_GENERIC_FILTER_WINDOW_FUNCTION" if call == "window" else "KILN_GENERIC_FILTER_LINE_FUNCTION"
-        source = (f"{as_device_functions(kernel.code)}\n#define {macro} {kernel.name}\n"
-                  "#include <kiln/device/generic_filter.cuh>\n")
-        name = "kiln_generic_filter_windows" if call == "window" else "kiln_generic_filter_lines"
-        _WRAPPED[key], = generated_kernels(source, [name], kernel.options)
-    return _WRAPPED[key]
-
-
-def _callable_kind(function):
-    from ..._raw_kernel import RawKernel
-
-    if isinstance(function, RawKernel):
-        return "raw"
-    if callable(function) and not hasattr(function, "reduce_expr"):
-        return "python"
-    raise TypeError("generic filters take a Python function or a kiln.RawKernel; other kernels are not supported")
-
-
 def generic_filter(input, function, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0,
                    extra_arguments=(), extra_keywords=None, *, axes=None):
     """function of each window's values (in the footprint's order), one
     result a window: a Python function (called on the host, as SciPy does),
     or a RawKernel ``f(const double* window, int size, double* result)``
-    run on the array's device for every window at once."""
+    or a ReductionKernel over each window's values, run on the array's
+    device for every window at once."""
     np = _np()
     from ..._joining import stack
 
-    kind = _callable_kind(function)
+    kind = callable_kind(function, reduction_allowed=True)
     input, dtype, _, views = _windowed(input, size, footprint, output, mode, cval, origin, axes)
     if views is None:
         return _finish(_cast(_working(input), dtype), input, output)
@@ -569,7 +541,7 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     else:
         result = zeros(flat.shape[0], dtype="float64", device=input.device)
         n = flat.shape[0]
-        _wrapped_kernel(function, "window")(((n + 127) // 128,), (128,), (flat, np.int64(count), result, np.int64(n)))
+        wrapped_kernel(function, "window")(((n + 127) // 128,), (128,), (flat, np.int64(count), result, np.int64(n)))
     return _finish(_cast(result.reshape(input.shape), dtype), input, output)
 
 
@@ -580,7 +552,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
     Python function (called on the host) or a RawKernel
     ``f(const double* line, ptrdiff_t length, double* out, ptrdiff_t out_length)``."""
     np = _np()
-    kind = _callable_kind(function)
+    kind = callable_kind(function, reduction_allowed=False)
     if filter_size < 1:
         raise RuntimeError("invalid filter size")
     input = asarray(input)
@@ -602,7 +574,7 @@ def generic_filter1d(input, function, filter_size, axis=-1, output=None, mode="r
         result = asarray(out, device=input.device)
     else:
         result = zeros((n, out_length), dtype="float64", device=input.device)
-        _wrapped_kernel(function, "line")(((n + 127) // 128,), (128,),
+        wrapped_kernel(function, "line")(((n + 127) // 128,), (128,),
                                           (lines, np.int64(length), result, np.int64(out_length), np.int64(n)))
     result = result.reshape(moved_shape).swapaxes(axis, -1)
     return _finish(_cast(result, dtype), input, output)
