@@ -132,6 +132,31 @@ def test_forward_backward_and_sections(device, rng):
         ks.sosfilt(np.ones((2, 5)), kx)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex128", "int32"])
+def test_symmetric_iir_filters(device, dtype, rng):
+    """symiirorder1 and symiirorder2 against SciPy's: 1-D signals and the
+    rows of 2-D ones, SciPy's default precision and chosen ones, poles at
+    angle 0, pi and between."""
+    for shape in ((40,), (3, 64)):
+        x = _random(shape, dtype, rng)
+        kx = kiln.asarray(x, device=device)
+        tol = 1e-5 if dtype == "float32" else 1e-10
+        for precision in (-1, 0.25, 1e-3):
+            _same(ks.symiirorder1(kx, 2.0, 0.5, precision), ss.symiirorder1(x, 2.0, 0.5, precision), tol, tol)
+        if dtype.startswith("complex"):
+            continue
+        for omega in (0.0, np.pi, 0.7):
+            _same(ks.symiirorder2(kx, 0.4, omega), ss.symiirorder2(x, 0.4, omega), 100 * tol, 100 * tol)
+    with pytest.raises(ValueError, match="z1"):
+        ks.symiirorder1(kiln.ones(10, device=device), 1.0, 1.5)
+    with pytest.raises(ValueError, match="did not converge"):
+        ks.symiirorder1(kiln.ones(5, device=device), 1.0, 0.99)
+    with pytest.raises(ValueError, match="r must be"):
+        ks.symiirorder2(kiln.ones(10, device=device), 1.0, 0.5)
+    with pytest.raises(ValueError, match="1D or 2D"):
+        ks.symiirorder2(kiln.ones((2, 2, 10), device=device), 0.5, 0.5)
+
+
 def test_nonlinear_filters_analytic_signals_and_detrending(device, rng):
     x = rng.integers(0, 100, (6, 11)).astype(np.float64)
     kx = kiln.asarray(x, device=device)

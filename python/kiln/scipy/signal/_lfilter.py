@@ -252,7 +252,8 @@ def _gustafsson(b, a, x, axis, irlen):
 
 
 def _sections(sos):
-    sos = np.asarray(kiln.asnumpy(sos) if isinstance(sos, kiln.ndarray) else sos)
+    """sos as a NumPy (n_sections, 6) array; one section may be 1-D (SciPy)."""
+    sos = np.atleast_2d(kiln.asnumpy(sos) if isinstance(sos, kiln.ndarray) else sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
         raise ValueError("sos array must be shape (n_sections, 6)")
     if not (sos[:, 3] == 1).all():
