@@ -221,3 +221,22 @@ def test_lambertw_matches_scipy_on_every_branch(device, rng):
                                    sp.lambertw(special, branch), rtol=1e-12, equal_nan=True)
     with pytest.raises(TypeError, match="branch"):
         ks.lambertw(kiln.asarray(z[:3], device=device), 0.5)
+
+
+def test_spherical_harmonics_match_scipy(device, rng):
+    """sph_harm_y over every (n, m) up to degree 6, with n and m arrays
+    broadcast against the angles, polar angles outside [0, pi] and orders
+    above the degree (zero); sph_harm is the older argument order."""
+    theta = rng.uniform(-1, 4, (1, 1, 40))
+    phi = rng.uniform(0, 2 * np.pi, (1, 1, 40))
+    n = np.arange(7)[:, None, None]
+    m = np.arange(-7, 8)[None, :, None]
+    got = ks.sph_harm_y(kiln.asarray(n, device=device), kiln.asarray(m, device=device),
+                        kiln.asarray(theta, device=device), kiln.asarray(phi, device=device))
+    want = sp.sph_harm_y(n, m, theta, phi)
+    assert got.dtype == kiln.complex128 and got.shape == want.shape
+    np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-12, atol=1e-13)
+    np.testing.assert_allclose(kiln.asnumpy(ks.sph_harm(2, 3, kiln.asarray(phi, device=device), 0.4)),
+                               sp.sph_harm_y(3, 2, 0.4, phi), rtol=1e-12, atol=1e-13)
+    with pytest.raises(TypeError, match="integers"):
+        ks.sph_harm_y(1.5, 0, 0.1, 0.2)

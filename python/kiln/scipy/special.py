@@ -13,7 +13,8 @@ float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
 rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
 betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
-Lambert W function (of complex z, every branch) in _lambertw.py. Complex
+Lambert W function (of complex z, every branch) in _lambertw.py, the
+spherical harmonics in _spherical_harmonics.py. Complex
 arguments are not supported elsewhere."""
 import math
 
@@ -24,6 +25,7 @@ from .._creation import asarray
 from .._elementwise import real as _real
 from .._elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
 from ._lambertw import lambertw  # noqa: F401
+from ._spherical_harmonics import sph_harm, sph_harm_y  # noqa: F401
 from .._core import result_type
 from .._ufunc import ufunc
 
