@@ -71,8 +71,9 @@ def bitwise_count(x, /, *, out=None):
 def heaviside(x1, x2, /, *, out=None):
     """0 where x1 < 0, x2 where x1 == 0, 1 where x1 > 0 (NaN stays NaN)."""
     x, h0 = operands(x1, x2)
-    dtype = _core.result_type(x, h0, "float16") if x.dtype.kind in "biu" and h0.dtype.kind in "biu" else \
-        _core.result_type(x, h0)
+    # integers: NumPy's loop is the smallest float each input fits (int8 with uint8: float16)
+    dtype = _core.result_type(_core.result_type(x, "float16"), _core.result_type(h0, "float16")) \
+        if x.dtype.kind in "biu" and h0.dtype.kind in "biu" else _core.result_type(x, h0)
     x, h0 = x.astype(dtype, copy=False), h0.astype(dtype, copy=False)
     result = _core._where(x < 0, 0, _core._where(x > 0, 1, h0)).astype(dtype, copy=False)
     return into(_core._where(_core.isnan(x), x, result), out)

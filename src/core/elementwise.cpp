@@ -116,6 +116,20 @@ DType promote_operands(const Operand* args, int begin, int end) {
   return out;
 }
 
+// The loop for `op` over args[begin, end): NumPy's search by the inputs'
+// own dtypes where every input has one (a weak Python scalar has none, and
+// its promotion decides alone).
+detail::LoopTypes resolve_operands_loop(OpId op, const Operand* args, int begin, int end) {
+  const DType promoted = promote_operands(args, begin, end);
+  std::vector<DType> inputs;
+  for (int i = begin; i < end; ++i) {
+    if (args[i].is_array()) inputs.push_back(args[i].array().dtype());
+    else if (!args[i].scalar().weak) inputs.push_back(args[i].scalar().dtype);
+    else return detail::resolve_loop(op, promoted);
+  }
+  return detail::resolve_loop(op, promoted, inputs.data(), static_cast<int>(inputs.size()));
+}
+
 bool same_view(const Array& a, const Array& b) {
   return a.shares_buffer_with(b) && a.offset() == b.offset() && a.strides() == b.strides() &&
          a.shape() == b.shape() && a.dtype() == b.dtype();
@@ -141,8 +155,7 @@ DType result_type(const std::vector<DType>& dtypes, const std::vector<Scalar>& s
 }
 
 DType result_dtype(OpId op, const std::vector<Operand>& args) {
-  return detail::resolve_loop(op, promote_operands(args.data(), first_promoted(op), static_cast<int>(args.size())))
-      .output;
+  return resolve_operands_loop(op, args.data(), first_promoted(op), static_cast<int>(args.size())).output;
 }
 
 Array apply(OpId op, const Operand* args, int count, const Array* out) {
@@ -152,8 +165,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
                     " arguments, got " + std::to_string(count));
   const Device device = common_device(op, args, count, out);
 
-  const DType promoted = promote_operands(args, first_promoted(op), arity);
-  const detail::LoopTypes types = detail::resolve_loop(op, promoted);
+  const detail::LoopTypes types = resolve_operands_loop(op, args, first_promoted(op), arity);
   if (detail::is_comparison(op) && is_integer(types.loop)) {
     for (int i = 0; i < arity; ++i)
       if (!args[i].is_array() && !args[i].scalar().fits(types.loop))

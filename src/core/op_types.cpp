@@ -1,5 +1,6 @@
 #include "op_types.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "kiln/error.hpp"
@@ -103,7 +104,7 @@ bool is_comparison(OpId op) {
          op == OpId::greater || op == OpId::greater_equal;
 }
 
-LoopTypes resolve_loop(OpId op, DType promoted) {
+LoopTypes resolve_loop(OpId op, DType promoted, const DType* inputs, int count) {
   const Rule r = rule_for(op);
   auto no_loop = [&] {
     return TypeError(std::string("kiln.") + op_name(op) + " is not supported for dtype " +
@@ -120,7 +121,9 @@ LoopTypes resolve_loop(OpId op, DType promoted) {
     bool found = false;
     for (int k = 0; k < kNumDTypes && !found; ++k) {
       DType d = static_cast<DType>(r.double_first ? kNumDTypes - 1 - k : k);
-      if ((r.loops & bit(d)) && can_cast(promoted, d, Casting::Safe)) {
+      bool fits = count ? std::all_of(inputs, inputs + count, [&](DType in) { return can_cast(in, d, Casting::Safe); })
+                        : can_cast(promoted, d, Casting::Safe);
+      if ((r.loops & bit(d)) && fits) {
         loop = d;
         found = true;
       }

@@ -109,3 +109,15 @@ def test_array_api_version():
     assert kiln.ones(2).__array_namespace__() is kiln
     with pytest.raises(ValueError, match="api_version"):
         kiln.ones(2).__array_namespace__(api_version="1999.01")
+
+
+@pytest.mark.parametrize("name", ["copysign", "arctan2", "hypot", "logaddexp", "nextafter", "heaviside", "divide"])
+def test_float_loops_of_mixed_integer_inputs_follow_numpy(name):
+    """NumPy runs a float-only ufunc in the first loop every input casts to
+    safely: int8 with uint8 in float16, though they promote to int16."""
+    names = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint64", "float16"]
+    for a in names:
+        for b in names:
+            x, y = np.ones(3, dtype=a), np.ones(3, dtype=b)
+            want = getattr(np, name)(x, y)
+            assert getattr(kiln, name)(kiln.asarray(x), kiln.asarray(y)).dtype == want.dtype, (a, b)
