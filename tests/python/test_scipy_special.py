@@ -240,3 +240,44 @@ def test_spherical_harmonics_match_scipy(device, rng):
                                sp.sph_harm_y(3, 2, 0.4, phi), rtol=1e-12, atol=1e-13)
     with pytest.raises(TypeError, match="integers"):
         ks.sph_harm_y(1.5, 0, 0.1, 0.2)
+
+
+@pytest.mark.parametrize("name", ["jv", "yv", "iv", "kv", "ive", "kve"])
+def test_bessel_functions_of_real_order_match_scipy(device, name, rng):
+    """jv, yv, iv, kv and the scaled ive, kve over orders -40..40 (integer,
+    half-integer and between) and x from 1e-10 to 1e5, within 1e-9 of
+    SciPy's (relative to the oscillation's amplitude sqrt(2/(pi x)) where J
+    and Y oscillate); negative x, x = 0 and x = inf as SciPy's where its
+    value is a limit. Where the value overflows, SciPy gives NaN for some
+    negative orders and kiln the infinity of the reflection formula."""
+    v = np.concatenate([np.arange(-6, 6.5, 0.5), rng.uniform(-40, 40, 30), [1e-9, 0.4999, 75.5]])[:, None]
+    x = np.concatenate([[1e-10, 1e-3, 0.5, 1.9999, 2.0, 7.0, 33.0, 999.0, 1001.0, 1e5], rng.uniform(0, 80, 40)])
+    want = getattr(sp, name)(v, x)
+    got = kiln.asnumpy(getattr(ks, name)(kiln.asarray(v, device=device), kiln.asarray(x, device=device)))
+    scale = np.abs(want)
+    if name in ("jv", "yv"):
+        scale = np.maximum(scale, np.sqrt(2 / (np.pi * x)) * (x > np.abs(v)))
+    both = np.isfinite(want) & np.isfinite(got)
+    assert np.all(np.abs(got - want)[both] <= 1e-9 * scale[both] + 1e-300)
+    # where either overflows, the other is at the edge of the range (1e300) with
+    # the same sign; SciPy's NaN for an overflowing negative order is kiln's infinity
+    infinite = np.isinf(want) | np.isinf(got)
+    agree = (np.sign(got) == np.sign(want)) & (np.minimum(np.abs(got), np.abs(want)) > 1e300) | np.isnan(want)
+    assert np.all(agree[infinite])
+    assert np.array_equal(np.isnan(got), np.isnan(want) & ~np.isinf(got))
+    edges = np.array([0.0, -2.0, np.inf, np.nan])
+    orders = np.array([[0.0], [1.0], [2.0], [2.5]])
+    np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(kiln.asarray(orders, device=device), kiln.asarray(
+        edges, device=device))), getattr(sp, name)(orders, edges), rtol=1e-13)
+    assert getattr(ks, name)(kiln.asarray(np.float32([1.5]), device=device), np.float32(2)).dtype == \
+        getattr(sp, name)(np.float32([1.5]), np.float32(2)).dtype
+
+
+def test_yn_and_jn(device):
+    n = np.arange(-4, 5)[:, None]
+    x = np.linspace(0.1, 30, 25)
+    got = ks.yn(kiln.asarray(n, device=device), kiln.asarray(x, device=device))
+    np.testing.assert_allclose(kiln.asnumpy(got), sp.yn(n, x), rtol=1e-10, atol=1e-12)
+    assert got.dtype == sp.yn(n, x).dtype
+    np.testing.assert_allclose(kiln.asnumpy(ks.jn(2, kiln.asarray(x, device=device))), sp.jn(2, x), rtol=1e-10,
+                               atol=1e-13)

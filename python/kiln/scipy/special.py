@@ -14,7 +14,9 @@ rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
 betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
 Lambert W function (of complex z, every branch) in _lambertw.py, the
-spherical harmonics in _spherical_harmonics.py. Complex
+spherical harmonics in _spherical_harmonics.py. The Bessel functions of
+real order (jv, yv, iv, kv, ive, kve, yn) are one kernel each call
+(include/kiln/device/bessel_real_order.cuh), not fused. Complex
 arguments are not supported elsewhere."""
 import math
 
@@ -433,15 +435,46 @@ _exp1 = _in_loop("exp1", lambda x: _integrals().exp1(x, _digamma), float32_first
 _expi = _in_loop("expi", lambda x: _integrals().expi(x, _digamma), float32_first=True)
 
 
+def _bessel_real_order(which):
+    """The body computing one of include/kiln/device/bessel_real_order.cuh's
+    functions of (order v, x), numbered as its KILN_BESSEL_* are, on the
+    device of the arrays (one kernel, not fused)."""
+    def compute(v, x):
+        from .._creation import ascontiguousarray, empty
+        from .._manipulation import broadcast_arrays
+        from .._raw_kernel import header_kernels, launch_size
+
+        device = next((a.device for a in (x, v) if a.ndim), x.device)
+        v, x = (ascontiguousarray(asarray(a, device=device)) for a in broadcast_arrays(v, x))
+        out = empty(v.shape, dtype=np.float64, device=device)
+        if out.size:
+            kernel, = header_kernels("bessel_real_order.cuh", ("kiln_bessel_real_order",))
+            kernel(*launch_size(out.size), (v, x, out, np.int64(out.size), np.int32(which)))
+        return out
+    return compute
+
+
+_jv = _in_loop("jv", _bessel_real_order(0))
+_yv = _in_loop("yv", _bessel_real_order(1))
+_iv = _in_loop("iv", _bessel_real_order(2))
+_kv = _in_loop("kv", _bessel_real_order(3))
+_ive = _in_loop("ive", _bessel_real_order(4))
+_kve = _in_loop("kve", _bessel_real_order(5))
+# yn's loops: (integer n, double x) first; a real n is truncated, as SciPy's cast
+_yn = _in_loop("yn", lambda n, x: _bessel_real_order(1)(_core.trunc(n), x),
+               float32_first=lambda n, x: asarray(n).dtype.kind not in "biu")
+
+
 # The composed functions as ufuncs: name -> number of arguments.
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
              "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
              "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "betainc": 3, "betaincinv": 3, "binom": 2, "expn": 2,
-             "exp1": 1, "expi": 1}
+             "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
+jn = jv  # noqa: F821  (SciPy's jn is jv)
 _zeta_ufunc = ufunc("zeta", _zeta, 2)
 
 
