@@ -1,7 +1,8 @@
 """kiln.scipy beside CuPy's cupyx.scipy on the GPU (or SciPy on the CPU):
 the scipy issue's rows. SpMV of a CSR matrix with 10M entries, 100 steps of
 cg on the 2-D Poisson matrix of 2048 x 2048 unknowns (4M), gaussian_filter
-of a 4096 x 4096 image, erfinv of 64M float32.
+of a 4096 x 4096 image, fftconvolve of 1M by 10k samples, erfinv of 64M
+float32.
 
 Writes bench/results/scipy-<device>.json and the docs/benchmarks.md section
 of the same name, with kiln's time over the best peer's.
@@ -28,6 +29,7 @@ def poisson(side):
 def libraries(device):
     """(name, asarray, scipy-like namespace, synchronize) for each library on `device`."""
     import kiln.scipy.ndimage
+    import kiln.scipy.signal
     import kiln.scipy.sparse
     import kiln.scipy.sparse.linalg
     import kiln.scipy.special
@@ -37,6 +39,7 @@ def libraries(device):
         import scipy
 
         import scipy.ndimage
+        import scipy.signal
         import scipy.sparse.linalg
         import scipy.special
 
@@ -46,6 +49,7 @@ def libraries(device):
     try:
         import cupy
         import cupyx.scipy.ndimage
+        import cupyx.scipy.signal
         import cupyx.scipy.sparse.linalg
         import cupyx.scipy.special
 
@@ -71,6 +75,7 @@ def main():
     rhs = rng.random(laplacian.shape[0])
     image = rng.random((4096, 4096)).astype(np.float32)
     uniform = (rng.random(64 << 20).astype(np.float32) * 2 - 1) * 0.999
+    signal, taps = rng.standard_normal(1 << 20), rng.standard_normal(10_000)
     libs = libraries(args.device)
     rows = []
     for case, make, run in [
@@ -82,6 +87,8 @@ def main():
          lambda sp, data: sp.sparse.linalg.cg(data[0], data[1], maxiter=100, rtol=1e-30)),
         ("gaussian_filter, 4096x4096 float32, sigma 2",
          lambda sp, conv: conv(image), lambda sp, data: sp.ndimage.gaussian_filter(data, 2.0)),
+        ("fftconvolve, 1M x 10k float64", lambda sp, conv: (conv(signal), conv(taps)),
+         lambda sp, data: sp.signal.fftconvolve(data[0], data[1])),
         ("erfinv, 64M float32", lambda sp, conv: conv(uniform), lambda sp, data: sp.special.erfinv(data)),
     ]:
         row = {"case": case, "seconds": seconds_per_library(libs, lambda convert, sp: make(sp, convert), run, 1.0, 5)}
