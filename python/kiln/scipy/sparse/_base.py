@@ -1,9 +1,11 @@
-"""What every sparse matrix of kiln.scipy.sparse shares: shape, dtype and
+"""What every sparse matrix and array of kiln.scipy.sparse shares: shape, dtype and
 device, conversions between the formats and to the host's SciPy, the
 arithmetic operators (each format's own work is done in CSR), reductions,
 and the helpers that build index arrays with kiln's array operations, so
-that every format runs on every device."""
+that every format runs on every device; and the two interfaces SciPy
+offers over them, spmatrix (``csr_matrix``...) and sparray (``csr_array``...)."""
 import operator
+import warnings
 
 from ... import _elementwise
 from ..._creation import arange, asarray, full, zeros
@@ -17,7 +19,9 @@ def _np():
 
 # The matrix class of each format, registered by its module ("csr": csr_matrix,
 # ...), so that the formats convert into one another without importing each other.
+# The classes of each format: FORMATS the matrices, ARRAY_FORMATS the arrays.
 FORMATS = {}
+ARRAY_FORMATS = {}
 
 
 def _is_host_sparse(x):
@@ -124,8 +128,6 @@ def with_dtype(data, dtype):
 def warn_efficiency(message, stacklevel=3):
     """SciPy's SparseEfficiencyWarning, attributed `stacklevel` frames up
     from here (3: the caller of the function that warns)."""
-    import warnings
-
     warnings.warn(message, SparseEfficiencyWarning, stacklevel=stacklevel)
 
 
@@ -156,8 +158,10 @@ def check_shape(shape):
     return shape
 
 
-class spmatrix:
-    """The base class of kiln's sparse matrices (CuPy's ``cupyx.scipy.sparse.spmatrix``)."""
+class _spbase:
+    """What kiln's sparse matrices and arrays share; spmatrix and sparray
+    below say which of SciPy's two interfaces a class speaks, and ``_family``
+    (FORMATS or ARRAY_FORMATS) is where its results' classes come from."""
 
     __array_priority__ = 101
     ndim = 2
@@ -165,7 +169,7 @@ class spmatrix:
     format = None
 
     def __init__(self, device=None):
-        if type(self) is spmatrix:
+        if type(self) is _spbase:
             raise ValueError("This class is not intended to be instantiated directly.")
         self._device = device
 
@@ -176,16 +180,19 @@ class spmatrix:
 
     @property
     def size(self):
-        return self.getnnz()
+        return self._stored_count()
 
     @property
     def nnz(self):
-        return self.getnnz()
+        return self._stored_count()
+
+    def _stored_count(self):
+        return int(self.data.shape[0])
 
     def getnnz(self, axis=None):
         if axis is not None:
             raise NotImplementedError("getnnz over an axis is not supported")
-        return int(self.data.shape[0])
+        return self._stored_count()
 
     def count_nonzero(self):
         """The number of stored entries that are not zero (after summing duplicates)."""
@@ -206,6 +213,10 @@ class spmatrix:
     def getformat(self):
         return self.format
 
+    def getmaxprint(self):
+        """How many entries printing shows (SciPy's)."""
+        return self.maxprint
+
     def __len__(self):
         raise TypeError("sparse matrix length is ambiguous; use getnnz() or shape[0]")
 
@@ -220,8 +231,8 @@ class spmatrix:
             yield self[r]
 
     def __repr__(self):
-        return (f"<{self.shape[0]}x{self.shape[1]} sparse matrix of type '{self.dtype}'\n"
-                f"\twith {self.nnz} stored elements in {_FORMAT_NAMES.get(self.format, self.format)} format>")
+        return (f"<{_FORMAT_NAMES.get(self.format, self.format)} sparse {self._kind} of dtype '{self.dtype}'\n"
+                f"\twith {self.nnz} stored elements and shape {self.shape}>")
 
     def __str__(self):
         return str(self.get())
@@ -242,7 +253,7 @@ class spmatrix:
         return self.tocsr().tocsc(copy=False)
 
     def todia(self, copy=False):
-        return FORMATS["dia"].from_coo(self.tocoo())
+        return self._family["dia"].from_coo(self.tocoo())
 
     def tolil(self, copy=False):
         raise NotImplementedError("kiln.scipy.sparse has no LIL format")
@@ -336,7 +347,7 @@ class spmatrix:
             raise ValueError("exponent must be >= 0")
         if other == 0:
             n = self.shape[0]
-            return FORMATS["csr"]((full(n, 1, dtype=str(self.dtype), device=self.device),
+            return self._family["csr"]((full(n, 1, dtype=str(self.dtype), device=self.device),
                                    arange(n, dtype="int32", device=self.device),
                                    arange(n + 1, dtype="int32", device=self.device)), shape=(n, n))
         result = self.tocsr()
@@ -488,4 +499,80 @@ _FORMAT_NAMES = {"csr": "Compressed Sparse Row", "csc": "Compressed Sparse Colum
 
 
 for _name in _ZERO_PRESERVING:
-    setattr(spmatrix, _name, _zero_preserving_method(_name))
+    setattr(_spbase, _name, _zero_preserving_method(_name))
+
+
+class spmatrix(_spbase):
+    """SciPy's sparse matrix interface (CuPy's ``cupyx.scipy.sparse.spmatrix``):
+    ``*`` and ``**`` are the matrix product and power, reductions along an
+    axis give 2-d results; ``.A`` and ``.H`` still work, with SciPy's
+    deprecation warning."""
+
+    _kind = "matrix"
+    _family = FORMATS
+
+    @property
+    def A(self):
+        warnings.warn("`spmatrix.A` is deprecated, use `.toarray()` instead", DeprecationWarning, stacklevel=2)
+        return self.toarray()
+
+    @property
+    def H(self):
+        warnings.warn("`spmatrix.H` is deprecated, use `.T.conj()` instead", DeprecationWarning, stacklevel=2)
+        return self.getH()
+
+
+def _matrix_only(name):
+    """An attribute sparse arrays do not have (SciPy's): reading it raises
+    AttributeError, so hasattr says False."""
+    def absent(self):
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}' (it is a sparse "
+                             "matrix's; sparse arrays do without it)")
+    return property(absent)
+
+
+class sparray(_spbase):
+    """SciPy's sparse array interface (``csr_array`` and friends): ``*`` and
+    ``**`` act elementwise (a zeroth power is refused, as SciPy's, since it
+    would make every absent entry 1), reductions along an axis give 1-d
+    arrays, the shape cannot be assigned, and the matrix-only spellings
+    (``.A``, ``.H``, ``getnnz``, ``getrow``...) are absent. Every result
+    built from an array is an array. kiln's arrays are 2-d: indexing that
+    would give SciPy's 1-d sparse arrays is refused by name."""
+
+    _kind = "array"
+    _family = ARRAY_FORMATS
+
+    for _name in ("A", "H", "asfptype", "get_shape", "getformat", "getmaxprint", "getnnz", "getrow", "getcol",
+                  "set_shape", "getH"):
+        locals()[_name] = _matrix_only(_name)
+    del _name
+
+    @property
+    def shape(self):
+        return self._shape
+
+    @property
+    def mT(self):
+        return self.transpose()
+
+    def __mul__(self, other):
+        return super().__mul__(other) if is_scalar(other) else self.multiply(other)
+
+    def __rmul__(self, other):
+        return super().__rmul__(other) if is_scalar(other) else self.multiply(other)
+
+    def __pow__(self, other):
+        if not is_scalar(other):
+            raise NotImplementedError("a sparse array to a non-scalar power is not supported (SciPy's)")
+        return self.power(other)
+
+    def sum(self, axis=None, dtype=None, out=None):
+        total = super().sum(axis=axis, dtype=dtype)
+        if axis is None:
+            return total
+        total = total.reshape(-1)
+        if out is not None:
+            out[...] = total
+            return out
+        return total

@@ -11,7 +11,7 @@ them, conversions keep them)."""
 from ... import _elementwise
 from ..._creation import arange, asarray, zeros
 from ._base import (FORMATS, _axis, _dense, _is_host_sparse, _np, check_shape, expand_pointers, index_dtype,
-                    is_scalar, line_sums, pointers, result_dtype, sorted_sums, spmatrix, stable_order,
+                    is_scalar, line_sums, pointers, result_dtype, sorted_sums, _spbase, stable_order,
                     warn_efficiency, with_dtype)
 
 
@@ -22,15 +22,15 @@ def _array_types():
     return (ndarray, _np().ndarray)
 
 
-class _compressed_matrix(spmatrix):
+class _compressed_matrix(_spbase):
     """A CSR or CSC matrix: ``data``, ``indices`` (minor index of each
     entry) and ``indptr`` (where each major line's entries start)."""
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         device = None
-        if isinstance(arg1, spmatrix):
+        if isinstance(arg1, _spbase):
             source = arg1.asformat(self.format)
             copy = copy or source is arg1
             data, indices, indptr = source.data, source.indices, source.indptr
@@ -95,7 +95,7 @@ class _compressed_matrix(spmatrix):
 
     def _with(self, data, indices=None, indptr=None, shape=None, format=None):
         """A matrix of this (or the given) format sharing the structure unless given."""
-        cls = FORMATS[format or self.format]
+        cls = self._family[format or self.format]
         return cls((data, self.indices if indices is None else indices, self.indptr if indptr is None else indptr),
                    shape=self._shape if shape is None else shape)
 
@@ -196,7 +196,7 @@ class _compressed_matrix(spmatrix):
 
     # -- conversions --------------------------------------------------------
     def tocoo(self, copy=False):
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         rows, cols = self._coordinates()
         kind = str(self.indices.dtype)
@@ -213,7 +213,7 @@ class _compressed_matrix(spmatrix):
         n_major, n_minor = self._shape if format == "csr" else (self._shape[1], self._shape[0])
         order = stable_order(major * max(n_minor, 1) + minor)
         kind = index_dtype(max(self._shape), self.data.shape[0])
-        return FORMATS[format]((self.data[order], minor[order].astype(kind),
+        return self._family[format]((self.data[order], minor[order].astype(kind),
                                  pointers(major[order], n_major, self.device).astype(kind)), shape=self._shape)
 
     def tocsr(self, copy=False):
@@ -239,7 +239,7 @@ class _compressed_matrix(spmatrix):
     def get(self, stream=None):
         import scipy.sparse
 
-        cls = scipy.sparse.csr_matrix if self.format == "csr" else scipy.sparse.csc_matrix
+        cls = getattr(scipy.sparse, f"{self.format}_{self._kind}")
         return cls((self.data.get(), self.indices.get(), self.indptr.get()), shape=self._shape)
 
     def astype(self, t):
@@ -266,7 +266,7 @@ class _compressed_matrix(spmatrix):
         data, indices, indptr = self.data, self.indices, self.indptr
         if copy:
             data, indices, indptr = data.copy(), indices.copy(), indptr.copy()
-        return FORMATS[other]((data, indices, indptr), shape=(self._shape[1], self._shape[0]))
+        return self._family[other]((data, indices, indptr), shape=(self._shape[1], self._shape[0]))
 
     def reshape(self, *shape, order="C"):
         return self.tocoo().reshape(*shape, order=order).asformat(self.format)
@@ -289,6 +289,9 @@ class _compressed_matrix(spmatrix):
     def power(self, n, dtype=None):
         if not is_scalar(n):
             raise NotImplementedError("input is not scalar")
+        if n == 0:  # SciPy's refusal: every absent entry would become 1
+            raise NotImplementedError("zero power is not supported as it would densify the matrix. "
+                                      "Use `ones(A.shape, dtype=A.dtype)` for this case.")
         data = self.data if dtype is None else self.data.astype(str(_np().dtype(dtype)))
         return self._with(data ** n)
 
@@ -303,7 +306,7 @@ class _compressed_matrix(spmatrix):
     def _from_entries(self, shape, rows, cols, data, format=None, drop_zeros=True):
         """The canonical matrix of `format` holding the entries (summed where
         they share a place; zeros dropped unless told)."""
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         kind = index_dtype(max(shape), rows.shape[0])
         result = coo_matrix((data, (rows.astype(kind), cols.astype(kind))), shape=shape).asformat(
@@ -329,7 +332,7 @@ class _compressed_matrix(spmatrix):
             if other == 0:
                 return self.copy()
             raise NotImplementedError("adding a nonzero scalar to a sparse matrix is not supported")
-        if isinstance(other, spmatrix):
+        if isinstance(other, _spbase):
             return self._add_sparse(other, 1)
         dense = _dense(other, self.device)
         return self.toarray() + dense
@@ -342,7 +345,7 @@ class _compressed_matrix(spmatrix):
             if other == 0:
                 return self.copy()
             raise NotImplementedError("subtracting a nonzero scalar from a sparse matrix is not supported")
-        if isinstance(other, spmatrix):
+        if isinstance(other, _spbase):
             return self._add_sparse(other, -1)
         return self.toarray() - _dense(other, self.device)
 
@@ -374,7 +377,7 @@ class _compressed_matrix(spmatrix):
         if is_scalar(other):
             data = self.data if self.dtype.kind == "c" else self.data.astype("float64")
             return self._with(data * (1.0 / other))
-        if isinstance(other, spmatrix):
+        if isinstance(other, _spbase):
             return self.toarray() / other.toarray()
         return self.multiply(_elementwise.true_divide(1.0, _dense(other, self.device)))
 
@@ -383,7 +386,7 @@ class _compressed_matrix(spmatrix):
         vector or matrix (dense result)."""
         if is_scalar(other) and not isinstance(other, _array_types()):
             return self._scaled(other)
-        if isinstance(other, spmatrix):
+        if isinstance(other, _spbase):
             return self._matmul_sparse(other)
         other = _dense(other, self.device)
         if other.ndim == 0:
@@ -452,7 +455,7 @@ class _compressed_matrix(spmatrix):
         shape (entries where both have one), or a dense array (broadcast)."""
         if is_scalar(other):
             return self._scaled(other)
-        if isinstance(other, spmatrix):
+        if isinstance(other, _spbase):
             return self._multiply_sparse(other)
         other = _dense(other, self.device)
         from ..._manipulation import broadcast_to
@@ -465,7 +468,7 @@ class _compressed_matrix(spmatrix):
         rows, cols, data = self._entries()
         full = broadcast_to(other, self._shape)
         dtype = result_dtype(self.data.dtype, other.dtype)
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         return coo_matrix((data.astype(dtype) * full[rows, cols].astype(dtype), (rows, cols)), shape=self._shape)
 
@@ -508,7 +511,7 @@ class _compressed_matrix(spmatrix):
         return union, values, other_values
 
     def _sparse_from_dense(self, dense):
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         return coo_matrix(dense).asformat(self.format)
 
@@ -527,7 +530,7 @@ class _compressed_matrix(spmatrix):
                 return self._sparse_from_dense(function(self.toarray(), other))
             canonical = self._canonical_copy()
             keys, values = canonical._keys(), function(canonical.data, other)
-        elif isinstance(other, spmatrix):
+        elif isinstance(other, _spbase):
             if other.shape != self._shape:
                 if _np().broadcast_shapes(self._shape, other.shape) == self._shape:
                     probe = function(zeros(1, dtype=str(self.data.dtype), device=self.device),
@@ -614,7 +617,7 @@ class _compressed_matrix(spmatrix):
         """The extreme over all places (implicit zeros included unless
         `explicit`): a scalar, or SciPy's sparse (1, n) or (m, 1) matrix."""
         from ..._core import bincount
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         axis = None if axis is None else _axis(axis)
         if self._shape[0] * self._shape[1] == 0 and (axis is None or self._shape[axis] == 0):

@@ -1,32 +1,43 @@
 """SciPy's constructors of sparse matrices: eye/identity, diags/spdiags,
 random, kron/kronsum, the block builders (bmat, hstack, vstack,
-block_diag), tril/triu and find. Each builds coordinate entries with
-kiln's array operations, on the default device unless told."""
+block_diag), tril/triu and find, and of sparse arrays (eye_array,
+diags_array, random_array, block_array). Each builds coordinate entries
+with kiln's array operations, on the default device unless told. Built
+from sparse arrays, the result is an array (SciPy's rule), else a matrix."""
 import numbers
 import operator
 
 from ..._creation import arange, asarray, full, zeros
-from ._base import FORMATS, _np, check_shape, index_dtype, result_dtype, spmatrix
+from ._base import ARRAY_FORMATS, FORMATS, _np, _spbase, check_shape, index_dtype, result_dtype, sparray
 
 
 def _dtype(dtype, default="float64"):
     return str(_np().dtype(default if dtype is None else dtype))
 
 
-def _coo(data, rows, cols, shape):
-    coo_matrix = FORMATS["coo"]
+def _family_of(*operands):
+    """The classes a result of these operands takes: arrays if any is one."""
+    return ARRAY_FORMATS if any(isinstance(a, sparray) for a in operands) else FORMATS
 
+
+def _sparse(A, family):
+    """A as a kiln sparse matrix or array (dense and SciPy's inputs in COO)."""
+    return A if isinstance(A, _spbase) else family["coo"](A)
+
+
+def _coo(data, rows, cols, shape, family=FORMATS):
     kind = index_dtype(max(shape), rows.shape[0])
-    return coo_matrix((data, (rows.astype(kind), cols.astype(kind))), shape=shape)
+    return family["coo"]((data, (rows.astype(kind), cols.astype(kind))), shape=shape)
 
 
-def eye(m, n=None, k=0, dtype=float, format=None, *, device=None):
+def eye(m, n=None, k=0, dtype=float, format=None, *, device=None, _family=FORMATS):
     """Ones on diagonal k of an m x n matrix (SciPy's default format: dia)."""
     n = m if n is None else n
     m, n, k = operator.index(m), operator.index(n), operator.index(k)
     length = max(0, min(m + min(k, 0), n - max(k, 0)))
     start = arange(length, dtype="int64", device=device)
-    coo = _coo(full(length, 1, dtype=_dtype(dtype), device=device), start - min(k, 0), start + max(k, 0), (m, n))
+    coo = _coo(full(length, 1, dtype=_dtype(dtype), device=device), start - min(k, 0), start + max(k, 0), (m, n),
+               _family)
     return coo.asformat(format or "dia")
 
 
@@ -34,7 +45,7 @@ def identity(n, dtype="d", format=None, *, device=None):
     return eye(n, n, dtype=dtype, format=format, device=device)
 
 
-def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=None):
+def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=None, _family=FORMATS):
     """The matrix with each of `diagonals` laid along its offset."""
     from ..._joining import concatenate
 
@@ -73,8 +84,9 @@ def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=N
                       else values_k[:length].astype(_dtype(dtype)))
     if not rows:
         empty = zeros(0, dtype="int64", device=device)
-        return _coo(zeros(0, dtype=_dtype(dtype), device=device), empty, empty, (m, n)).asformat(format or "dia")
-    return _coo(concatenate(values), concatenate(rows), concatenate(cols), (m, n)).asformat(format or "dia")
+        return _coo(zeros(0, dtype=_dtype(dtype), device=device), empty, empty, (m, n), _family).asformat(
+            format or "dia")
+    return _coo(concatenate(values), concatenate(rows), concatenate(cols), (m, n), _family).asformat(format or "dia")
 
 
 def _is_scalar_like(x):
@@ -83,14 +95,13 @@ def _is_scalar_like(x):
 
 def spdiags(data, diags, m=None, n=None, format=None):
     """The matrix whose diagonals at offsets `diags` are the rows of `data`."""
-    dia_matrix = FORMATS["dia"]
-
     if n is None and m is not None and not isinstance(m, numbers.Integral):
         m, n = m
-    return dia_matrix((data, diags), shape=(m, n)).asformat(format)
+    return FORMATS["dia"]((data, diags), shape=(m, n)).asformat(format)
 
 
-def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data_rvs=None, *, device=None):
+def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data_rvs=None, *, device=None,
+           _family=FORMATS):
     """An m x n matrix with round(density * m * n) entries at distinct places
     drawn uniformly, their values uniform in [0, 1) (or from data_rvs(k))."""
     from ... import random as kiln_random
@@ -108,7 +119,7 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
     places = asarray(places, device=device).astype("int64")
     values = data_rvs(k) if data_rvs is not None else random_state.rand(k)
     values = asarray(values, device=places.device).astype(dtype)
-    return _coo(values, places // max(n, 1), places % max(n, 1), (m, n)).asformat(format)
+    return _coo(values, places // max(n, 1), places % max(n, 1), (m, n), _family).asformat(format)
 
 
 def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None, *, device=None):
@@ -118,48 +129,44 @@ def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None, *, dev
 def kron(A, B, format=None):
     """The Kronecker product: block (i, j) is A[i, j] * B."""
     from ..._rearranging import repeat, tile
-    coo_matrix = FORMATS["coo"]
 
-    A = A if isinstance(A, spmatrix) else coo_matrix(A)
-    B = B if isinstance(B, spmatrix) else coo_matrix(B)
-    A, B = A.tocoo(), B.tocoo()
+    family = _family_of(A, B)
+    A, B = _sparse(A, family).tocoo(), _sparse(B, family).tocoo()
     (ma, na), (mb, nb) = A.shape, B.shape
     shape = (ma * mb, na * nb)
     if A.nnz == 0 or B.nnz == 0:  # SciPy's empty product: float64, whatever the operands
         return _coo(zeros(0, dtype="float64", device=A.device), zeros(0, dtype="int64", device=A.device),
-                    zeros(0, dtype="int64", device=A.device), shape).asformat(format or "coo")
+                    zeros(0, dtype="int64", device=A.device), shape, family).asformat(format or "coo")
     count_a, count_b = A.data.shape[0], B.data.shape[0]
     rows = repeat(A.row.astype("int64") * mb, count_b) + tile(B.row.astype("int64"), count_a)
     cols = repeat(A.col.astype("int64") * nb, count_b) + tile(B.col.astype("int64"), count_a)
 
     dtype = result_dtype(A.data.dtype, B.data.dtype)
     data = repeat(A.data.astype(dtype), count_b) * tile(B.data.astype(dtype), count_a)
-    return _coo(data, rows, cols, shape).asformat(format or "coo")
+    return _coo(data, rows, cols, shape, family).asformat(format or "coo")
 
 
 def kronsum(A, B, format=None):
     """kron(I_n, A) + kron(B, I_m) for square A (m x m) and B (n x n)."""
-    coo_matrix = FORMATS["coo"]
-
-    A = A if isinstance(A, spmatrix) else coo_matrix(A)
-    B = B if isinstance(B, spmatrix) else coo_matrix(B)
+    family = _family_of(A, B)
+    A, B = _sparse(A, family), _sparse(B, family)
     if A.shape[0] != A.shape[1]:
         raise ValueError("A is not square")
     if B.shape[0] != B.shape[1]:
         raise ValueError("B is not square")
 
     dtype = result_dtype(A.data.dtype, B.data.dtype)
-    left = kron(identity(B.shape[0], dtype=dtype, device=A.device), A, format="coo")
-    right = kron(B, identity(A.shape[0], dtype=dtype, device=A.device), format="coo")
+    left = kron(eye(B.shape[0], dtype=dtype, device=A.device, _family=family), A, format="coo")
+    right = kron(B, eye(A.shape[0], dtype=dtype, device=A.device, _family=family), format="coo")
     return (left + right).asformat(format or "csr")
 
 
 def bmat(blocks, format=None, dtype=None):
     """The matrix built of a 2-d grid of sparse blocks (None for zeros)."""
     from ..._joining import concatenate
-    coo_matrix = FORMATS["coo"]
 
     grid = [list(row) for row in blocks]
+    family = _family_of(*[b for row in grid for b in row])
     if not grid or any(len(row) != len(grid[0]) for row in grid):
         raise ValueError("blocks must be 2-D")
     n_rows, n_cols = len(grid), len(grid[0])
@@ -169,7 +176,7 @@ def bmat(blocks, format=None, dtype=None):
             block = grid[i][j]
             if block is None:
                 continue
-            block = block if isinstance(block, spmatrix) else coo_matrix(block)
+            block = _sparse(block, family)
             grid[i][j] = block
             if heights[i] is None:
                 heights[i] = block.shape[0]
@@ -204,10 +211,10 @@ def bmat(blocks, format=None, dtype=None):
         row_start += heights[i]
     device = present[0].device if present else None
     if rows:
-        result = _coo(concatenate(values), concatenate(rows), concatenate(cols), shape)
+        result = _coo(concatenate(values), concatenate(rows), concatenate(cols), shape, family)
     else:
         empty = zeros(0, dtype="int64", device=device)
-        result = _coo(zeros(0, dtype=str(np.dtype(dtype)), device=device), empty, empty, shape)
+        result = _coo(zeros(0, dtype=str(np.dtype(dtype)), device=device), empty, empty, shape, family)
     if format is None and len(kinds) == 1 and kinds <= {"csr", "csc"} and (n_cols == 1 or n_rows == 1):
         format = kinds.pop()  # SciPy stacks CSR (CSC) blocks into CSR (CSC)
     return result.asformat(format or "coo")
@@ -228,12 +235,11 @@ def block_diag(mats, format=None, dtype=None):
 
 
 def _triangle(A, k, format, lower):
-    coo_matrix = FORMATS["coo"]
-
-    A = (A if isinstance(A, spmatrix) else coo_matrix(A)).tocoo()
+    family = _family_of(A)
+    A = _sparse(A, family).tocoo()
     rows, cols = A.row.astype("int64"), A.col.astype("int64")
     keep = (cols - rows <= k) if lower else (cols - rows >= k)
-    return _coo(A.data[keep], rows[keep], cols[keep], A.shape).asformat(format or "coo")
+    return _coo(A.data[keep], rows[keep], cols[keep], A.shape, family).asformat(format or "coo")
 
 
 def tril(A, k=0, format=None):
@@ -248,9 +254,31 @@ def triu(A, k=0, format=None):
 
 def find(A):
     """(rows, columns, values) of A's nonzero entries, repeats summed, in row-major order."""
-    coo_matrix = FORMATS["coo"]
-
-    coo = coo_matrix(A, copy=True) if isinstance(A, spmatrix) else coo_matrix(A)
+    coo = FORMATS["coo"](A, copy=True)
     coo.sum_duplicates()
     keep = coo.data != 0
     return coo.row[keep], coo.col[keep], coo.data[keep]
+
+
+def eye_array(m, n=None, *, k=0, dtype=float, format=None, device=None):
+    """eye as a sparse array."""
+    return eye(m, n, k=k, dtype=dtype, format=format, device=device, _family=ARRAY_FORMATS)
+
+
+def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None, device=None):
+    """diags as a sparse array."""
+    return diags(diagonals, offsets, shape, format, dtype, device=device, _family=ARRAY_FORMATS)
+
+
+def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=None, data_sampler=None,
+                 device=None):
+    """random as a sparse array of `shape` (data_sampler(size=k) draws the values)."""
+    m, n = check_shape(shape)
+    data_rvs = None if data_sampler is None else (lambda k: data_sampler(size=k))
+    return random(m, n, density, format, dtype, random_state, data_rvs, device=device, _family=ARRAY_FORMATS)
+
+
+def block_array(blocks, *, format=None, dtype=None):
+    """bmat as a sparse array, whatever its blocks are."""
+    result = bmat(blocks, format=format, dtype=dtype)
+    return result if isinstance(result, sparray) else ARRAY_FORMATS[result.format](result)

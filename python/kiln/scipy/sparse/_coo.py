@@ -3,17 +3,22 @@
 compressed formats by one stable sort of (row, column) keys, summing
 repeats as SciPy does."""
 from ..._creation import asarray, zeros
-from ._base import (FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, is_scalar, pointers,
-                    sorted_sums, spmatrix, with_dtype)
+from ._base import (ARRAY_FORMATS, FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, is_scalar, pointers,
+                    sorted_sums, _spbase, sparray, spmatrix, with_dtype)
 
 
-class coo_matrix(spmatrix):
-    """A sparse matrix as (data, (row, col)) triples."""
+class _coo_base(_spbase):
+    """A sparse matrix or array as (data, (row, col)) triples."""
 
     format = "coo"
 
+    @property
+    def coords(self):
+        """(row, col), SciPy's name for the index arrays together."""
+        return (self.row, self.col)
+
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        if isinstance(arg1, spmatrix):
+        if isinstance(arg1, _spbase):
             source = arg1.tocoo() if arg1.format != "coo" else arg1
             copy = copy or source is arg1
             data, row, col, shape = source.data, source.row, source.col, source.shape if shape is None else shape
@@ -109,7 +114,7 @@ class coo_matrix(spmatrix):
         keys, data = sorted_sums(major * max(n_minor, 1) + minor, self.data)
         major = keys // max(n_minor, 1)
         kind = index_dtype(max(self._shape), keys.shape[0])
-        result = FORMATS[format]((data, (keys - major * max(n_minor, 1)).astype(kind),
+        result = self._family[format]((data, (keys - major * max(n_minor, 1)).astype(kind),
                                    pointers(major, n_major, self.device).astype(kind)), shape=self._shape)
         result._canonical = (True, True)
         return result
@@ -137,27 +142,27 @@ class coo_matrix(spmatrix):
     def get(self, stream=None):
         import scipy.sparse
 
-        return scipy.sparse.coo_matrix((self.data.get(), (self.row.get(), self.col.get())), shape=self._shape)
+        return getattr(scipy.sparse, f"coo_{self._kind}")((self.data.get(), (self.row.get(), self.col.get())), shape=self._shape)
 
     def copy(self):
-        result = coo_matrix((self.data.copy(), (self.row.copy(), self.col.copy())), shape=self._shape)
+        result = type(self)((self.data.copy(), (self.row.copy(), self.col.copy())), shape=self._shape)
         result._canonical = self._canonical
         return result
 
     def astype(self, t):
-        result = coo_matrix((self.data.astype(str(_np().dtype(t))), (self.row, self.col)), shape=self._shape)
+        result = type(self)((self.data.astype(str(_np().dtype(t))), (self.row, self.col)), shape=self._shape)
         result._canonical = self._canonical
         return result
 
     def conjugate(self, copy=True):
         data = self.data.conj() if self.dtype.kind == "c" else (self.data.copy() if copy else self.data)
-        return coo_matrix((data, (self.row, self.col)), shape=self._shape)
+        return type(self)((data, (self.row, self.col)), shape=self._shape)
 
     def transpose(self, axes=None, copy=False):
         if axes is not None and axes != (1, 0):
             raise ValueError("Sparse matrices do not support an 'axes' parameter because swapping "
                              "dimensions is the only logical permutation.")
-        return coo_matrix((self.data, (self.col, self.row)), shape=(self._shape[1], self._shape[0]), copy=copy)
+        return type(self)((self.data, (self.col, self.row)), shape=(self._shape[1], self._shape[0]), copy=copy)
 
     def reshape(self, *shape, order="C"):
         shape = check_shape(shape[0] if len(shape) == 1 and isinstance(shape[0], tuple) else shape)
@@ -176,10 +181,10 @@ class coo_matrix(spmatrix):
         else:
             raise ValueError("'order' must be 'C' or 'F'")
         kind = index_dtype(max(shape), self.data.shape[0])
-        return coo_matrix((self.data, (new_rows.astype(kind), new_cols.astype(kind))), shape=shape)
+        return type(self)((self.data, (new_rows.astype(kind), new_cols.astype(kind))), shape=shape)
 
     def _with_data(self, data):
-        return coo_matrix((data, (self.row, self.col)), shape=self._shape)
+        return type(self)((data, (self.row, self.col)), shape=self._shape)
 
     def __neg__(self):
         return self._with_data(-self.data)
@@ -194,4 +199,12 @@ class coo_matrix(spmatrix):
         raise TypeError("'coo_matrix' object is not subscriptable")
 
 
-FORMATS["coo"] = coo_matrix
+class coo_matrix(spmatrix, _coo_base):
+    """A sparse matrix as (data, (row, col)) triples (SciPy's coo_matrix)."""
+
+
+class coo_array(sparray, _coo_base):
+    """A sparse array as (data, (row, col)) triples (SciPy's coo_array)."""
+
+
+FORMATS["coo"], ARRAY_FORMATS["coo"] = coo_matrix, coo_array

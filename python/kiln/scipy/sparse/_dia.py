@@ -2,16 +2,16 @@
 in column j of the diagonal at ``offsets[d]`` (row j - offsets[d]).
 Arithmetic and conversions go through the coordinate format."""
 from ..._creation import arange, asarray, zeros
-from ._base import FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, spmatrix, with_dtype
+from ._base import ARRAY_FORMATS, FORMATS, _dense, _is_host_sparse, _np, _spbase, check_shape, index_dtype, sparray, spmatrix, with_dtype
 
 
-class dia_matrix(spmatrix):
+class _dia_base(_spbase):
     """A sparse matrix as a block of diagonals and their offsets."""
 
     format = "dia"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        if isinstance(arg1, spmatrix):
+        if isinstance(arg1, _spbase):
             source = arg1 if arg1.format == "dia" else arg1.todia()
             data, offsets, shape = source.data, source.offsets, source.shape
             copy = copy or source is arg1
@@ -39,7 +39,7 @@ class dia_matrix(spmatrix):
             if offsets.ndim != 1:
                 raise ValueError("offsets array must have rank 1")
         else:
-            coo_matrix = FORMATS["coo"]
+            coo_matrix = self._family["coo"]
 
             source = coo_matrix(_dense(arg1, None), dtype=dtype).todia()
             data, offsets, shape = source.data, source.offsets, source.shape
@@ -62,10 +62,8 @@ class dia_matrix(spmatrix):
 
         return dtype(str(self.data.dtype))
 
-    def getnnz(self, axis=None):
+    def _stored_count(self):
         """The stored places that lie inside the matrix."""
-        if axis is not None:
-            raise NotImplementedError("getnnz over an axis is not supported")
         m, n = self._shape
         total = 0
         width = self.data.shape[1] if self.data.ndim == 2 else 0
@@ -76,7 +74,7 @@ class dia_matrix(spmatrix):
     def tocoo(self, copy=False):
         """Every stored place inside the matrix, zeros included (as SciPy's)."""
         from ..._manipulation import broadcast_to
-        coo_matrix = FORMATS["coo"]
+        coo_matrix = self._family["coo"]
 
         m, n = self._shape
         count, width = self.data.shape if self.data.ndim == 2 else (0, 0)
@@ -103,20 +101,20 @@ class dia_matrix(spmatrix):
     def get(self, stream=None):
         import scipy.sparse
 
-        return scipy.sparse.dia_matrix((self.data.get(), self.offsets.get()), shape=self._shape)
+        return getattr(scipy.sparse, f"dia_{self._kind}")((self.data.get(), self.offsets.get()), shape=self._shape)
 
     def copy(self):
-        return dia_matrix((self.data.copy(), self.offsets.copy()), shape=self._shape)
+        return type(self)((self.data.copy(), self.offsets.copy()), shape=self._shape)
 
     def astype(self, t):
-        return dia_matrix((self.data.astype(str(_np().dtype(t))), self.offsets), shape=self._shape)
+        return type(self)((self.data.astype(str(_np().dtype(t))), self.offsets), shape=self._shape)
 
     def conjugate(self, copy=True):
         data = self.data.conj() if self.dtype.kind == "c" else (self.data.copy() if copy else self.data)
-        return dia_matrix((data, self.offsets), shape=self._shape)
+        return type(self)((data, self.offsets), shape=self._shape)
 
     def _with_data(self, data):
-        return dia_matrix((data, self.offsets), shape=self._shape)
+        return type(self)((data, self.offsets), shape=self._shape)
 
     def __neg__(self):
         return self._with_data(-self.data)
@@ -163,4 +161,12 @@ class dia_matrix(spmatrix):
         return cls((data, offsets.astype("int32")), shape=coo.shape)
 
 
-FORMATS["dia"] = dia_matrix
+class dia_matrix(spmatrix, _dia_base):
+    """A sparse matrix by diagonals (SciPy's dia_matrix)."""
+
+
+class dia_array(sparray, _dia_base):
+    """A sparse array by diagonals (SciPy's dia_array)."""
+
+
+FORMATS["dia"], ARRAY_FORMATS["dia"] = dia_matrix, dia_array

@@ -11,7 +11,7 @@ SparseEfficiencyWarning), the last of repeated places winning."""
 import operator
 
 from ..._creation import arange, asarray, ones, zeros
-from ._base import FORMATS, _np, index_dtype, spmatrix, stable_order, warn_efficiency
+from ._base import _np, _spbase, index_dtype, stable_order, warn_efficiency
 
 
 def _expand_key(key):
@@ -40,7 +40,7 @@ def _as_index(k, size, device):
         raise IndexError("None (newaxis) is not supported for sparse matrices")
     if isinstance(k, slice):
         return "slice", arange(*k.indices(size), dtype="int64", device=device)
-    if isinstance(k, spmatrix):
+    if isinstance(k, _spbase):
         raise IndexError("sparse matrices are not supported as indices")
     if isinstance(k, (bool, np.bool_)):
         raise IndexError("boolean scalars are not supported as indices")
@@ -76,14 +76,13 @@ def _as_index(k, size, device):
     return "array", positions
 
 
-def _selection(positions, size, dtype, device, columns=False):
-    """The matrix whose product picks `positions` out of `size` lines (rows
-    of the result for a row selection, columns for a column one)."""
-    csr_matrix = FORMATS["csr"]
-
+def _selection(positions, size, dtype, device, family, columns=False):
+    """The matrix (of `family`'s CSR class) whose product picks `positions`
+    out of `size` lines (rows of the result for a row selection, columns for
+    a column one)."""
     count = positions.shape[0]
     kind = index_dtype(max(size, count), count)
-    picker = csr_matrix((ones(count, dtype=dtype, device=device), positions.astype(kind),
+    picker = family["csr"]((ones(count, dtype=dtype, device=device), positions.astype(kind),
                          arange(count + 1, dtype=kind, device=device)), shape=(count, size))
     return picker.transpose().tocsr() if columns else picker
 
@@ -117,6 +116,10 @@ def get_item(matrix, key):
     device = matrix.device
     row_kind, rows = _as_index(row_key, m, device)
     col_kind, cols = _as_index(col_key, n, device)
+    if matrix._kind == "array" and (row_kind == "int") != (col_kind == "int"):
+        raise NotImplementedError("indexing a sparse array with one integer gives SciPy's 1-d sparse array, "
+                                  "which kiln's 2-d sparse arrays do not offer; take a slice (A[i:i + 1]) or use "
+                                  "a sparse matrix")
     if row_kind == "int" and col_kind == "int":
         return _look_up(matrix, asarray([rows], device=device), asarray([cols], device=device)).reshape(())
     if row_kind == "array" and col_kind == "array":
@@ -135,9 +138,9 @@ def get_item(matrix, key):
         cols = asarray([cols], device=device)
     result = matrix.tocsr()
     if not _whole(row_key, m):
-        result = _selection(rows, m, str(matrix.dtype), device).dot(result)
+        result = _selection(rows, m, str(matrix.dtype), device, matrix._family).dot(result)
     if not _whole(col_key, n):
-        result = result.dot(_selection(cols, n, str(matrix.dtype), device, columns=True))
+        result = result.dot(_selection(cols, n, str(matrix.dtype), device, matrix._family, columns=True))
     result = result.asformat(matrix.format)
     return result.copy() if result is matrix else result
 
@@ -172,7 +175,7 @@ def set_item(matrix, key, value):
     rows, cols = _assignment_places(matrix, key)
     dtype = str(matrix.data.dtype)
     stored = None  # for a sparse value: its stored places (SciPy inserts only those)
-    if isinstance(value, spmatrix):
+    if isinstance(value, _spbase):
         pattern = value.copy()
         pattern.data = pattern.data * 0 + 1
         stored = asarray(pattern.toarray() != 0, device=matrix.device)

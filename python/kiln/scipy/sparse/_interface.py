@@ -2,7 +2,7 @@
 its products, and aslinearoperator for sparse matrices and dense arrays."""
 from ... import _elementwise
 from ..._creation import asarray, zeros
-from ._base import spmatrix
+from ._base import _spbase
 
 
 def _np():
@@ -176,7 +176,7 @@ def aslinearoperator(A):
     a dense 2-d array."""
     if isinstance(A, LinearOperator):
         return A
-    if isinstance(A, spmatrix):
+    if isinstance(A, _spbase):
         operator = LinearOperator(A.shape, A.dot, lambda x: A.getH().dot(x), matmat=A.dot, dtype=str(A.dtype),
                                   rmatmat=lambda X: A.getH().dot(X))
         operator._device = A.data.device  # where the products run (eigsh starts its vectors there)

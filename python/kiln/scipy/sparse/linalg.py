@@ -14,7 +14,7 @@ import math
 
 from ... import _core, _elementwise
 from ..._creation import asarray, zeros
-from ._base import FORMATS, spmatrix
+from ._base import _spbase
 from ._eigen import eigsh, svds  # noqa: F401
 from ._interface import LinearOperator, aslinearoperator
 
@@ -31,7 +31,7 @@ def norm(x, ord=None, axis=None):
     from ... import linalg as dense_linalg
     from ..._reductions import max as _max, min as _min, sum as _sum
 
-    if not isinstance(x, spmatrix):
+    if not isinstance(x, _spbase):
         raise TypeError("input is not sparse. use cupy.linalg.norm")
     csr = x._canonical_copy()
     magnitude = abs(csr.data)
@@ -600,12 +600,12 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
 
     from ...linalg import LinAlgError, solve
 
-    if not isinstance(A, spmatrix):
+    if not isinstance(A, _spbase):
         raise TypeError("spsolve: A must be a sparse matrix")
     n = A.shape[0]
     if A.shape[1] != n:
         raise ValueError(f"matrix must be square (has shape {A.shape})")
-    sparse_b = isinstance(b, spmatrix)
+    sparse_b = isinstance(b, _spbase)
     rhs = b.toarray() if sparse_b else asarray(b)
     if rhs.shape[0] != n:
         raise ValueError(f"matrix - rhs dimension mismatch ({A.shape} - {rhs.shape[0]})")
@@ -623,7 +623,7 @@ def spsolve(A, b, permc_spec=None, use_umfpack=True):
     if vector:
         return x.reshape(-1)
     if sparse_b:
-        return FORMATS["csr"](x).asformat(A.format)  # in A's format, as SciPy's
+        return A._family["csr"](x).asformat(A.format)  # in A's format and kind, as SciPy's
     return x
 
 
@@ -636,5 +636,34 @@ def _matrix_rank_warning():
     return MatrixRankWarning
 
 
-__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "eigsh", "gmres", "lsmr", "lsqr", "minres", "norm",
-           "spsolve", "svds"]
+def matrix_power(A, power):
+    """A to an integer power >= 0 by repeated squaring, as sparse products
+    (SciPy's; the 0th power is the identity, in A's kind and format)."""
+    from ._construct import eye, eye_array
+    from ._base import sparray
+
+    if not isinstance(A, _spbase):
+        raise TypeError("matrix_power: A must be a sparse matrix or array")
+    m, n = A.shape
+    if m != n:
+        raise TypeError("sparse matrix is not square")
+    if int(power) != power:
+        raise ValueError("exponent must be an integer")
+    power = int(power)
+    if power < 0:
+        raise ValueError("exponent must be >= 0")
+    if power == 0:
+        identity = eye_array if isinstance(A, sparray) else eye
+        return identity(m, dtype=A.dtype, format=A.format, device=A.device)
+    result, square = None, A
+    while True:
+        if power & 1:
+            result = square.copy() if result is None else result @ square
+        power >>= 1
+        if not power:
+            return result
+        square = square @ square
+
+
+__all__ = ["LinearOperator", "aslinearoperator", "bicgstab", "cg", "cgs", "eigsh", "gmres", "lsmr", "lsqr",
+           "matrix_power", "minres", "norm", "spsolve", "svds"]
