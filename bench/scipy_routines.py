@@ -26,6 +26,12 @@ def poisson(side):
     return host_sparse.kronsum(line, line, format="csr")
 
 
+def csr_on(sp, convert, matrix):
+    """`matrix` (SciPy's CSR) as namespace `sp`'s, its arrays placed by `convert`."""
+    return sp.sparse.csr_matrix((convert(matrix.data), convert(matrix.indices), convert(matrix.indptr)),
+                                shape=matrix.shape)
+
+
 def libraries(device):
     """(name, asarray, scipy-like namespace, synchronize) for each library on `device`."""
     import kiln.scipy.ndimage
@@ -80,10 +86,10 @@ def main():
     rows = []
     for case, make, run in [
         (f"SpMV, CSR {spmv_matrix.nnz / 1e6:.0f}M entries, float64",
-         lambda sp, conv: (sp.sparse.csr_matrix(spmv_matrix), conv(spmv_vector)),
+         lambda sp, conv: (csr_on(sp, conv, spmv_matrix), conv(spmv_vector)),
          lambda sp, data: data[0] @ data[1]),
         ("cg, 100 steps, 2-D Poisson 2048x2048 (4M unknowns)",
-         lambda sp, conv: (sp.sparse.csr_matrix(laplacian), conv(rhs)),
+         lambda sp, conv: (csr_on(sp, conv, laplacian), conv(rhs)),
          lambda sp, data: sp.sparse.linalg.cg(data[0], data[1], maxiter=100, rtol=1e-30)),
         ("gaussian_filter, 4096x4096 float32, sigma 2",
          lambda sp, conv: conv(image), lambda sp, data: sp.ndimage.gaussian_filter(data, 2.0)),
