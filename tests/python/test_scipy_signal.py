@@ -180,6 +180,8 @@ def test_nonlinear_filters_analytic_signals_and_detrending(device, rng):
         for axis in (0, -1):
             _same(ks.detrend(kx, axis=axis, type=kind), ss.detrend(x, axis=axis, type=kind))
     _same(ks.detrend(kx, bp=[3, 7]), ss.detrend(x, bp=[3, 7]))
+    integers = np.arange(24).reshape(4, 6) ** 2  # integer data detrends in float64, as SciPy's
+    _same(ks.detrend(kiln.asarray(integers, device=device)), ss.detrend(integers))
     signal, divisor = x[0], np.array([1.0, 0.5, 0.25])
     for got, want in zip(ks.deconvolve(kiln.asarray(signal, device=device), divisor), ss.deconvolve(signal, divisor)):
         _same(got, want, 1e-8, 1e-8)

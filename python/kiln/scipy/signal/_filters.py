@@ -144,7 +144,7 @@ def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
         raise ValueError("Trend type must be 'linear' or 'constant'.")
     data = kiln.asarray(data)
     dtype = data.dtype if data.dtype in (kiln.float32, kiln.float64, kiln.complex64, kiln.complex128) \
-        else kiln.float64
+        else kiln.dtype("float64")
     data = data.astype(dtype)
     if type in ("constant", "c"):
         return data - kiln.mean(data, axis=axis, keepdims=True)
