@@ -5,7 +5,9 @@ sends SciPy's calls on kiln arrays here. ``overwrite_x`` and ``workers`` are
 accepted and change nothing (kiln never overwrites the input, and the
 libraries choose their threads); kiln keeps its own cuFFT plans, so ``plan``
 must be None."""
+import functools
 import math
+import operator
 
 from .. import fft as _fft
 from .._core import conj as _conj
@@ -67,6 +69,13 @@ def next_fast_len(target, real=False):
     """The smallest n >= target whose only prime factors are 2, 3, 5 and 7,
     the lengths cuFFT and FFTW transform fastest (cupyx.scipy.fft's answer;
     ``real`` is there for SciPy's signature and changes nothing)."""
+    return _next_fast_len(operator.index(target))
+
+
+@functools.lru_cache(maxsize=256)
+def _next_fast_len(target):
+    """next_fast_len's search (tens of microseconds for millions), kept per
+    length, as fftconvolve asks for the same lengths call after call."""
     if target < 0:
         raise ValueError("Target cannot be negative.")
     if target <= 6:
