@@ -281,3 +281,20 @@ def test_yn_and_jn(device):
     assert got.dtype == sp.yn(n, x).dtype
     np.testing.assert_allclose(kiln.asnumpy(ks.jn(2, kiln.asarray(x, device=device))), sp.jn(2, x), rtol=1e-10,
                                atol=1e-13)
+
+
+def test_lpmv_matches_scipy(device):
+    """lpmv over orders -3..4 and integer, half-integer and other degrees
+    (negative ones reflected), x across [-1, 1] and beyond it, to 1e-9 of
+    SciPy's, its NaNs and infinities where SciPy has them; SciPy's result
+    types (float32 for small integers and float16)."""
+    m = np.arange(-3, 5)[:, None, None]
+    v = np.array([-3.5, -2, -0.7, 0, 0.5, 1, 2, 2.5, 3, 7.3, 10, 40, 50])[None, :, None]
+    x = np.concatenate([np.linspace(-1, 1, 21), [1.5, -1.2, 0.999, -0.95, 2.5]])[None, None, :]
+    want = sp.lpmv(m, v, x)
+    got = kiln.asnumpy(ks.lpmv(kiln.asarray(m, device=device), kiln.asarray(v, device=device),
+                               kiln.asarray(x, device=device)))
+    np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+    for dtype in ("int8", "float16", "int32"):
+        assert ks.lpmv(0, 2, kiln.asarray(np.ones(2, dtype=dtype), device=device)).dtype == \
+            sp.lpmv(0, 2, np.ones(2, dtype=dtype)).dtype

@@ -14,7 +14,7 @@ rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
 betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
 Lambert W function (of complex z, every branch) in _lambertw.py, the
-spherical harmonics in _spherical_harmonics.py. The Bessel functions of
+spherical harmonics in _spherical_harmonics.py, lpmv in _legendre.py. The Bessel functions of
 real order (jv, yv, iv, kv, ive, kve, yn) are one kernel each call
 (include/kiln/device/bessel_real_order.cuh), not fused. Complex
 arguments are not supported elsewhere."""
@@ -465,12 +465,21 @@ _yn = _in_loop("yn", lambda n, x: _bessel_real_order(1)(_core.trunc(n), x),
                float32_first=lambda n, x: asarray(n).dtype.kind not in "biu")
 
 
+def _legendre():
+    from . import _legendre
+
+    return _legendre
+
+
+_lpmv = _in_loop("lpmv", lambda m, v, x: _legendre().lpmv(m, v, x), float32_first=True)
+
+
 # The composed functions as ufuncs: name -> number of arguments.
 _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "entr": 1, "rel_entr": 2,
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
              "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
              "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "betainc": 3, "betaincinv": 3, "binom": 2, "expn": 2,
-             "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2}
+             "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2, "lpmv": 3}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
