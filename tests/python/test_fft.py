@@ -202,3 +202,30 @@ def test_scipy_fftpack(device, n, rng):
                                    n, axis=axis), rtol=1e-12, atol=1e-12)
     with pytest.raises(TypeError):
         kf.rfft(k + 1j)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64"])
+def test_scipy_fast_hankel_transform(device, dtype):
+    """fht, ifht and fhtoffset against SciPy's: 1-d and 2-d inputs, even and
+    odd lengths, with and without bias and offset, and SciPy's result types;
+    through scipy.fft's backend protocol too."""
+    sfft = pytest.importorskip("scipy.fft")
+    import kiln.scipy.fft as kfft
+
+    for n in (9, 10):
+        r = np.logspace(-4, 4, n)
+        dln = np.log(r[1] / r[0])
+        for mu, bias in ((0.5, 0.0), (-1.2, 0.8), (0.3, -0.5)):
+            offset = sfft.fhtoffset(dln, mu, bias=bias)
+            assert kfft.fhtoffset(dln, mu, bias=bias) == pytest.approx(offset, rel=1e-12)
+            a = np.stack([r ** (mu + 1) * np.exp(-r ** 2 / 2)] * 3).astype(dtype)
+            for name in ("fht", "ifht"):
+                want = getattr(sfft, name)(a, dln, mu, offset=offset, bias=bias)
+                got = getattr(kfft, name)(kiln.asarray(a, device=device), dln, mu, offset=offset, bias=bias)
+                assert got.dtype == want.dtype and got.shape == want.shape
+                tol = 1e-4 if dtype == "float32" else 1e-10
+                np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=tol, atol=tol * np.abs(want).max())
+    x = kiln.asarray(np.logspace(-2, 2, 10), device=device)
+    with sfft.set_backend(kfft):
+        got = sfft.fht(x, float(np.log(10 ** 0.444)), mu=0.5)
+    assert isinstance(got, kiln.ndarray)

@@ -14,6 +14,7 @@ from .._core import conj as _conj
 from .._creation import asarray as _asarray
 from ..fft import fftfreq, fftshift, ifftshift, rfftfreq  # noqa: F401
 from ..fft._transforms import c2rn as _c2rn, r2cn as _r2cn, swap_direction as _swap_direction
+from ._fftlog import fht, fhtoffset, ifht  # noqa: F401
 from ._realtransforms import dct, dctn, dst, dstn, idct, idctn, idst, idstn  # noqa: F401
 
 
@@ -103,7 +104,7 @@ __ua_domain__ = "numpy.scipy.fft"
 _BACKEND_FUNCTIONS = frozenset({
     "fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fft2", "ifft2", "rfft2", "irfft2", "hfft2", "ihfft2",
     "fftn", "ifftn", "rfftn", "irfftn", "hfftn", "ihfftn", "dct", "idct", "dst", "idst", "dctn", "idctn", "dstn",
-    "idstn",
+    "idstn", "fht", "ifht",
 })
 
 
