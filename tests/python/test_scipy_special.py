@@ -298,3 +298,32 @@ def test_lpmv_matches_scipy(device):
     for dtype in ("int8", "float16", "int32"):
         assert ks.lpmv(0, 2, kiln.asarray(np.ones(2, dtype=dtype), device=device)).dtype == \
             sp.lpmv(0, 2, np.ones(2, dtype=dtype)).dtype
+
+
+def test_elementary_helpers_match_scipy(device):
+    """cbrt, exp2, exp10, expm1, log1p (complex too), cosm1, exprel, round,
+    radian, the degree trigonometry (exact at multiples of 90, 0 beyond
+    1e14 as SciPy's), gammasgn and the four Box-Cox transforms, with
+    SciPy's result types."""
+    x = np.concatenate([np.linspace(-800, 800, 41), [0.0, -0.0, 45, 90, 135, 180, 270, 360, -90, -270, 450, 30,
+                                                    1e20, np.inf, -np.inf, np.nan, -1.5, -2.5, -3, 0.5, 2.5]])
+    kx = kiln.asarray(x, device=device)
+    for name in ["cbrt", "exp2", "exp10", "expm1", "log1p", "cosm1", "exprel", "round", "cosdg", "sindg", "tandg",
+                 "cotdg", "gammasgn"]:
+        np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(kx)), getattr(sp, name)(x), rtol=1e-12,
+                                   atol=1e-300, err_msg=name)
+        for dtype in ("int8", "float16", "float32"):
+            ones = np.ones(2, dtype=dtype)
+            assert getattr(ks, name)(kiln.asarray(ones, device=device)).dtype == getattr(sp, name)(ones).dtype
+    z = np.array([1 + 1j, -0.5 + 2j])
+    for name in ("expm1", "log1p"):
+        np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(kiln.asarray(z, device=device))),
+                                   getattr(sp, name)(z), rtol=1e-12)
+    np.testing.assert_allclose(kiln.asnumpy(ks.radian(kiln.asarray([1.0, -2.0], device=device), 30, 15)),
+                               sp.radian([1.0, -2.0], 30, 15), rtol=1e-14)
+    lmbda = np.array([0, 0.5, -1.2, 2.0])[:, None]
+    y = np.array([0, 0.3, 1, 2.5, -0.5, 10, -1])
+    for name in ("boxcox", "boxcox1p", "inv_boxcox", "inv_boxcox1p"):
+        np.testing.assert_allclose(kiln.asnumpy(getattr(ks, name)(kiln.asarray(y, device=device),
+                                                                  kiln.asarray(lmbda, device=device))),
+                                   getattr(sp, name)(y, lmbda), rtol=1e-12, err_msg=name)

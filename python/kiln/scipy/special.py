@@ -14,7 +14,9 @@ rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
 betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
 Lambert W function (of complex z, every branch) in _lambertw.py, the
-spherical harmonics in _spherical_harmonics.py, lpmv in _legendre.py. The Bessel functions of
+spherical harmonics in _spherical_harmonics.py, lpmv in _legendre.py,
+the elementary helpers (cbrt, exp10, cosm1, exprel, the degree
+trigonometry, gammasgn, Box-Cox...) in _elementary.py. The Bessel functions of
 real order (jv, yv, iv, kv, ive, kve, yn) are one kernel each call
 (include/kiln/device/bessel_real_order.cuh), not fused. Complex
 arguments are not supported elsewhere."""
@@ -465,6 +467,42 @@ _yn = _in_loop("yn", lambda n, x: _bessel_real_order(1)(_core.trunc(n), x),
                float32_first=lambda n, x: asarray(n).dtype.kind not in "biu")
 
 
+def _elementary():
+    from . import _elementary
+
+    return _elementary
+
+
+def _real_or_complex(name, real, complex_op):
+    """A body for SciPy's functions that also take complex arguments
+    (expm1, log1p): complex input goes to kiln's op as it is."""
+    def function(x):
+        x = asarray(x)
+        return complex_op(x) if x.dtype.kind == "c" else real(x)
+    return function
+
+
+_cbrt = _in_loop("cbrt", _core.cbrt)
+_exp2 = _in_loop("exp2", _core.exp2)
+_exp10 = _in_loop("exp10", lambda x: _elementary().exp10(x))
+_expm1 = _real_or_complex("expm1", _in_loop("expm1", _core.expm1), _core.expm1)
+_log1p = _real_or_complex("log1p", _in_loop("log1p", _core.log1p), _core.log1p)
+_cosm1 = _in_loop("cosm1", lambda x: _elementary().cosm1(x))
+_exprel = _in_loop("exprel", lambda x: _elementary().exprel(x))
+_round = _in_loop("round", _core.rint, float32_first=True)
+_radian = _in_loop("radian", lambda d, m, s: _elementary().radian(d, m, s))
+_cosdg = _in_loop("cosdg", lambda x: _elementary().cosdg(x))
+_sindg = _in_loop("sindg", lambda x: _elementary().sindg(x))
+_tandg = _in_loop("tandg", lambda x: _elementary().tandg(x))
+_cotdg = _in_loop("cotdg", lambda x: _elementary().cotdg(x))
+_gammasgn = _in_loop("gammasgn", lambda x: _elementary().gammasgn(x))
+_boxcox = _in_loop("boxcox", lambda x, lmbda: _elementary().boxcox(x, lmbda), float32_first=True)
+_boxcox1p = _in_loop("boxcox1p", lambda x, lmbda: _elementary().boxcox1p(x, lmbda), float32_first=True)
+_inv_boxcox = _in_loop("inv_boxcox", lambda y, lmbda: _elementary().inv_boxcox(y, lmbda), float32_first=True)
+_inv_boxcox1p = _in_loop("inv_boxcox1p", lambda y, lmbda: _elementary().inv_boxcox1p(y, lmbda),
+                         float32_first=True)
+
+
 def _legendre():
     from . import _legendre
 
@@ -479,7 +517,10 @@ _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "
              "kl_div": 2, "huber": 2, "pseudo_huber": 2, "ndtr": 1, "log_ndtr": 1, "ndtri": 1, "erfcx": 1,
              "digamma": 1, "rgamma": 1, "loggamma": 1, "gammainc": 2, "gammaincc": 2, "i0": 1, "i0e": 1, "i1": 1,
              "i1e": 1, "k0": 1, "k0e": 1, "k1": 1, "k1e": 1, "beta": 2, "betaln": 2, "betainc": 3, "betaincinv": 3, "binom": 2, "expn": 2,
-             "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2, "lpmv": 3}
+             "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2, "lpmv": 3,
+             "cbrt": 1, "exp2": 1, "exp10": 1, "expm1": 1, "log1p": 1, "cosm1": 1, "exprel": 1, "round": 1,
+             "radian": 3, "cosdg": 1, "sindg": 1, "tandg": 1, "cotdg": 1, "gammasgn": 1, "boxcox": 2, "boxcox1p": 2,
+             "inv_boxcox": 2, "inv_boxcox1p": 2}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
