@@ -16,7 +16,8 @@ betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
 Lambert W function (of complex z, every branch) in _lambertw.py, the
 spherical harmonics in _spherical_harmonics.py, lpmv in _legendre.py,
 the elementary helpers (cbrt, exp10, cosm1, exprel, the degree
-trigonometry, gammasgn, Box-Cox...) in _elementary.py. The Bessel functions of
+trigonometry, gammasgn, Box-Cox...) in _elementary.py, the distribution
+functions (bdtr... pdtri) and gammaincinv/gammainccinv in _distributions.py. The Bessel functions of
 real order (jv, yv, iv, kv, ive, kve, yn) are one kernel each call
 (include/kiln/device/bessel_real_order.cuh), not fused. Complex
 arguments are not supported elsewhere."""
@@ -503,6 +504,72 @@ _inv_boxcox1p = _in_loop("inv_boxcox1p", lambda y, lmbda: _elementary().inv_boxc
                          float32_first=True)
 
 
+def _distributions():
+    from . import _distributions
+
+    return _distributions
+
+
+def _lower_gamma(a, x):
+    return _incomplete_gamma(a, x, False)
+
+
+def _upper_gamma(a, x):
+    return _incomplete_gamma(a, x, True)
+
+
+def _beta_inc(a, b, x):
+    return _integrals().betainc(a, b, x, betaln)  # noqa: F821
+
+
+def _beta_inc_inv(a, b, y):
+    return _integrals().betaincinv(a, b, y, betaln)  # noqa: F821
+
+
+def _gamma_inc_inv(a, y):
+    return _distributions().gammaincinv(a, y, _lower_gamma, gammaln)
+
+
+def _gamma_incc_inv(a, y):
+    return _distributions().gammaincinv(a, y, _upper_gamma, gammaln, upper=True)
+
+
+def _counts_loop(name, compute, counts):
+    """The body for SciPy's functions whose first loop takes `counts`
+    integer arguments and doubles (nbdtr's 'lld->d', pdtri's 'ld->d'):
+    integer counts give float64 whatever the rest; otherwise float32
+    arguments keep float32."""
+    in_loop = _in_loop(name, compute, float32_first=True)
+
+    def function(*args):
+        if all(asarray(a).dtype.kind in "biu" for a in args[:counts]):
+            return compute(*(asarray(a).astype(np.float64) for a in args))
+        return in_loop(*args)
+    return function
+
+
+_gammaincinv = _in_loop("gammaincinv", _gamma_inc_inv)
+_gammainccinv = _in_loop("gammainccinv", _gamma_incc_inv)
+# the binomial family's loops: float32 first, so small integers go to float32
+_bdtr = _in_loop("bdtr", lambda k, n, p: _distributions().bdtr(k, n, p, _beta_inc), float32_first=True)
+_bdtrc = _in_loop("bdtrc", lambda k, n, p: _distributions().bdtrc(k, n, p, _beta_inc), float32_first=True)
+_bdtri = _in_loop("bdtri", lambda k, n, y: _distributions().bdtri(k, n, y, _beta_inc_inv), float32_first=True)
+_nbdtr = _counts_loop("nbdtr", lambda k, n, p: _distributions().nbdtr(k, n, p, _beta_inc), 2)
+_nbdtrc = _counts_loop("nbdtrc", lambda k, n, p: _distributions().nbdtrc(k, n, p, _beta_inc), 2)
+_nbdtri = _counts_loop("nbdtri", lambda k, n, y: _distributions().nbdtri(k, n, y, _beta_inc_inv), 2)
+_fdtr = _in_loop("fdtr", lambda a, b, x: _distributions().fdtr(a, b, x, _beta_inc), float32_first=True)
+_fdtrc = _in_loop("fdtrc", lambda a, b, x: _distributions().fdtrc(a, b, x, _beta_inc), float32_first=True)
+_fdtri = _in_loop("fdtri", lambda a, b, y: _distributions().fdtri(a, b, y, _beta_inc_inv), float32_first=True)
+_gdtr = _in_loop("gdtr", lambda a, b, x: _distributions().gdtr(a, b, x, _lower_gamma), float32_first=True)
+_gdtrc = _in_loop("gdtrc", lambda a, b, x: _distributions().gdtrc(a, b, x, _upper_gamma), float32_first=True)
+_chdtr = _in_loop("chdtr", lambda v, x: _distributions().chdtr(v, x, _lower_gamma), float32_first=True)
+_chdtrc = _in_loop("chdtrc", lambda v, x: _distributions().chdtrc(v, x, _upper_gamma), float32_first=True)
+_chdtri = _in_loop("chdtri", lambda v, y: _distributions().chdtri(v, y, _gamma_incc_inv), float32_first=True)
+_pdtr = _in_loop("pdtr", lambda k, m: _distributions().pdtr(k, m, _upper_gamma), float32_first=True)
+_pdtrc = _in_loop("pdtrc", lambda k, m: _distributions().pdtrc(k, m, _lower_gamma), float32_first=True)
+_pdtri = _counts_loop("pdtri", lambda k, y: _distributions().pdtri(k, y, _gamma_incc_inv), 1)
+
+
 def _legendre():
     from . import _legendre
 
@@ -520,7 +587,9 @@ _COMPOSED = {"expit": 1, "logit": 1, "log_expit": 1, "xlogy": 2, "xlog1py": 2, "
              "exp1": 1, "expi": 1, "jv": 2, "yv": 2, "iv": 2, "kv": 2, "ive": 2, "kve": 2, "yn": 2, "lpmv": 3,
              "cbrt": 1, "exp2": 1, "exp10": 1, "expm1": 1, "log1p": 1, "cosm1": 1, "exprel": 1, "round": 1,
              "radian": 3, "cosdg": 1, "sindg": 1, "tandg": 1, "cotdg": 1, "gammasgn": 1, "boxcox": 2, "boxcox1p": 2,
-             "inv_boxcox": 2, "inv_boxcox1p": 2}
+             "inv_boxcox": 2, "inv_boxcox1p": 2, "gammaincinv": 2, "gammainccinv": 2, "bdtr": 3, "bdtrc": 3,
+             "bdtri": 3, "nbdtr": 3, "nbdtrc": 3, "nbdtri": 3, "fdtr": 3, "fdtrc": 3, "fdtri": 3, "gdtr": 3,
+             "gdtrc": 3, "chdtr": 2, "chdtrc": 2, "chdtri": 2, "pdtr": 2, "pdtrc": 2, "pdtri": 2}
 for _name, _nin in _COMPOSED.items():
     globals()[_name] = ufunc(_name, globals()["_" + _name], _nin)
 psi = digamma  # noqa: F821  (SciPy's other name)
