@@ -347,16 +347,24 @@ __device__ __forceinline__ void kiln_bessel_tiny_x(double x, double nu, double* 
   }
 }
 
+// x < 0 for J and I: f_n(-x) = (-1)^n f_n(x) for an integer order n, so x
+// becomes |x| and *sign that (-1)^n; false where there is no real value (a
+// non-integer order).
+__device__ __forceinline__ bool kiln_bessel_negative_x(double v, bool integer, double* x, double* sign) {
+  *sign = 1;
+  if (*x >= 0) return true;
+  if (!integer) return false;
+  *x = -*x;
+  *sign = fmod(fabs(v), 2.0) == 1 ? -1 : 1;
+  return true;
+}
+
 __device__ __forceinline__ double kiln_bessel_jv_yv(double v, double x, bool want_y) {
   const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
   if (isnan(v) || isnan(x)) return nan;
   const bool integer = kiln_bessel_is_integer(v);
-  double sign = 1;
-  if (x < 0) {
-    if (want_y || !integer) return nan;
-    x = -x;
-    sign = fmod(fabs(v), 2.0) == 1 ? -1 : 1;  // J_n(-x) = (-1)^n J_n(x)
-  }
+  double sign;
+  if ((want_y && x < 0) || !kiln_bessel_negative_x(v, integer, &x, &sign)) return nan;
   const double nu = fabs(v);
   if (x == 0) {
     // Y_-nu = sin(nu pi) J_nu + cos(nu pi) Y_nu: -inf times cos(nu pi), with
@@ -384,12 +392,8 @@ __device__ __forceinline__ double kiln_bessel_iv_kv(double v, double x, bool wan
   const double nan = 0.0 / 0.0, inf = 1.0 / 0.0;
   if (isnan(v) || isnan(x)) return nan;
   const bool integer = kiln_bessel_is_integer(v);
-  double sign = 1;
-  if (x < 0) {
-    if (want_k || !integer) return nan;
-    x = -x;
-    sign = fmod(fabs(v), 2.0) == 1 ? -1 : 1;  // I_n(-x) = (-1)^n I_n(x)
-  }
+  double sign;
+  if ((want_k && x < 0) || !kiln_bessel_negative_x(v, integer, &x, &sign)) return nan;
   const double nu = fabs(v);
   if (x == 0) {  // SciPy's values, I_-nu(0) infinite whatever its sign
     if (want_k) return inf;
