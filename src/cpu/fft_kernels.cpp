@@ -1,7 +1,11 @@
 // Fourier transforms on the CPU through the FFTW3 interface, loaded with
 // dlopen on first use (kiln links no FFT library). Plans are made with
 // FFTW_ESTIMATE (no trial runs) for each call's arrays and destroyed after
-// it; the planner is not thread-safe, so planning holds a lock.
+// it; the planner is not thread-safe, so planning holds a lock. Where the
+// library offers FFTW's threads interface (MKL's does; FFTW's own is its
+// libfftw3_threads companion), a large transform is planned over kiln's CPU
+// threads: single-threaded, a million-point transform took longer than
+// SciPy's pocketfft on a 16-core host.
 #include <dlfcn.h>
 
 #include <complex>
@@ -12,6 +16,7 @@
 #include <vector>
 
 #include "backend.hpp"
+#include "kiln/device.hpp"
 #include "kiln/error.hpp"
 #include "kiln/fft.hpp"
 #include "library_search.hpp"
@@ -33,8 +38,27 @@ struct Fftw {
   Plan (*plan_c2r)(int, const int*, int, Complex*, const int*, int, int, R*, const int*, int, int, unsigned) = nullptr;
   void (*execute)(Plan) = nullptr;
   void (*destroy)(Plan) = nullptr;
+  void (*plan_with_nthreads)(int) = nullptr;  // null: plans run on the calling thread
   std::string path;
 };
+
+// FFTW's threads interface, from the library itself (MKL) or FFTW's
+// companion library; initialised once, or left out where it fails.
+template <class R>
+void resolve_threads(void* lib, const char* prefix, Fftw<R>& f) {
+  const std::string init_name = std::string(prefix) + "init_threads";
+  const std::string plan_name = std::string(prefix) + "plan_with_nthreads";
+  void* init = dlsym(lib, init_name.c_str());
+  void* plan = dlsym(lib, plan_name.c_str());
+  if (!init || !plan) {
+    void* threads = dlopen(sizeof(R) == 4 ? "libfftw3f_threads.so.3" : "libfftw3_threads.so.3", RTLD_NOW | RTLD_LOCAL);
+    if (!threads) return;
+    init = dlsym(threads, init_name.c_str());
+    plan = dlsym(threads, plan_name.c_str());
+  }
+  if (init && plan && reinterpret_cast<int (*)()>(init)() != 0)
+    f.plan_with_nthreads = reinterpret_cast<void (*)(int)>(plan);
+}
 
 template <class R>
 bool resolve(void* lib, const char* prefix, Fftw<R>& f) {
@@ -44,7 +68,9 @@ bool resolve(void* lib, const char* prefix, Fftw<R>& f) {
   f.plan_c2r = reinterpret_cast<decltype(f.plan_c2r)>(sym("plan_many_dft_c2r"));
   f.execute = reinterpret_cast<decltype(f.execute)>(sym("execute"));
   f.destroy = reinterpret_cast<decltype(f.destroy)>(sym("destroy_plan"));
-  return f.plan_c2c && f.plan_r2c && f.plan_c2r && f.execute && f.destroy;
+  if (!(f.plan_c2c && f.plan_r2c && f.plan_c2r && f.execute && f.destroy)) return false;
+  resolve_threads(lib, prefix, f);
+  return true;
 }
 
 template <class R>
@@ -86,6 +112,8 @@ void transform(const FftArgs& a) {
   void* plan = nullptr;
   {
     std::lock_guard<std::mutex> lock(planner);
+    // threads pay from about 32k points a call (below, their start-up is most of the time)
+    if (f.plan_with_nthreads) f.plan_with_nthreads(real_points * a.batch >= (1 << 15) ? cpu_thread_count() : 1);
     switch (static_cast<FftKind>(a.kind)) {
       case FftKind::C2C:
         plan = f.plan_c2c(a.rank, n, batch, reinterpret_cast<Complex*>(in), nullptr, 1, static_cast<int>(real_points),
