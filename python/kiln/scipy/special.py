@@ -13,14 +13,15 @@ float32 where SciPy lists its float32 loop first (erfinv, erfcinv, entr,
 rel_entr, kl_div, huber, pseudo_huber, ndtri, zeta, exp1, expi, binom).
 The beta family and the exponential integrals (beta, betaln, betainc,
 betaincinv, binom, exp1, expi, expn) are in _special_integrals.py, the
-Lambert W function (of complex z, every branch) in _lambertw.py, the
+Lambert W function (of complex z, every branch) in _lambertw.py, gamma,
+loggamma, rgamma and digamma of complex z in _complex_gamma.py, the
 spherical harmonics in _spherical_harmonics.py, lpmv in _legendre.py,
 the elementary helpers (cbrt, exp10, cosm1, exprel, the degree
 trigonometry, gammasgn, Box-Cox...) in _elementary.py, the distribution
 functions (bdtr... pdtri) and gammaincinv/gammainccinv in _distributions.py. The Bessel functions of
 real order (jv, yv, iv, kv, ive, kve, yn) are one kernel each call
 (include/kiln/device/bessel_real_order.cuh), not fused. Complex
-arguments are not supported elsewhere."""
+arguments are not supported elsewhere (expm1 and log1p take them as NumPy's)."""
 import math
 
 import numpy as np
@@ -41,8 +42,25 @@ def _op(name):
     return ufunc(name, getattr(_core, name), 1)
 
 
-erf, erfc, erfinv, erfcinv, gammaln, gamma, j0, j1, y0, y1 = (
-    _op(n) for n in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "gamma", "j0", "j1", "y0", "y1"))
+erf, erfc, erfinv, erfcinv, gammaln, j0, j1, y0, y1 = (
+    _op(n) for n in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "j0", "j1", "y0", "y1"))
+
+
+def _complex_or(name, real_body):
+    """A body that sends complex arguments to _complex_gamma.py's `name`
+    (computed in complex128, returned in the argument's complex type, as
+    SciPy's 'F->F' and 'D->D' loops) and the rest to `real_body`."""
+    def function(x, /):
+        x = asarray(x)
+        if x.dtype.kind == "c":
+            from . import _complex_gamma
+
+            return getattr(_complex_gamma, name)(x.astype(np.complex128)).astype(x.dtype)
+        return real_body(x)
+    return function
+
+
+gamma = ufunc("gamma", _complex_or("gamma", _core.gamma), 1)
 
 
 def _floats(name, args, float32_first=False):
@@ -223,6 +241,10 @@ def _loggamma(x, /):
     x, loop = _floats("loggamma", [x])
     return _where(x < 0, math.nan, gammaln(x)).astype(loop)
 
+
+_digamma = _complex_or("digamma", _digamma)
+_rgamma = _complex_or("rgamma", _rgamma)
+_loggamma = _complex_or("loggamma", _loggamma)
 
 # (2k)! / B_2k, the Euler-Maclaurin tail's coefficients (B the Bernoulli numbers).
 _EULER_MACLAURIN = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1892437580.3183791606, 74724249600.0,
