@@ -46,21 +46,26 @@ erf, erfc, erfinv, erfcinv, gammaln, j0, j1, y0, y1 = (
     _op(n) for n in ("erf", "erfc", "erfinv", "erfcinv", "gammaln", "j0", "j1", "y0", "y1"))
 
 
-def _complex_or(name, real_body):
-    """A body that sends complex arguments to _complex_gamma.py's `name`
-    (computed in complex128, returned in the argument's complex type, as
-    SciPy's 'F->F' and 'D->D' loops) and the rest to `real_body`."""
+def _real_or_complex(real_body, complex_body):
+    """A body for SciPy's functions that also take complex arguments:
+    complex input goes to `complex_body`, the rest to `real_body`."""
     def function(x, /):
         x = asarray(x)
-        if x.dtype.kind == "c":
-            from . import _complex_gamma
-
-            return getattr(_complex_gamma, name)(x.astype(np.complex128)).astype(x.dtype)
-        return real_body(x)
+        return complex_body(x) if x.dtype.kind == "c" else real_body(x)
     return function
 
 
-gamma = ufunc("gamma", _complex_or("gamma", _core.gamma), 1)
+def _in_complex(name):
+    """_complex_gamma.py's `name`, computed in complex128 and returned in the
+    argument's complex type (SciPy's 'F->F' and 'D->D' loops)."""
+    def function(z):
+        from . import _complex_gamma
+
+        return getattr(_complex_gamma, name)(z.astype(np.complex128)).astype(z.dtype)
+    return function
+
+
+gamma = ufunc("gamma", _real_or_complex(_core.gamma, _in_complex("gamma")), 1)
 
 
 def _floats(name, args, float32_first=False):
@@ -242,9 +247,9 @@ def _loggamma(x, /):
     return _where(x < 0, math.nan, gammaln(x)).astype(loop)
 
 
-_digamma = _complex_or("digamma", _digamma)
-_rgamma = _complex_or("rgamma", _rgamma)
-_loggamma = _complex_or("loggamma", _loggamma)
+_digamma = _real_or_complex(_digamma, _in_complex("digamma"))
+_rgamma = _real_or_complex(_rgamma, _in_complex("rgamma"))
+_loggamma = _real_or_complex(_loggamma, _in_complex("loggamma"))
 
 # (2k)! / B_2k, the Euler-Maclaurin tail's coefficients (B the Bernoulli numbers).
 _EULER_MACLAURIN = (12.0, -720.0, 30240.0, -1209600.0, 47900160.0, -1892437580.3183791606, 74724249600.0,
@@ -496,20 +501,12 @@ def _elementary():
     return _elementary
 
 
-def _real_or_complex(name, real, complex_op):
-    """A body for SciPy's functions that also take complex arguments
-    (expm1, log1p): complex input goes to kiln's op as it is."""
-    def function(x):
-        x = asarray(x)
-        return complex_op(x) if x.dtype.kind == "c" else real(x)
-    return function
-
-
 _cbrt = _in_loop("cbrt", _core.cbrt)
 _exp2 = _in_loop("exp2", _core.exp2)
 _exp10 = _in_loop("exp10", lambda x: _elementary().exp10(x))
-_expm1 = _real_or_complex("expm1", _in_loop("expm1", _core.expm1), _core.expm1)
-_log1p = _real_or_complex("log1p", _in_loop("log1p", _core.log1p), _core.log1p)
+# complex input goes to kiln's own op, as SciPy's complex loops are NumPy's functions
+_expm1 = _real_or_complex(_in_loop("expm1", _core.expm1), _core.expm1)
+_log1p = _real_or_complex(_in_loop("log1p", _core.log1p), _core.log1p)
 _cosm1 = _in_loop("cosm1", lambda x: _elementary().cosm1(x))
 _exprel = _in_loop("exprel", lambda x: _elementary().exprel(x))
 _round = _in_loop("round", _core.rint, float32_first=True)
