@@ -6,10 +6,12 @@ functions gammaincinv and gammainccinv, as Cephes relates them to the
 incomplete beta and gamma functions; SciPy's values outside the domains.
 
 The bodies take float64 kiln arrays and the incomplete functions they are
-made of (special.py's), so this module imports nothing of special.py."""
+made of (special.py's), so this module imports nothing of special.py;
+the inverses share _special_integrals.py's bracketed Newton iteration."""
 import math
 
 from .. import _core
+from ._special_integrals import bracketed_newton
 
 
 def _where(condition, x, y):
@@ -134,34 +136,17 @@ def pdtri(k, y, gammainccinv):
 
 def gammaincinv(a, y, incomplete, gammaln, upper=False):
     """The x with P(a, x) = y (Q(a, x) = y with `upper`; `incomplete` is the
-    one of P and Q it inverts): Newton's steps on
-    the incomplete gamma function (density x^(a-1) e^-x / Gamma(a)), kept
-    inside the bracket the residuals' signs narrow, doubling the upper end
-    while it is open and bisecting where a step would leave it, until no x
-    moves; 0 and inf at the ends of [0, 1] (the other way round for Q),
-    NaN outside a > 0, 0 <= y <= 1."""
+    one of P and Q it inverts): bracketed Newton steps (_special_integrals)
+    on the incomplete gamma function, whose derivative is x^(a-1) e^-x /
+    Gamma(a), from x = a on the open bracket (0, inf); 0 and inf at the ends
+    of [0, 1] (the other way round for Q), NaN outside a > 0, 0 <= y <= 1."""
     inner = (a > 0) & _core.isfinite(a) & (y > 0) & (y < 1)
     p = _where(inner, a, 1.0)
     target = _where(inner, y, 0.5)
-    low, high = 0.0 * target, math.inf + 0.0 * target
-    x = p  # the median is near a
     log_gamma = gammaln(p)
-    for step in range(200):
-        residual = incomplete(p, x) - target
-        if upper:
-            residual = -residual  # Q falls as x grows
-        low = _where(residual < 0, x, low)
-        high = _where(residual > 0, x, high)
-        density = _core.exp((p - 1) * _core.log(x) - x - log_gamma)
-        newton = x - residual / density
-        inside = (newton > low) & (newton < high) & _core.isfinite(newton)
-        fallback = _where(_core.isinf(high), 2.0 * x + 1.0, 0.5 * (low + high))
-        moved = _where(residual == 0, x, _where(inside, newton, fallback))
-        # (an open bracket, high = inf, has not narrowed to anything)
-        settled = (_core.abs(moved - x) <= 4e-16 * _core.abs(x)) | (_core.isfinite(high) & (high - low <= 4e-16 * high))
-        x = moved
-        if step % 5 == 4 and bool(settled.all()):
-            break
+    sign = -1.0 if upper else 1.0  # Q falls as x grows
+    x = bracketed_newton(lambda x: sign * (incomplete(p, x) - target),
+                         lambda x: _core.exp((p - 1) * _core.log(x) - x - log_gamma), p, math.inf, 200)
     result = _where(inner, x, math.nan)
     zero_end, infinite_end = (y == 1, y == 0) if upper else (y == 0, y == 1)
     valid = a >= 0

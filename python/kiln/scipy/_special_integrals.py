@@ -225,31 +225,42 @@ def betainc(a, b, x, betaln):
     return _where(invalid, math.nan, result)
 
 
+def bracketed_newton(residual, density, x, high, steps):
+    """The root of residual(x) (increasing in x, density its derivative)
+    above 0 and below `high` (inf for an open bracket): Newton's steps, each
+    kept inside the bracket that the signs of the residuals narrow, a
+    bisection where a step would leave it (a doubling while the bracket is
+    still open), until no x moves or `steps` run out."""
+    low, high = 0.0 * x, high + 0.0 * x
+    for step in range(steps):
+        r = residual(x)
+        low = _where(r < 0, x, low)
+        high = _where(r > 0, x, high)
+        newton = x - r / density(x)
+        inside = (newton > low) & (newton < high) & _core.isfinite(newton)
+        fallback = _where(_core.isinf(high), 2.0 * x + 1.0, 0.5 * (low + high))
+        moved = _where(r == 0, x, _where(inside, newton, fallback))
+        # (an open bracket, high = inf, has not narrowed to anything)
+        settled = (_core.abs(moved - x) <= 4e-16 * _core.abs(x)) | (_core.isfinite(high) & (high - low <= 4e-16 * high))
+        x = moved
+        if step % 5 == 4 and bool(settled.all()):
+            break
+    return x
+
+
 def betaincinv(a, b, y, betaln):
-    """The x with I_x(a, b) = y: Newton's steps on betainc (whose derivative
-    is x^(a-1) (1-x)^(b-1) / B(a, b)), each kept inside the bracket that the
-    signs of the residuals narrow, and a bisection where a step would leave
-    it, until no x moves; SciPy's 0 at y = 0 and 1 at y = 1, NaN outside
-    a, b > 0 and 0 <= y <= 1 and for an infinite a or b."""
+    """The x with I_x(a, b) = y: bracketed Newton steps on betainc (whose
+    derivative is x^(a-1) (1-x)^(b-1) / B(a, b)) within [0, 1]; SciPy's 0
+    at y = 0 and 1 at y = 1, NaN outside a, b > 0 and 0 <= y <= 1 and for
+    an infinite a or b."""
     inner = (a > 0) & (b > 0) & _core.isfinite(a) & _core.isfinite(b) & (y > 0) & (y < 1)
     p = _where(inner, a, 1.0)
     q = _where(inner, b, 1.0)
     target = _where(inner, y, 0.5)
-    low, high = 0.0 * target, 1.0 + 0.0 * target
-    x = p / (p + q)
     log_beta = betaln(p, q)
-    for step in range(100):
-        residual = betainc(p, q, x, betaln) - target
-        low = _where(residual < 0, x, low)
-        high = _where(residual > 0, x, high)
-        density = _core.exp((p - 1) * _core.log(x) + (q - 1) * _core.log1p(-x) - log_beta)
-        newton = x - residual / density
-        inside = (newton > low) & (newton < high) & _core.isfinite(newton)
-        moved = _where(residual == 0, x, _where(inside, newton, 0.5 * (low + high)))
-        settled = (_core.abs(moved - x) <= 4e-16 * _core.abs(x)) | (high - low <= 4e-16 * high)
-        x = moved
-        if step % 5 == 4 and bool(settled.all()):
-            break
+    x = bracketed_newton(lambda x: betainc(p, q, x, betaln) - target,
+                         lambda x: _core.exp((p - 1) * _core.log(x) + (q - 1) * _core.log1p(-x) - log_beta),
+                         p / (p + q), 1.0, 100)
     result = _where(inner, x, math.nan)
     valid = (a > 0) & (b > 0)
     result = _where((y == 0) & valid, 0.0, _where((y == 1) & valid, 1.0, result))
