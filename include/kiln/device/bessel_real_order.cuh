@@ -3,19 +3,20 @@
 // double precision, for NVRTC and the host compiler alike.
 //
 // For x > 0 and order nu >= 0 (Numerical Recipes' bessjy/bessik scheme,
-// after Barnett, Steed and Temme): the continued fraction CF1 gives
-// J'_nu/J_nu (I'_nu/I_nu); a downward recurrence carries it to an order mu
-// in [-1/2, 1/2]; there Temme's series (x < 2) or Steed's complex continued
-// fraction CF2 (x >= 2) gives Y_mu, Y_mu+1 (K_mu, K_mu+1), and the
-// Wronskian fixes J_mu (I_mu) and so the scale of the recurrence; Y (K)
-// then recurs upward to nu, which is stable for them. For x large against
-// nu^2 / 8 Hankel's asymptotic expansion replaces the continued fractions,
-// whose length and rounding grow with x. Below x = 2 J (I) is its power
-// series instead, as the Wronskian cancels there. Temme's series needs
-// 1/Gamma(1 +- mu) and their difference quotient, taken from the Taylor
-// series of 1/Gamma(1 + x) (Abramowitz & Stegun 6.1.34), which has no
-// cancellation as mu -> 0. I and K are carried
-// scaled by e^-x and e^x where x >= 2, so that neither overflows early.
+// after Barnett, Steed and Temme), with mu = nu less a whole number, in
+// [-1/2, 1/2]: from x = 2, the continued fraction CF1 gives J'_nu/J_nu
+// (I'_nu/I_nu), a downward recurrence carries it to mu, Steed's complex
+// continued fraction CF2 gives Y_mu, Y_mu+1 (K_mu, K_mu+1) there, and the
+// Wronskian fixes J_mu (I_mu) and so the scale of the recurrence; below
+// x = 2, Y_mu, Y_mu+1 (K_mu, K_mu+1) come from Temme's series and J (I) is
+// its power series, as the Wronskian cancels there. Y (K) then recurs
+// upward to nu, which is stable for them. For x large against nu^2 / 8
+// Hankel's asymptotic expansion replaces the continued fractions, whose
+// length and rounding grow with x. Temme's series needs 1/Gamma(1 +- mu)
+// and their difference quotient, taken from the Taylor series of
+// 1/Gamma(1 + x) (Abramowitz & Stegun 6.1.34), which has no cancellation
+// as mu -> 0. I and K are carried scaled by e^-x and e^x where x >= 2, so
+// that neither overflows early.
 // Negative orders follow from the reflection formulas, negative x from
 // J_n(-x) = (-1)^n J_n(x) (integer n; NaN otherwise), as SciPy's do; at
 // x = 0 and x = +-inf the values are SciPy's.
@@ -111,7 +112,61 @@ __device__ __forceinline__ void kiln_bessel_jy_asymptotic(double x, double nu, d
   *y = scale * (p * sin_chi + q * cos_chi);
 }
 
-// J_nu(x) and Y_nu(x) for x > 0, nu >= 0.
+// Temme's start at x < 2 for an order |mu| <= 1/2, common to Y's and K's
+// series: f = scale (pi mu / sin(pi mu)) (gam1 cosh(sigma) + gam2 ln(2/x)
+// sinh(sigma)/sigma), p = (x/2)^-mu / Gamma(1 + mu) numerator / divisor,
+// q = (x/2)^mu / Gamma(1 - mu) numerator / divisor, sigma = mu ln(2/x):
+// Y's series takes scale 2/pi, numerator 1, divisor pi; K's 1, 1/2, 1.
+__device__ __forceinline__ void kiln_bessel_temme_start(double x, double mu, double scale, double numerator,
+                                                        double divisor, double* f, double* p, double* q) {
+  const double pimu = KILN_BESSEL_PI * mu;
+  const double fact0 = fabs(pimu) < KILN_BESSEL_EPS ? 1 : pimu / sin(pimu);
+  const double dl = -log(0.5 * x);
+  const double e = mu * dl;
+  const double fact2 = fabs(e) < KILN_BESSEL_EPS ? 1 : sinh(e) / e;
+  double gam1, gam2, gampl, gammi;
+  kiln_bessel_temme_gammas(mu, &gam1, &gam2, &gampl, &gammi);
+  *f = scale * fact0 * (gam1 * cosh(e) + gam2 * fact2 * dl);
+  const double ex = exp(e);
+  *p = numerator * ex / (gampl * divisor);
+  *q = numerator / (ex * divisor * gammi);
+}
+
+// The three-term recurrence run down nl orders from nu on unnormalised
+// values: f_(l-1) = (l/x) f_l + f'_l, f'_(l-1) = ((l-1)/x) f_(l-1) + sign
+// f_l (sign -1 for J, +1 for I), rescaled before it overflows, the value at
+// nu (*top) alongside.
+__device__ __forceinline__ void kiln_bessel_recur_down(int nl, double nu, double xi, double sign, double* value,
+                                                       double* derivative, double* top) {
+  double fact = nu * xi;
+  for (int l = nl - 1; l >= 0; --l) {
+    const double next = fact * *value + *derivative;
+    fact -= xi;
+    *derivative = fact * next + sign * *value;
+    *value = next;
+    if (fabs(*value) > 1e200) {
+      *value *= 1e-200;
+      *derivative *= 1e-200;
+      *top *= 1e-200;
+    }
+  }
+}
+
+// Y (sign -1) or K (sign +1) carried up nl orders from f_mu, f_(mu+1):
+// f_(n+1) = (2n/x) f_n + sign f_(n-1), which is stable for them, until it
+// overflows.
+__device__ __forceinline__ double kiln_bessel_recur_up(int nl, double mu, double xi2, double sign, double f0,
+                                                       double f1) {
+  for (int i = 1; i <= nl && !isinf(f0); ++i) {
+    const double next = (mu + i) * xi2 * f1 + sign * f0;
+    f0 = f1;
+    f1 = next;
+  }
+  return f0;
+}
+
+// J_nu(x) and Y_nu(x) for x > 0, nu >= 0. Below x = 2, J is its power
+// series and Y Temme's; from x = 2, CF1 and CF2 with the Wronskian.
 __device__ __forceinline__ void kiln_bessel_jy(double x, double nu, double* j, double* y) {
   // measured against 30-digit values: the expansion holds to 1e-15 of the
   // amplitude from here, where the continued fractions lose 1e-14 and more
@@ -122,51 +177,11 @@ __device__ __forceinline__ void kiln_bessel_jy(double x, double nu, double* j, d
   const int nl = x < 2 ? (int)(nu + 0.5) : (nu - x + 1.5 > 0 ? (int)(nu - x + 1.5) : 0);
   const double mu = nu - nl, mu2 = mu * mu;
   const double xi = 1 / x, xi2 = 2 * xi, w = xi2 / KILN_BESSEL_PI;
-  // CF1: J'_nu / J_nu, by the modified Lentz method
-  int sign = 1;
-  double h = nu * xi < KILN_BESSEL_TINY ? KILN_BESSEL_TINY : nu * xi;
-  double b = xi2 * nu, d = 0, c = h;
-  for (int i = 0; i < KILN_BESSEL_MAX_STEPS; ++i) {
-    b += xi2;
-    d = b - d;
-    if (fabs(d) < KILN_BESSEL_TINY) d = KILN_BESSEL_TINY;
-    c = b - 1 / c;
-    if (fabs(c) < KILN_BESSEL_TINY) c = KILN_BESSEL_TINY;
-    d = 1 / d;
-    const double del = c * d;
-    h *= del;
-    if (d < 0) sign = -sign;
-    if (fabs(del - 1) <= KILN_BESSEL_EPS) break;
-  }
-  // downward recurrence from nu to mu on an unnormalised J (rescaled
-  // before it overflows, the value at nu with it)
-  double jl = sign * 1e-200, jpl = h * jl, j_top = jl, fact = nu * xi;
-  for (int l = nl - 1; l >= 0; --l) {
-    const double next = fact * jl + jpl;
-    fact -= xi;
-    jpl = fact * next - jl;
-    jl = next;
-    if (fabs(jl) > 1e200) {
-      jl *= 1e-200;
-      jpl *= 1e-200;
-      j_top *= 1e-200;
-    }
-  }
-  if (jl == 0) jl = KILN_BESSEL_EPS;
-  const double f = jpl / jl;
-  double j_mu, y_mu, y_mu1;
+  double y_mu, y_mu1;
   if (x < 2) {  // Temme's series for Y_mu, Y_mu+1
-    const double x2 = 0.5 * x, pimu = KILN_BESSEL_PI * mu;
-    const double fact0 = fabs(pimu) < KILN_BESSEL_EPS ? 1 : pimu / sin(pimu);
-    const double dl = -log(x2);
-    double e = mu * dl;
-    const double fact2 = fabs(e) < KILN_BESSEL_EPS ? 1 : sinh(e) / e;
-    double gam1, gam2, gampl, gammi;
-    kiln_bessel_temme_gammas(mu, &gam1, &gam2, &gampl, &gammi);
-    double ff = 2 / KILN_BESSEL_PI * fact0 * (gam1 * cosh(e) + gam2 * fact2 * dl);
-    e = exp(e);
-    double p = e / (gampl * KILN_BESSEL_PI), q = 1 / (e * KILN_BESSEL_PI * gammi);
-    const double pimu2 = 0.5 * pimu;
+    double ff, p, q;
+    kiln_bessel_temme_start(x, mu, 2 / KILN_BESSEL_PI, 1, KILN_BESSEL_PI, &ff, &p, &q);
+    const double x2 = 0.5 * x, pimu2 = 0.5 * KILN_BESSEL_PI * mu;
     const double fact3 = fabs(pimu2) < KILN_BESSEL_EPS ? 1 : sin(pimu2) / pimu2;
     const double r = KILN_BESSEL_PI * pimu2 * fact3 * fact3;
     double cc = 1, sum = ff + r * q, sum1 = p;
@@ -183,9 +198,30 @@ __device__ __forceinline__ void kiln_bessel_jy(double x, double nu, double* j, d
     }
     y_mu = -sum;
     y_mu1 = -sum1 * xi2;
-    const double y_mup = mu * xi * y_mu - y_mu1;
-    j_mu = w / (y_mup - f * y_mu);
-  } else {  // Steed's CF2: p + iq = (J'_mu + iY'_mu) / (J_mu + iY_mu)
+    *j = kiln_bessel_series(x, nu, -1);
+  } else {
+    // CF1: J'_nu / J_nu, by the modified Lentz method
+    int sign = 1;
+    double h = nu * xi < KILN_BESSEL_TINY ? KILN_BESSEL_TINY : nu * xi;
+    double b = xi2 * nu, d = 0, c = h;
+    for (int i = 0; i < KILN_BESSEL_MAX_STEPS; ++i) {
+      b += xi2;
+      d = b - d;
+      if (fabs(d) < KILN_BESSEL_TINY) d = KILN_BESSEL_TINY;
+      c = b - 1 / c;
+      if (fabs(c) < KILN_BESSEL_TINY) c = KILN_BESSEL_TINY;
+      d = 1 / d;
+      const double del = c * d;
+      h *= del;
+      if (d < 0) sign = -sign;
+      if (fabs(del - 1) <= KILN_BESSEL_EPS) break;
+    }
+    // down from nu to mu on an unnormalised J
+    double jl = sign * 1e-200, jpl = h * jl, j_top = jl;
+    kiln_bessel_recur_down(nl, nu, xi, -1, &jl, &jpl, &j_top);
+    if (jl == 0) jl = KILN_BESSEL_EPS;
+    const double f = jpl / jl;
+    // Steed's CF2: p + iq = (J'_mu + iY'_mu) / (J_mu + iY_mu)
     double a = 0.25 - mu2, p = -0.5 * xi, q = 1;
     const double br = 2 * x;
     double bi = 2;
@@ -218,65 +254,30 @@ __device__ __forceinline__ void kiln_bessel_jy(double x, double nu, double* j, d
       if (fabs(dlr - 1) + fabs(dli) <= KILN_BESSEL_EPS) break;
     }
     const double gam = (p - f) / q;
-    j_mu = sqrt(w / ((p - f) * gam + q));
+    double j_mu = sqrt(w / ((p - f) * gam + q));
     if (jl < 0) j_mu = -j_mu;
     y_mu = j_mu * gam;
     const double y_mup = y_mu * (p + q / gam);
     y_mu1 = mu * xi * y_mu - y_mup;
+    *j = j_top * (j_mu / jl);
   }
-  *j = x < 2 ? kiln_bessel_series(x, nu, -1) : j_top * (j_mu / jl);
-  for (int i = 1; i <= nl && !isinf(y_mu); ++i) {  // Y upward from mu to nu (until it overflows)
-    const double next = (mu + i) * xi2 * y_mu1 - y_mu;
-    y_mu = y_mu1;
-    y_mu1 = next;
-  }
-  *y = y_mu;
+  *y = kiln_bessel_recur_up(nl, mu, xi2, -1, y_mu, y_mu1);
 }
 
 // I_nu(x) e^-s and K_nu(x) e^s for x > 0, nu >= 0, where s = x for x >= 2
-// and 0 below (*scaled says which).
+// and 0 below (*scaled says which). Below x = 2, I is its power series and
+// K Temme's; from x = 2, CF1 and CF2 with the Wronskian.
 __device__ __forceinline__ void kiln_bessel_ik(double x, double nu, double* i_out, double* k_out, bool* scaled) {
   const int nl = (int)(nu + 0.5);
   const double mu = nu - nl, mu2 = mu * mu;
   const double xi = 1 / x, xi2 = 2 * xi;
-  // CF1: I'_nu / I_nu
-  double h = nu * xi < KILN_BESSEL_TINY ? KILN_BESSEL_TINY : nu * xi;
-  double b = xi2 * nu, d = 0, c = h;
-  for (int i = 0; i < KILN_BESSEL_MAX_STEPS; ++i) {
-    b += xi2;
-    d = 1 / (b + d);
-    c = b + 1 / c;
-    const double del = c * d;
-    h *= del;
-    if (fabs(del - 1) <= KILN_BESSEL_EPS) break;
-  }
-  double il = 1e-200, ipl = h * il, i_top = il, fact = nu * xi;
-  for (int l = nl - 1; l >= 0; --l) {
-    const double next = fact * il + ipl;
-    fact -= xi;
-    ipl = fact * next + il;
-    il = next;
-    if (fabs(il) > 1e200) {
-      il *= 1e-200;
-      ipl *= 1e-200;
-      i_top *= 1e-200;
-    }
-  }
-  const double f = ipl / il;
   double k_mu, k_mu1;
   *scaled = x >= 2;
   if (x < 2) {  // Temme's series for K_mu, K_mu+1
-    const double x2 = 0.5 * x, pimu = KILN_BESSEL_PI * mu;
-    const double fact0 = fabs(pimu) < KILN_BESSEL_EPS ? 1 : pimu / sin(pimu);
-    const double dl = -log(x2);
-    double e = mu * dl;
-    const double fact2 = fabs(e) < KILN_BESSEL_EPS ? 1 : sinh(e) / e;
-    double gam1, gam2, gampl, gammi;
-    kiln_bessel_temme_gammas(mu, &gam1, &gam2, &gampl, &gammi);
-    double ff = fact0 * (gam1 * cosh(e) + gam2 * fact2 * dl);
-    double sum = ff;
-    e = exp(e);
-    double p = 0.5 * e / gampl, q = 0.5 / (e * gammi), cc = 1, sum1 = p;
+    double ff, p, q;
+    kiln_bessel_temme_start(x, mu, 1, 0.5, 1, &ff, &p, &q);
+    const double x2 = 0.5 * x;
+    double sum = ff, cc = 1, sum1 = p;
     const double dd = x2 * x2;
     for (int i = 1; i < KILN_BESSEL_MAX_STEPS; ++i) {
       ff = (i * ff + p + q) / (i * (double)i - mu2);
@@ -290,7 +291,24 @@ __device__ __forceinline__ void kiln_bessel_ik(double x, double nu, double* i_ou
     }
     k_mu = sum;
     k_mu1 = sum1 * xi2;
-  } else {  // Steed's CF2 (Thompson and Barnett), K scaled by e^x
+    *i_out = kiln_bessel_series(x, nu, 1);
+  } else {
+    // CF1: I'_nu / I_nu
+    double h = nu * xi < KILN_BESSEL_TINY ? KILN_BESSEL_TINY : nu * xi;
+    double b = xi2 * nu, d = 0, c = h;
+    for (int i = 0; i < KILN_BESSEL_MAX_STEPS; ++i) {
+      b += xi2;
+      d = 1 / (b + d);
+      c = b + 1 / c;
+      const double del = c * d;
+      h *= del;
+      if (fabs(del - 1) <= KILN_BESSEL_EPS) break;
+    }
+    // down from nu to mu on an unnormalised I
+    double il = 1e-200, ipl = h * il, i_top = il;
+    kiln_bessel_recur_down(nl, nu, xi, 1, &il, &ipl, &i_top);
+    const double f = ipl / il;
+    // Steed's CF2 (Thompson and Barnett), K scaled by e^x
     double bb = 2 * (1 + x), dd = 1 / bb, hh = dd, delh = dd, q1 = 0, q2 = 1;
     const double a1 = 0.25 - mu2;
     double q = a1, cc = a1, a = -a1, s = 1 + q * delh;
@@ -312,16 +330,11 @@ __device__ __forceinline__ void kiln_bessel_ik(double x, double nu, double* i_ou
     hh = a1 * hh;
     k_mu = sqrt(KILN_BESSEL_PI / (2 * x)) / s;
     k_mu1 = k_mu * (mu + x + 0.5 - hh) * xi;
+    const double k_mup = mu * xi * k_mu - k_mu1;
+    const double i_mu = xi / (f * k_mu - k_mup);  // the Wronskian, scaled alike
+    *i_out = i_top * (i_mu / il);
   }
-  const double k_mup = mu * xi * k_mu - k_mu1;
-  const double i_mu = xi / (f * k_mu - k_mup);  // the Wronskian, scaled alike
-  *i_out = x < 2 ? kiln_bessel_series(x, nu, 1) : i_top * (i_mu / il);
-  for (int i = 1; i <= nl && !isinf(k_mu); ++i) {  // K upward from mu to nu (until it overflows)
-    const double next = (mu + i) * xi2 * k_mu1 + k_mu;
-    k_mu = k_mu1;
-    k_mu1 = next;
-  }
-  *k_out = k_mu;
+  *k_out = kiln_bessel_recur_up(nl, mu, xi2, 1, k_mu, k_mu1);
 }
 
 __device__ __forceinline__ bool kiln_bessel_is_integer(double v) { return floor(v) == v; }
