@@ -121,13 +121,17 @@ TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
 
 // The kernels kiln.scipy launches from its own headers (the distance
 // transform's lower envelope, the rational filters' recurrences, the walks
-// from peaks, the one-axis correlations): NVRTC compiles them when first
-// used on a GPU, so compile them here without one.
+// from peaks, the one-axis correlations, the spline interpolation, the
+// connected components, the Bessel functions of real order): NVRTC compiles
+// them when first used on a GPU, so compile them here without one.
 TEST_F(CudaKernels, EveryScipyKernelHeaderCompiles) {
   EXPECT_EQ(compile_all({{"distance_transform.cu", "#include <kiln/device/distance_transform.cuh>\n"},
                          {"linear_filter.cu", "#include <kiln/device/linear_filter.cuh>\n"},
                          {"peak_finding.cu", "#include <kiln/device/peak_finding.cuh>\n"},
-                         {"correlate1d.cu", "#include <kiln/device/correlate1d.cuh>\n"}}),
+                         {"correlate1d.cu", "#include <kiln/device/correlate1d.cuh>\n"},
+                         {"spline_interpolation.cu", "#include <kiln/device/spline_interpolation.cuh>\n"},
+                         {"connected_components.cu", "#include <kiln/device/connected_components.cuh>\n"},
+                         {"bessel_real_order.cu", "#include <kiln/device/bessel_real_order.cuh>\n"}}),
             "");
 }
 
