@@ -1,5 +1,6 @@
 #include "host_compiler.hpp"
 
+#include "barrier_regions.hpp"
 #include "interrupts.hpp"
 #include "kernel_faults.hpp"
 
@@ -18,6 +19,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -211,7 +213,9 @@ std::string translation_unit(const std::string& prelude, const std::string& sour
   tu += "#line 1 \"kiln-entries\"\n";
   for (size_t i = 0; i < kernels.size(); ++i)
     tu += "extern \"C\" int kiln_entry_" + std::to_string(i) +
-          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" + kernels[i] + ")>(l, args); }\n";
+          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" + kernels[i] + ")>(l, args); }\n" +
+          "extern \"C\" int kiln_blockwise_" + std::to_string(i) + "() { return kiln_host::blockwise<&(" +
+          kernels[i] + ")>; }\n";
   return tu;
 }
 
@@ -361,9 +365,10 @@ std::string runtime_directory(bool jit) {
                          : "";
 }
 
-// Compiles to a shared library; returns its bytes.
+// Compiles to a shared library; returns its bytes. CompileError otherwise,
+// with `*error_line` (where given) the source line of the first error.
 std::string compile(const std::string& source, const std::vector<std::string>& kernels,
-                    const std::vector<std::string>& options) {
+                    const std::vector<std::string>& options, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
   const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
@@ -386,8 +391,10 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   std::string log = run_compiler(args, &status);
   std::string library = detail::read_file(so);
   remove_tree(dir);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty())
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty()) {
+    if (error_line) *error_line = first_error_line(log);
     throw CompileError(detail::describe_compile_failure(kSourceName, log, source, first_error_line(log)));
+  }
   return library;
 }
 
@@ -411,7 +418,12 @@ void* open_library(const std::string& bytes) {
 
 std::shared_ptr<const HostModule> load_host_module(const std::string& source, const std::vector<std::string>& options,
                                                    const std::vector<std::string>& kernels) {
-  const std::string tu = translation_unit(host_runtime_text(), source, kernels);
+  // Kernels with barriers rewritten to run a block without fibers. The
+  // rewrite knows no types: a kernel whose rewrite does not compile is
+  // compiled as written (the library is kept under the first try's key).
+  std::set<int> unsplit;  // lines of kernels to leave as written
+  std::string split = is_jit_source(source) ? source : split_at_barriers(source, kSourceName, unsplit);
+  const std::string tu = translation_unit(host_runtime_text(), split, kernels);
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost\n").update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
@@ -427,25 +439,37 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   const std::string path = detail::cache_directory() + "/" + key + ".so";
   std::string library = detail::load_checked(path);
   if (library.empty()) {
-    library = compile(source, kernels, options);
+    for (;;) {
+      int line = 0;
+      try {
+        library = compile(split, kernels, options, &line);
+        break;
+      } catch (const CompileError&) {
+        if (split == source) throw;
+        const std::string fewer =
+            line > 0 && unsplit.insert(line).second ? split_at_barriers(source, kSourceName, unsplit) : source;
+        split = fewer == split ? source : fewer;
+      }
+    }
     detail::store_checked(path, library);
   }
   auto module = std::make_shared<HostModule>();
   module->library = open_library(library);
   // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...)
   // need a block's threads as fibers that can stop and meet, unless the
-  // kernel loops over them itself between its barriers (blockwise.py).
-  module->uses_barriers = (source.find("__syncthreads") != std::string::npos ||
-                           source.find("_sync(") != std::string::npos ||
-                           source.find("__syncwarp") != std::string::npos ||
-                           source.find("__activemask") != std::string::npos) &&
-                          source.find("#define KILN_BLOCKWISE_KERNEL") == std::string::npos;
+  // kernel loops over them itself between its barriers (its blockwise flag).
+  module->uses_barriers = source.find("__syncthreads") != std::string::npos ||
+                          source.find("_sync(") != std::string::npos ||
+                          source.find("__syncwarp") != std::string::npos ||
+                          source.find("__activemask") != std::string::npos;
   module->cooperative = is_cooperative(source);
   module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());
     if (!entry) throw CompileError("the compiled kernel library lacks the entry for " + kernels[i]);
     module->entries.push_back(reinterpret_cast<kiln_host::Entry>(entry));
+    void* blockwise = dlsym(module->library, ("kiln_blockwise_" + std::to_string(i)).c_str());
+    module->blockwise.push_back(blockwise && reinterpret_cast<int (*)()>(blockwise)());
   }
   loaded->emplace(key, module);
   return module;
@@ -491,7 +515,7 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
     launch.block[d] = block[d];
   }
   launch.shared_bytes = shared_bytes;
-  launch.use_fibers = (module.uses_barriers && threads > 1) || module.cooperative;
+  launch.use_fibers = (module.uses_barriers && threads > 1 && !module.blockwise.at(kernel)) || module.cooperative;
   launch.cooperative = module.cooperative;
   launch.guard = &guard_thread_against_faults;
   launch.interrupted = watch_interrupts();

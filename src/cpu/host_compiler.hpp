@@ -16,6 +16,7 @@ struct HostModule {
   std::vector<kiln_host::Entry> entries;  // one per kernel expression
   std::vector<std::string> names;         // the kernel expressions, for messages
   bool uses_barriers = false;             // the source calls __syncthreads or warp intrinsics
+  std::vector<bool> blockwise;            // per kernel: it runs a block in one call, without fibers
   bool cooperative = false;               // its kernels sync their grid (kiln::is_cooperative)
 };
 

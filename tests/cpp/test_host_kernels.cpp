@@ -64,6 +64,7 @@ __global__ void block_sum(const T* in, T* out, int n) {
   if (threadIdx.x == 0) atomicAdd(out, buf[0]);
 })", {"-DUNUSED=1", "--use_fast_math"}, {"block_sum<double>", "block_sum<int>"});
   EXPECT_TRUE(m->uses_barriers);
+  EXPECT_TRUE(m->blockwise.at(0) && m->blockwise.at(1));  // split at its barriers (barrier_regions.cpp)
   std::vector<int> in(10000);
   std::iota(in.begin(), in.end(), 0);
   int total = 0, n = 10000;
@@ -71,6 +72,54 @@ __global__ void block_sum(const T* in, T* out, int n) {
   int* pout = &total;
   launch(*m, 1, 40, 256, 256 * sizeof(int), {&pin, &pout, &n});
   EXPECT_EQ(total, 10000 * 9999 / 2);
+}
+
+// Which kernels barrier_regions.cpp splits: barriers as statements in if,
+// for, while and do (with return, break and continue around them) are
+// split; a barrier in a device function, a warp vote or shuffle, an `auto`
+// local across a barrier keep fibers, and so does a kernel whose rewrite
+// does not compile (an unknown type's local across a barrier, here a
+// macro's) while its neighbours stay split.
+TEST_F(HostKernels, KernelsWithBarriersRunBlockwiseWhereTheyCanBeSplit) {
+  auto m = cpu::load_host_module(R"(
+#define DECLARE(name) float name = threadIdx.x
+__device__ void meet() { __syncthreads(); }
+extern "C" __global__ void split(int* p, int n) {
+  __shared__ int s[64];
+  for (int i = 0; i < n; ++i) {
+    if (i == 2) continue;
+    s[threadIdx.x] = i;
+    __syncthreads();
+    if (threadIdx.x >= 60) return;
+    p[threadIdx.x] += s[63 - threadIdx.x];
+    __syncthreads();
+  }
+}
+extern "C" __global__ void via_function(int* p) { meet(); p[threadIdx.x] = 1; __syncthreads(); }
+extern "C" __global__ void vote(int* p) { __syncthreads(); p[threadIdx.x] = __syncthreads_or(threadIdx.x == 3); }
+extern "C" __global__ void shuffle(int* p) { __syncthreads(); p[threadIdx.x] = __shfl_sync(~0u, 7, 0); }
+extern "C" __global__ void automatic(int* p) { auto v = threadIdx.x; __syncthreads(); p[v] = 2; }
+extern "C" __global__ void macro(float* p) { DECLARE(v); __syncthreads(); p[threadIdx.x] = v; }
+)", {}, {"split", "via_function", "vote", "shuffle", "automatic", "macro"});
+  EXPECT_EQ(m->blockwise, (std::vector<bool>{true, false, false, false, false, false}));
+  std::vector<int> out(64, 0);
+  int* po = out.data();
+  int n = 4;
+  launch(*m, 0, 1, 64, 0, {&po, &n});
+  // i = 0, 1, 3 (2 continued); threads 60-63 return in the first round, after
+  // which the shared slots that 0-3 read keep its 0.
+  for (int t = 4; t < 60; ++t) EXPECT_EQ(out[t], 0 + 1 + 3) << t;
+  for (int t : {0, 3, 60, 63}) EXPECT_EQ(out[t], 0) << t;
+  for (size_t k = 1; k < 5; ++k) {
+    std::vector<int> each(64, 0);
+    int* pe = each.data();
+    launch(*m, k, 1, 64, 0, {&pe});
+    EXPECT_EQ(each[3], k == 1 ? 1 : k == 2 ? 1 : k == 3 ? 7 : 2) << k;
+  }
+  std::vector<float> v(64);
+  float* pv = v.data();
+  launch(*m, 5, 1, 64, 0, {&pv});
+  EXPECT_EQ(v[9], 9.0f);
 }
 
 TEST_F(HostKernels, CompileErrorsQuoteTheUsersLines) {

@@ -122,7 +122,7 @@ def sum_without_the_first_thread(values, out):
 
 def _cpu_form(kernel, *args):
     from kiln._jit.dispatcher import _arg_type
-    return "#define KILN_BLOCKWISE_KERNEL" in kernel.source_for(tuple(_arg_type(a) for a in args))[0]
+    return "kiln_host::Blockwise)" in kernel.source_for(tuple(_arg_type(a) for a in args))[0]
 
 
 def test_barriers_in_loops_and_ifs(current):

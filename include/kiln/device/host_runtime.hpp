@@ -493,6 +493,37 @@ template <class T> T from_warp_bits(unsigned long long bits) {
   return v;
 }
 
+// The trailing parameter of a kernel that runs a whole block in one call,
+// looping over its threads itself between its barriers: kiln.cuda.jit's CPU
+// form of such kernels (python/kiln/_jit/blockwise.py) and CUDA C that
+// src/cpu/barrier_regions.cpp rewrote. The launch passes no argument for it.
+struct Blockwise {};
+
+// A block's per-thread variables in such a kernel: `bytes` of this OS
+// thread's scratch buffer (one block to an OS thread at a time), reused by
+// every block, and `count` elements of T carved from it in turn.
+char* block_scratch(size_t bytes);
+#ifdef KILN_HOST_RUNTIME_DEFINITIONS
+char* block_scratch(size_t bytes) {
+  static thread_local std::vector<char> buffer;
+  if (buffer.size() < bytes + 64) buffer.resize(bytes + 64);
+  return reinterpret_cast<char*>((reinterpret_cast<uintptr_t>(buffer.data()) + 63) & ~uintptr_t{63});
+}
+#endif
+template <class T>
+T* carve(char*& base, size_t count) {
+  constexpr uintptr_t align = alignof(T) > 64 ? 64 : alignof(T);
+  T* p = reinterpret_cast<T*>((reinterpret_cast<uintptr_t>(base) + align - 1) & ~(align - 1));
+  base = reinterpret_cast<char*>(p + count);
+  return p;
+}
+
+template <class T>
+T argument(void** args, size_t i) {
+  if constexpr (std::is_same_v<T, Blockwise>) return {};
+  else return *static_cast<T*>(args[i]);
+}
+
 // The kernel's arguments, copied once from the launch's argument pointers
 // into one slot each. Not a std::tuple: instantiating std::tuple and
 // std::apply for each kernel's parameter types was a third of a small
@@ -505,18 +536,21 @@ template <class Indices, class... T>
 struct Arguments;
 template <size_t... I, class... T>
 struct Arguments<std::index_sequence<I...>, T...> : Slot<I, T>... {
-  explicit Arguments(void** args) : Slot<I, T>{*static_cast<T*>(args[I])}... {}
+  explicit Arguments(void** args) : Slot<I, T>{argument<T>(args, I)}... {}
   template <class... P>
   void call(void (*kernel)(P...)) { kernel(static_cast<Slot<I, T>&>(*this).value...); }  // each run gets copies
 };
 template <class... P>
 Arguments<std::index_sequence_for<P...>, std::decay_t<P>...> arguments_of(void (*)(P...));
 
-// A kernel that runs a whole block in one call, looping over its threads
-// itself between its barriers (kiln.cuda.jit's CPU form of such kernels,
-// python/kiln/_jit/blockwise.py, specialises this for them).
+// Whether a kernel runs a whole block in one call (its last parameter is
+// Blockwise).
+template <class... P>
+constexpr bool takes_blockwise(void (*)(P...)) {
+  return (std::is_same_v<P, Blockwise> || ...);
+}
 template <auto Kernel>
-inline constexpr bool blockwise = false;
+inline constexpr bool blockwise = takes_blockwise(Kernel);
 
 // One thread's run of the kernel. The kernel is a template argument, so a
 // block's loop over its threads has it inlined (and the thread-local

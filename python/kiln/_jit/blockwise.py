@@ -20,7 +20,8 @@ barriers in device functions or under other statements, local arrays,
 assigned parameters, ``break``/``continue`` of a loop that holds a barrier,
 loops over anything but ``range()``. The GPU compiles the kernel as written:
 the C++ holds both forms, the CPU one under ``#ifndef __CUDA_ARCH__``
-(host_runtime.hpp's ``blockwise`` tells the runtime to call it once a block).
+(its trailing ``kiln_host::Blockwise`` parameter tells the runtime to call it
+once a block; src/cpu/barrier_regions.cpp gives CUDA C kernels the same form).
 """
 import ast
 
@@ -107,7 +108,7 @@ class BlockwiseEmitter(Emitter):
         typed = self.typed
         params = [f"{T.c_name(ty)} {name}" for name, ty in zip(self.f.params, typed.arg_types)
                   if not isinstance(ty, T.ConstantArg)]
-        self.lines.append(f"KILN_JIT_NAMED_KERNEL {c_name}({', '.join(params)}) {{")
+        self.lines.append(f"KILN_JIT_NAMED_KERNEL {c_name}({', '.join(params + ['kiln_host::Blockwise'])}) {{")
         self._depth = 1
         self._labels = []
         self._count = 0

@@ -440,10 +440,8 @@ class Dispatcher:
         kernel_lines = ["namespace kiln_jit {"] + translation.lines + ["}  // namespace kiln_jit"]
         cpu_lines = blockwise.lines(translation.typed, c_name, module, translation.lines)
         if cpu_lines:  # the CPU runs a block in one call, its threads as loops between barriers
-            kernel_lines = ["#ifdef __CUDA_ARCH__", *kernel_lines, "#else", "#define KILN_BLOCKWISE_KERNEL",
-                            "namespace kiln_jit {", *cpu_lines, "}  // namespace kiln_jit",
-                            f"template <> inline constexpr bool kiln_host::blockwise<&kiln_jit::{c_name}> = true;",
-                            "#endif"]
+            kernel_lines = ["#ifdef __CUDA_ARCH__", *kernel_lines, "#else",
+                            "namespace kiln_jit {", *cpu_lines, "}  // namespace kiln_jit", "#endif"]
         source = self._sources[types] = module.source(kernel_lines)
         self._modules[types] = module
         return source, module
