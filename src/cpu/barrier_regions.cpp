@@ -723,9 +723,7 @@ class Rewrite {
       for (size_t i = f_.open + 1; i < f_.close; ++i) {
         if (!k_.word(i) || k_.text(i) != p || k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")) continue;
         const bool assigned = is_assignment(i + 1) || k_.is(i + 1, "++") || k_.is(i + 1, "--") || k_.is(i - 1, "++") ||
-                              k_.is(i - 1, "--") ||
-                              (k_.is(i - 1, "&") && !(k_.word(i - 2) || k_.t[i - 2].kind == Kind::Number ||
-                                                      k_.is(i - 2, ")") || k_.is(i - 2, "]")));
+                              k_.is(i - 1, "--") || address_of(i);
         if (assigned) {
           assigned_params_.push_back(p);
           break;
@@ -767,6 +765,19 @@ class Rewrite {
     for (size_t i = after; i < f_.close; ++i)
       if (k_.word(i) && k_.text(i) == name && !k_.is(i - 1, ".") && !k_.is(i - 1, "->")) return true;
     return false;
+  }
+
+  // Whether the kernel takes `name`'s address (a pointer may reach it in a
+  // later region).
+  bool address_taken(const std::string& name) const {
+    for (size_t i = f_.open + 1; i < f_.close; ++i)
+      if (k_.word(i) && k_.text(i) == name && address_of(i)) return true;
+    return false;
+  }
+  // Whether token i follows a unary & (not a binary one: `a & b`).
+  bool address_of(size_t i) const {
+    return i >= 2 && k_.is(i - 1, "&") &&
+           !(k_.word(i - 2) || k_.t[i - 2].kind == Kind::Number || k_.is(i - 2, ")") || k_.is(i - 2, "]"));
   }
 
   // Each visible per-thread variable as thread `thread`'s element.
@@ -940,14 +951,15 @@ class Rewrite {
     std::string out;
     for (const Declarator& v : d.declarators) {
       const std::string name = k_.text(v.name);
-      if (!used_after(name, region_end_)) {  // lives in this region only: an ordinary local
+      if (!used_after(name, region_end_) && !address_taken(name)) {  // lives in this region only: a plain local
         out += line_of(d.spec0) + spec + " " + k_.span(v.first, v.last) + ";\n";
         continue;
       }
-      if (d.is_auto || v.reference || (v.arrays_end > v.name + 1 && k_.is(v.arrays_end - 1, "]") &&
-                                        k_.is(v.arrays_end - 2, "[")))
+      if (v.reference || (d.is_auto && (v.init != '=' || k_.is(v.init0, "{"))) ||
+          (v.arrays_end > v.name + 1 && k_.is(v.arrays_end - 1, "]") && k_.is(v.arrays_end - 2, "[")))
         throw Unsupported{};  // no type to store it by, or no bound
-      const int id = declare_storage(storage_type(d, v), k_.span(v.name + 1, v.arrays_end));
+      const int id = d.is_auto ? declare_storage(deduced_type(v.init0, v.init1))
+                               : declare_storage(storage_type(d, v), k_.span(v.name + 1, v.arrays_end));
       scopes_.back().push_back({name, id});
       const std::string type = "kiln_type_" + std::to_string(id);
       switch (v.init) {
@@ -987,6 +999,21 @@ class Rewrite {
     for (size_t i = v.first; i < v.name; ++i)
       if (k_.is(i, "*")) last_star = i + 1;
     return type + k_.span(v.first, last_star);
+  }
+
+  // What `auto` deduces from the initializer [first, last), at the top of
+  // the kernel: the per-thread variables it reads stand in by their types.
+  std::string deduced_type(size_t first, size_t last) const {
+    std::string expression;
+    for (size_t i = first; i < last; ++i) {
+      std::string token = k_.text(i);
+      if (k_.word(i) && !k_.is(i - 1, ".") && !k_.is(i - 1, "->") && !k_.is(i - 1, "::"))
+        for (size_t s = scopes_.size(); s-- > 0 && token == k_.text(i);)
+          for (const Variable& v : scopes_[s])
+            if (v.name == token) token = "std::declval<kiln_type_" + std::to_string(v.id) + "&>()";
+      expression += token + " ";
+    }
+    return "std::decay_t<decltype(" + expression + ")>";
   }
 
   // A const whose initializer is made of literals, constant macros and
