@@ -867,12 +867,17 @@ class Rewrite {
     loop_stack_.push_back(loop);
     out += nested(s.body[0]);
     loop_stack_.pop_back();
-    out += "for (unsigned kiln_t = 0; kiln_t < kiln_n; ++kiln_t) if (kiln_wait[kiln_t] == " + continued +
-           "u) kiln_wait[kiln_t] = 0;\n";
+    // Parked threads go on: those that continued at the iteration's end,
+    // those that left after the loop.
+    auto release = [&](const std::string& code) {
+      return waits_.count(code) ? "for (unsigned kiln_t = 0; kiln_t < kiln_n; ++kiln_t) if (kiln_wait[kiln_t] == " +
+                                      code + "u) kiln_wait[kiln_t] = 0;\n"
+                                : std::string();
+    };
+    out += release(continued);
     if (s.kind == Stmt::For && s.n1 > s.n0) out += increment(s.n0, s.n1);
     if (s.kind == Stmt::Do) out += uniform(s.c0, s.c1, &test) + "if (!" + test + ") break;\n";
-    out += "}\nfor (unsigned kiln_t = 0; kiln_t < kiln_n; ++kiln_t) if (kiln_wait[kiln_t] == " + broken +
-           "u) kiln_wait[kiln_t] = 0;\n}\n";
+    out += "}\n" + release(broken) + "}\n";
     scopes_.pop_back();
     return out;
   }
@@ -1038,6 +1043,7 @@ class Rewrite {
   // is done), and break or continue of a loop around a barrier.
   void jumps(const Stmt& s, bool in_loop, bool in_switch, std::map<size_t, std::pair<size_t, std::string>>* edits) {
     auto wait = [&](const std::string& code) {
+      waits_.insert(code);
       (*edits)[s.head] = {s.last, "{ kiln_wait[kiln_t] = " + code + "u; goto " + next_label_ + "; }"};
     };
     switch (s.kind) {
@@ -1077,6 +1083,7 @@ class Rewrite {
   std::vector<std::vector<Variable>> scopes_;  // per-thread variables by scope, the assigned parameters first
   std::vector<Variable> scopes_front_;
   std::set<std::string> constants_;
+  std::set<std::string> waits_;  // the kiln_wait codes jumps set
   std::vector<int> loop_stack_;
   std::string top_, next_label_;
   size_t region_end_ = 0;  // the token after the region being emitted
