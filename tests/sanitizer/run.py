@@ -9,6 +9,8 @@ skipped at the deadline, and the sanitizer's error count. Tests that fault a
 kernel or exhaust memory on purpose are deselected by name.
 
     python3 tests/sanitizer/run.py --tool memcheck --shards 12 --seconds 500 --log-dir $OUT
+
+On a machine of several GPUs, --gpus N gives each shard one of them.
 """
 import argparse
 import os
@@ -49,6 +51,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tool", default="memcheck", choices=["memcheck", "racecheck", "initcheck", "synccheck"])
     ap.add_argument("--shards", type=int, default=12)
+    ap.add_argument("--gpus", type=int, default=1,
+                    help="spread the shards over this many GPUs (shard n sees GPU n mod GPUS only)")
     ap.add_argument("--seconds", type=float, default=500, help="no test starts after this many seconds")
     ap.add_argument("--grace", type=float, default=60,
                     help="a shard still running this long after --seconds is killed")
@@ -81,7 +85,8 @@ def main():
         log = open(os.path.join(args.log_dir, f"{args.tool}-{n}.log"), "w")
         cmd = [sanitizer(), "--tool", args.tool, "--error-exitcode", "9", sys.executable, "-m", "pytest",
                "-v", "-rfEs", "-p", "no:cacheprovider", "-p", "deadline", *shard]
-        procs.append((subprocess.Popen(cmd, cwd=TESTS, env=env, stdout=log, stderr=subprocess.STDOUT,
+        own = dict(env, CUDA_VISIBLE_DEVICES=str(n % args.gpus)) if args.gpus > 1 else env
+        procs.append((subprocess.Popen(cmd, cwd=TESTS, env=own, stdout=log, stderr=subprocess.STDOUT,
                                        start_new_session=True), log))
     rows, bad = [], False
     for n, (proc, log) in enumerate(procs):
