@@ -298,6 +298,13 @@ def test_lpmv_matches_scipy(device):
     want = sp.lpmv(m, v, x)
     got = kiln.asnumpy(ks.lpmv(kiln.asarray(m, device=device), kiln.asarray(v, device=device),
                                kiln.asarray(x, device=device)))
+    # The sign of the infinity at x = -1 for degrees that are not integers is
+    # SciPy's convention, not a limit both sides agree on: 1.17 (and kiln)
+    # give -inf there for m = 0, 1.18 +inf for some degrees. The infinity
+    # itself is compared.
+    pole = np.isinf(want) & (np.broadcast_to(x, want.shape) == -1)
+    assert np.isinf(got[pole]).all()
+    want = np.where(pole, got, want)
     np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
     for dtype in ("int8", "float16", "int32") if _LOOP_ORDER_AS_KILN else ("float32", "float64"):
         assert ks.lpmv(0, 2, kiln.asarray(np.ones(2, dtype=dtype), device=device)).dtype == \
@@ -379,4 +386,8 @@ def test_gamma_family_of_complex_arguments(device, dtype):
         got = getattr(ks, name)(kiln.asarray(z, device=device))
         assert got.dtype == want.dtype
         tol = 1e-5 if dtype == "complex64" else 1e-10
-        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=tol, atol=1e-300, err_msg=name)
+        got = kiln.asnumpy(got)
+        if name == "rgamma":  # 1/Gamma(-inf): SciPy 1.17 says 0 (kiln too), 1.18 NaN
+            assert got[301] == 0
+            want[301] = 0
+        np.testing.assert_allclose(got, want, rtol=tol, atol=1e-300, err_msg=name)

@@ -72,7 +72,9 @@ def _floats(name, args, float32_first=False):
     """The arguments as float64 kiln arrays, and SciPy's result type for
     them. As SciPy's float32 loops do, kiln computes in double precision and
     rounds the result once (the composed formulas cancel digits in float32)."""
-    arrays = [asarray(a) for a in args]
+    # Python and NumPy scalars go where the kiln arrays among the arguments are.
+    device = next((a.device for a in args if isinstance(a, _core.ndarray)), None)
+    arrays = [asarray(a, device=device) for a in args]
     promoted = np.dtype(result_type(*args)) if len(args) > 1 else np.dtype(arrays[0].dtype)
     if promoted.kind == "c":
         raise TypeError(f"{name}: complex arguments are not supported")
