@@ -812,8 +812,9 @@ class Rewrite {
     return out + emit_region(region);
   }
 
+  // A statement that holds a barrier. A #pragma before it (unroll) is
+  // dropped: the loop it named is not there any more.
   std::string split_statement(const Stmt& s) {
-    if (s.first != s.head) throw Unsupported{};  // a #pragma before a statement that holds a barrier
     switch (s.kind) {
       case Stmt::Block: {
         scopes_.emplace_back();
@@ -861,9 +862,13 @@ class Rewrite {
       out += emit_region({&init});
     }
     out += "for (;;) {\n";
-    const bool tested_first = s.kind != Stmt::Do && s.c1 > s.c0;
     std::string test;
-    if (tested_first) out += uniform(s.c0, s.c1, &test) + "if (!" + test + ") break;\n";
+    if (s.kind != Stmt::Do && s.c1 > s.c0) {
+      out += uniform(s.c0, s.c1, &test) + "if (!" + test + ") break;\n";
+    } else if (s.kind != Stmt::Do) {  // for (;;): ends when every thread has left it
+      out += "{\nbool kiln_any = false;\nfor (unsigned kiln_t = 0; kiln_t < kiln_n; ++kiln_t) kiln_any |= !kiln_wait[kiln_t];"
+             "\nif (!kiln_any) break;\n}\n";
+    }
     loop_stack_.push_back(loop);
     out += nested(s.body[0]);
     loop_stack_.pop_back();

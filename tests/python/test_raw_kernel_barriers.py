@@ -109,6 +109,29 @@ extern "C" __global__ void votes(const int* x, int* out) {
   out[threadIdx.x] = c + v;
 }
 
+// A loop without a condition that the whole block leaves by a break; a
+// #pragma before a loop around barriers; a switch whose continue and break
+// are the loop's and its own.
+extern "C" __global__ void rounds(const int* x, int* out, int limit) {
+  __shared__ int total;
+  int mine = 0;
+  if (threadIdx.x == 0) total = 0;
+  __syncthreads();
+#pragma unroll 2
+  for (int r = 0;; ++r) {
+    atomicAdd(&total, 1);
+    __syncthreads();
+    if (total >= limit) break;
+    __syncthreads();  // every thread has read total
+    switch (x[threadIdx.x] % 3) {
+      case 0: mine += r; break;
+      case 1: if (r % 2) continue; mine += 2 * r; break;
+      default: mine -= 1;
+    }
+  }
+  out[threadIdx.x] = mine * 1000 + total;
+}
+
 template <class T>
 __global__ void scan(const T* x, T* out) {
   __shared__ T s[32];
@@ -197,6 +220,26 @@ def test_kernels_that_keep_their_fibers(module, device):
     counts = kiln.zeros(32, dtype="int32", device=device)
     module.get_function("votes")((1,), (32,), (kiln.asarray(v, device=device), counts))
     np.testing.assert_array_equal(kiln.asnumpy(counts), (v > 0).sum() + v)
+
+
+def test_forever_loops_switches_and_pragmas(module, device):
+    x = np.arange(16, dtype=np.int32) * 7
+    out = kiln.zeros(16, dtype="int32", device=device)
+    module.get_function("rounds")((1,), (16,), (kiln.asarray(x, device=device), out, np.int32(100)))
+    expect = []
+    rounds = 6  # 16 threads add 16 a round: 112 >= 100 in the 7th, which breaks before its switch
+    for v in x:
+        mine = 0
+        for r in range(rounds):
+            if v % 3 == 0:
+                mine += r
+            elif v % 3 == 1:
+                if r % 2 == 0:
+                    mine += 2 * r
+            else:
+                mine -= 1
+        expect.append(mine * 1000 + 16 * (rounds + 1))
+    np.testing.assert_array_equal(kiln.asnumpy(out), expect)
 
 
 @pytest.mark.parametrize("name,dtype", [("scan<double>", np.float64), ("scan<int>", np.int32)])
