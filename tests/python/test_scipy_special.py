@@ -391,3 +391,18 @@ def test_gamma_family_of_complex_arguments(device, dtype):
             assert got[301] == 0
             want[301] = 0
         np.testing.assert_allclose(got, want, rtol=tol, atol=1e-300, err_msg=name)
+
+
+def test_scalar_arguments_follow_the_arrays_device(device):
+    """Python scalars and lists beside a kiln array are placed on its device
+    (they went to the default device, so a GPU array beside a scalar raised
+    'arrays are on different devices')."""
+    from kiln.scipy import linalg as kl
+
+    x = kiln.asarray([0.5, 1.5, 3.0], device=device)
+    for got, want in ((ks.polygamma(1, x), sp.polygamma(1, [0.5, 1.5, 3.0])),
+                      (ks.gammainc(2.0, x), sp.gammainc(2.0, [0.5, 1.5, 3.0])),
+                      (ks.logsumexp(x, b=2.0), sp.logsumexp([0.5, 1.5, 3.0], b=2.0)),
+                      (kl.khatri_rao([[1.0, 2.0]], x[None, :2]), [[0.5, 3.0]])):
+        assert got.device == x.device
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-12)
