@@ -659,10 +659,10 @@ class Rewrite {
     Parser parser(k_);
     const std::vector<Stmt> body = parser.statements(f_.open + 1, f_.close);
     read_parameters();
-    scopes_.emplace_back();
+    scopes_.emplace_back();  // the outermost scope: the assigned parameters' per-thread copies
     for (const std::string& p : assigned_params_) scopes_.back().push_back({p, declare_storage("decltype(" + p + ")")});
+    const std::vector<Variable> parameters = scopes_.back();
     scopes_.emplace_back();
-    scopes_front_ = scopes_.front();
     std::string code = split(body);
     scopes_.clear();
 
@@ -680,7 +680,7 @@ class Rewrite {
       out += t + "* const kiln_each_" + std::to_string(v) + " = kiln_host::carve<" + t + ">(kiln_base, kiln_n);\n";
     }
     out += "for (unsigned kiln_t = 0; kiln_t < kiln_n; ++kiln_t) {\n  kiln_wait[kiln_t] = 0;\n";
-    for (const Variable& p : scopes_front_)
+    for (const Variable& p : parameters)
       out += "  kiln_each_" + std::to_string(p.id) + "[kiln_t] = " + p.name + ";\n";
     out += "}\n" + code + "\n#line " + std::to_string(k_.t[f_.close].line) + " \"" + file_ + "\"\n}";
     return out;
@@ -1086,7 +1086,6 @@ class Rewrite {
   const std::string& file_;
   std::vector<std::string> params_, assigned_params_;
   std::vector<std::vector<Variable>> scopes_;  // per-thread variables by scope, the assigned parameters first
-  std::vector<Variable> scopes_front_;
   std::set<std::string> constants_;
   std::set<std::string> waits_;  // the kiln_wait codes jumps set
   std::vector<int> loop_stack_;
