@@ -168,3 +168,121 @@ TEST_F(HostKernels, BadLaunchShapesNameTheLimit) {
   EXPECT_THROW(launch(*m, 0, 1, 2048, 0, {&p}), ValueError);
   EXPECT_THROW(launch(*m, 0, 1, 32, size_t{1} << 30, {&p}), ValueError);
 }
+
+namespace {
+
+// Random kernels whose barriers stand in uniform control flow (the shapes
+// barrier_regions.cpp splits: if, for, while and do around barriers, with
+// breaks the whole block takes, per-thread returns and trailing continues,
+// locals that cross barriers), for a differential test of the blockwise
+// form against fibers.
+class KernelWriter {
+ public:
+  explicit KernelWriter(unsigned seed) : state_(seed * 2654435761u + 1) {}
+
+  std::string kernel() {
+    body_.clear();
+    emit("unsigned acc = in[blockIdx.x * 64 + threadIdx.x];");
+    exchange();
+    statements(0, false);
+    emit("out[blockIdx.x * 64 + threadIdx.x] = acc;");
+    return "extern \"C\" __global__ void k(unsigned* out, const unsigned* in) {\n  __shared__ unsigned s[64];\n"
+           "  const unsigned t = threadIdx.x;\n" + body_ + "}\n";
+  }
+
+ private:
+  unsigned next(unsigned n) {
+    state_ = state_ * 1103515245u + 12345u;
+    return (state_ >> 8) % n;
+  }
+  std::string num(unsigned n) { return std::to_string(next(n) + 1); }
+  void emit(const std::string& line) { body_ += std::string(2 * (depth_ + 1), ' ') + line + "\n"; }
+
+  // One shared-memory exchange, barriers around it.
+  void exchange() {
+    const std::string v = "v" + std::to_string(++names_);
+    emit("unsigned " + v + " = acc * " + num(7) + "u + t;");
+    emit("s[t] = " + v + ";");
+    emit("__syncthreads();");
+    emit("acc = acc * " + num(5) + "u + s[(t + " + num(63) + ") % 64] + " + v + ";");
+    emit("__syncthreads();");
+  }
+
+  void statements(int level, bool in_loop) {
+    const unsigned count = 1 + next(3);
+    for (unsigned i = 0; i < count; ++i) {
+      const unsigned pick = level >= 2 ? next(3) : next(8);
+      if (pick == 0) {
+        exchange();
+      } else if (pick == 1) {
+        emit("if ((acc ^ t) % " + num(5) + "u == 0u) acc += " + num(100) + "u; else acc ^= " + num(255) + "u;");
+      } else if (pick == 2) {
+        emit("if (acc % " + num(13) + "u == 3u) { out[blockIdx.x * 64 + t] = acc + 7u; return; }");
+      } else if (pick == 3) {
+        emit("if ((blockIdx.x + " + num(3) + "u) % 2u == 0u) {");
+        nested(level, in_loop);
+        emit("} else {");
+        nested(level, in_loop);
+        emit("}");
+      } else if (pick == 4 || pick == 5) {
+        const std::string i = "i" + std::to_string(++names_);
+        emit("for (unsigned " + i + " = 0; " + i + " < " + num(3) + "u; ++" + i + ") {");
+        nested(level, true);
+        emit("  if (" + i + " == " + num(4) + "u + blockIdx.x) break;");
+        emit("  acc += " + i + ";");
+        emit("  if (acc % 3u == 1u) continue;");
+        emit("  acc ^= 5u;");
+        emit("}");
+      } else if (pick == 6) {
+        const std::string w = "w" + std::to_string(++names_);
+        emit("unsigned " + w + " = " + num(3) + "u;");
+        emit("while (" + w + " > 0u) {");
+        nested(level, true);
+        emit("  " + w + " -= 1u;");
+        emit("}");
+      } else {
+        const std::string w = "d" + std::to_string(++names_);
+        emit("unsigned " + w + " = blockIdx.x % 2u;");
+        emit("do {");
+        nested(level, true);
+        emit("  " + w + " += 1u;");
+        emit("} while (" + w + " < 2u);");
+      }
+    }
+    (void)in_loop;
+  }
+  void nested(int level, bool in_loop) {
+    ++depth_;
+    statements(level + 1, in_loop);
+    --depth_;
+  }
+
+  unsigned state_;
+  int depth_ = 0, names_ = 0;
+  std::string body_;
+};
+
+}  // namespace
+
+// The blockwise form gives what fibers give, bit for bit, over random
+// kernels of the shapes it splits; each of them does run blockwise.
+TEST_F(HostKernels, BlockwiseKernelsAgreeWithFibers) {
+  std::vector<unsigned> in(3 * 64);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<unsigned>(i * 2654435761u >> 7);
+  for (unsigned seed = 1; seed <= 12; ++seed) {
+    const std::string source = KernelWriter(seed).kernel();
+    // A statement macro keeps a kernel from being split: the same kernel as fibers.
+    const std::string fibers = "#define KILN_TEST_AS_FIBERS ;\n" + source;
+    const size_t body = fibers.find("__shared__");
+    auto split = cpu::load_host_module(source, {}, {"k"});
+    auto whole = cpu::load_host_module(fibers.substr(0, body) + "KILN_TEST_AS_FIBERS " + fibers.substr(body), {}, {"k"});
+    ASSERT_TRUE(split->blockwise.at(0)) << source;
+    ASSERT_FALSE(whole->blockwise.at(0));
+    std::vector<unsigned> a(in.size()), b(in.size());
+    const unsigned* pin = in.data();
+    unsigned *pa = a.data(), *pb = b.data();
+    launch(*split, 0, 3, 64, 0, {&pa, &pin});
+    launch(*whole, 0, 3, 64, 0, {&pb, &pin});
+    EXPECT_EQ(a, b) << source;
+  }
+}
