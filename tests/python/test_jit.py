@@ -585,6 +585,8 @@ def _warp_functions(values, sums, ballots, shuffled, matched, active):
     cuda.syncwarp()
     if lane < 20:
         active[i] = cuda.activemask()  # only the lanes in this branch
+    else:
+        active[i] = cuda.activemask()  # and those in the other one
 
 
 def test_warp_shuffles_votes_and_matches_as_cuda_defines_them(current):
@@ -601,6 +603,7 @@ def test_warp_shuffles_votes_and_matches_as_cuda_defines_them(current):
     want = [(bits * (w % 3 == w[k] % 3)).sum() for w in warps for k in range(32)]
     np.testing.assert_array_equal(matched, want)
     np.testing.assert_array_equal(active.reshape(2, 32)[:, :20], (1 << 20) - 1)
+    np.testing.assert_array_equal(active.reshape(2, 32)[:, 20:], 0xFFFFFFFF - ((1 << 20) - 1))
 
 
 def test_a_fault_in_a_kernel_on_the_cpu_is_a_kernel_error_and_kiln_goes_on():

@@ -324,7 +324,11 @@ bool meet_warps(Block& b, unsigned count) {
           r = f.warp_op == kMatchAny ? same : (same == with ? with : 0);
           break;
         }
-        case kActiveMask: r = arrived; break;
+        case kActiveMask: {  // the lanes at this very call (its site is the value): a branch's side only
+          for (unsigned j = 0; j < lanes; ++j)
+            if ((arrived >> j & 1) && w[j].warp_op == kActiveMask && w[j].warp_value == f.warp_value) r |= 1u << j;
+          break;
+        }
         default: break;  // __syncwarp: only the meeting
       }
       f.warp_result = r;
@@ -762,9 +766,14 @@ inline int __all_sync(unsigned mask, int p) {
   return static_cast<int>(kiln_host::warp_exchange(kiln_host::kAll, p != 0, 0, warpSize, mask));
 }
 inline void __syncwarp(unsigned mask = 0xffffffffu) { kiln_host::warp_exchange(kiln_host::kSyncWarp, 0, 0, warpSize, mask); }
-inline unsigned __activemask() {
-  return static_cast<unsigned>(kiln_host::warp_exchange(kiln_host::kActiveMask, 0, 0, warpSize, 0xffffffffu));
+// __activemask() names its call site (a static of its own per use), so that
+// lanes stopped at different calls, as the two sides of a branch, are not
+// counted together.
+inline unsigned kiln_active_mask(const void* site) {
+  return static_cast<unsigned>(
+      kiln_host::warp_exchange(kiln_host::kActiveMask, reinterpret_cast<uintptr_t>(site), 0, warpSize, 0xffffffffu));
 }
+#define __activemask() kiln_active_mask([] { static const char kiln_site = 0; return &kiln_site; }())
 template <class T> unsigned __match_any_sync(unsigned mask, T v) {
   return static_cast<unsigned>(kiln_host::warp_exchange(kiln_host::kMatchAny, kiln_host::warp_bits(v), 0, warpSize, mask));
 }
