@@ -65,6 +65,11 @@ std::vector<std::string> isa_flags() {
   if (__builtin_cpu_supports("x86-64-v4")) flags.push_back("-march=x86-64-v4");
   else if (__builtin_cpu_supports("x86-64-v3")) flags.push_back("-march=x86-64-v3");
   flags.push_back("-ffp-contract=off");
+  // GCC 12's straight-line (SLP) vectoriser still fuses a pair like
+  // {a*r + b, b*r - a} into one vfmsubadd whatever -ffp-contract says: a
+  // CPython-style complex quotient then lost its exact 1 + 0j for x / x.
+  // The loops' vectoriser, which kernels rely on, is not affected.
+  flags.push_back("-fno-tree-slp-vectorize");
 #endif
 #if defined(KILN_HAVE_LIBMVEC)
   flags.push_back("-DKILN_HAVE_LIBMVEC");  // kiln/device/fused.cuh declares the vector variants
