@@ -1937,3 +1937,30 @@ def test_kernels_and_ufuncs_pickle_by_value(current):
     launch = pickle.loads(pickle.dumps(kernel[5, 8]))
     assert launch.griddim == (5, 1, 1) and launch.blockdim == (8, 1, 1)
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(twice))(np.arange(3)), [0, 2, 4])
+
+
+def test_complex_builds_its_parts_as_python_does(current):
+    """complex(re, im): real parts stand as they are (inf + nan j stays so,
+    -0.0 keeps its sign; multiplying by 1j lost both); complex arguments add
+    their other parts, as CPython's complex_new."""
+    @cuda.jit
+    def build(re, im, z, out):
+        out[0] = complex(re[0], im[0])
+        out[1] = complex(re[1], im[1])
+        out[2] = complex(z[0], im[1])
+        out[3] = complex(re[2], z[1])
+        out[4] = complex(z[0], z[1])
+
+    re = np.array([math.inf, 1.0, 2.5])
+    im = np.array([math.nan, -0.0])
+    z = np.array([1 + 2j, -3 + 4j])
+    out = np.zeros(5, dtype=np.complex128)
+    build[1, 1](re, im, z, out)
+    want = [complex(re[0], im[0]), complex(re[1], im[1]), complex(z[0], im[1]), complex(re[2], z[1]),
+            complex(z[0], z[1])]
+    for got, w in zip(out, want):
+        assert (np.isnan(got.real), np.isnan(got.imag)) == (math.isnan(w.real), math.isnan(w.imag))
+        if not math.isnan(w.real):
+            assert got.real == w.real and math.copysign(1, got.real) == math.copysign(1, w.real)
+        if not math.isnan(w.imag):
+            assert got.imag == w.imag and math.copysign(1, got.imag) == math.copysign(1, w.imag)

@@ -451,6 +451,21 @@ __device__ __forceinline__ kiln_view<T, ND - 1> kiln_jit_checked_drop(kiln_jit_e
   return empty;
 }
 
+// complex(re, im) as CPython builds it (complex_new): real parts stand as
+// they are, with no multiplication by 1j (which turns inf + nan j into nan +
+// nan j and -0.0 into 0.0); a complex argument adds its other part.
+__device__ __forceinline__ complex<double> kiln_python_complex(double re, double im) { return complex<double>(re, im); }
+template <class T> __device__ __forceinline__ complex<double> kiln_python_complex(complex<T> re, double im) {
+  return complex<double>(re.re, im + re.im);
+}
+template <class T> __device__ __forceinline__ complex<double> kiln_python_complex(double re, complex<T> im) {
+  return complex<double>(re - im.im, im.re);
+}
+template <class T, class U>
+__device__ __forceinline__ complex<double> kiln_python_complex(complex<T> re, complex<U> im) {
+  return complex<double>(re.re - im.im, im.re + re.im);
+}
+
 #define KILN_JIT_ERROR_RECORD __device__ kiln_jit_error_t kiln_jit_error;
 
 // The heads of translated kernels and of the device functions they call.

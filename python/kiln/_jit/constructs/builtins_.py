@@ -156,7 +156,7 @@ class MakeComplex(Construct):
         parts = [f"(double)({c})" if t.kind != "c" else c for c, t in emitter.args(node)]
         if len(parts) == 1:
             return f"complex<double>({parts[0]})"
-        return f"(complex<double>({parts[0]}) + complex<double>({parts[1]}) * complex<double>(0.0, 1.0))"
+        return f"kiln_python_complex({parts[0]}, {parts[1]})"
 
 
 class Conjugate(Construct):
