@@ -265,7 +265,11 @@ int first_error_line(const std::string& log) {
 }
 
 std::string run_compiler(const std::vector<std::string>& args, int* status) {
-  std::string log_path = args.back() + ".log";
+  // Beside the output (in the call's private directory): the last argument
+  // is not always the output (-lmvec follows it), and a log named after it
+  // landed in the working directory, shared by every compile running there.
+  const auto output = std::find(args.begin(), args.end(), "-o");
+  const std::string log_path = (output != args.end() && output + 1 != args.end() ? output[1] : args.back()) + ".log";
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
