@@ -1964,3 +1964,29 @@ def test_complex_builds_its_parts_as_python_does(current):
             assert got.real == w.real and math.copysign(1, got.real) == math.copysign(1, w.real)
         if not math.isnan(w.imag):
             assert got.imag == w.imag and math.copysign(1, got.imag) == math.copysign(1, w.imag)
+
+
+def test_cmath_log_is_cpythons(current):
+    """cmath.log of one and two arguments as CPython computes them (c_log's
+    log1p form near |z| = 1, its scaling of huge and subnormal parts, the
+    quotient divided by its denominator): equal to CPython's in double
+    precision, x / x exactly 1 + 0j."""
+    @cuda.jit
+    def logs(x, b, out):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i, 0] = cmath.log(x[i], b[i])
+            out[i, 1] = cmath.log(x[i])
+
+    pairs = [(-math.pi * 1j, -math.pi * 1j), (1 + 1j, -math.pi + 0j), (1 + 1j, 2 + 0j), (0.9 + 0.6j, 3 - 1j),
+             (1e-310 + 1e-310j, 3 + 0j), (1e308 + 1e308j, 0.5 + 0.5j), (-2.5 + 0j, 1j)]
+    x = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    out = np.zeros((len(pairs), 2), dtype=np.complex128)
+    logs[1, 32](x, b, out)
+    want = np.array([[cmath.log(p, q), cmath.log(p)] for p, q in pairs])
+    assert out[0, 0] == 1 and math.copysign(1, out[0, 0].imag) == -1  # x / x, CPython's -0.0
+    if current.type == "cpu":  # the C library CPython uses
+        np.testing.assert_array_equal(out, want)
+    else:  # a GPU's log, log1p and atan2 are within an ulp or two of it
+        np.testing.assert_allclose(out, want, rtol=1e-15)

@@ -69,18 +69,46 @@ template <class T> __device__ __forceinline__ complex<T> kiln_cmath_rect(T r, T 
   if (!kiln_cmath_finite(r) && !kiln_cmath_nan(r) && kiln_cmath_nan(phi)) return complex<T>(r > 0 ? r : -r, phi);
   return complex<T>(r * cos(phi), r * sin(phi));
 }
+// log z as CPython's c_log computes a finite z (its special values are C99's,
+// as complex_math.cuh's): log1p((m - 1)(m + 1) + n^2) / 2 where
+// 0.71 <= |z| <= 1.73, halved parts beyond DBL_MAX / 4, scaled-up ones below
+// DBL_MIN. Products rounded apart (mul_rn), as CPython's C does not contract.
+template <class T> __device__ __forceinline__ complex<T> kiln_cmath_log(complex<T> z) {
+  if (!kiln_cmath_finite(z.real()) || !kiln_cmath_finite(z.imag())) return log(z);
+  const double ax = fabs((double)z.real()), ay = fabs((double)z.imag());
+  double re;
+  if (ax > 4.49423283715578976932e+307 || ay > 4.49423283715578976932e+307) {
+    re = log(hypot(ax / 2.0, ay / 2.0)) + 0.6931471805599453;
+  } else if (ax < 2.2250738585072014e-308 && ay < 2.2250738585072014e-308) {
+    re = ax > 0.0 || ay > 0.0 ? log(hypot(ldexp(ax, 53), ldexp(ay, 53))) - 53 * 0.6931471805599453
+                              : -kiln::dev::infinity<double>();
+  } else {
+    const double h = hypot(ax, ay);
+    if (0.71 <= h && h <= 1.73) {
+      const double am = ax > ay ? ax : ay, an = ax > ay ? ay : ax;
+      re = log1p(kiln::dev::mul_rn(am - 1, am + 1) + kiln::dev::mul_rn(an, an)) / 2;
+    } else {
+      re = log(h);
+    }
+  }
+  return complex<T>((T)re, (T)atan2((double)z.imag(), (double)z.real()));
+}
+
 // a / b as CPython divides complex numbers (Smith's algorithm, dividing by
-// the denominator rather than multiplying by its reciprocal).
+// the denominator rather than multiplying by its reciprocal), its products
+// rounded apart: a GPU's contraction into FMAs made x / x 1 - 2e-17 i.
 template <class T> __device__ __forceinline__ complex<T> kiln_cmath_quot(complex<T> a, complex<T> b) {
   const T br = fabs(b.real()), bi = fabs(b.imag());
   if (br >= bi) {
     if (br == T(0)) return a / b;  // NumPy's zero divisor, as kiln's complex division elsewhere
-    const T ratio = b.imag() / b.real(), denom = b.real() + b.imag() * ratio;
-    return complex<T>((a.real() + a.imag() * ratio) / denom, (a.imag() - a.real() * ratio) / denom);
+    const T ratio = b.imag() / b.real(), denom = b.real() + kiln::dev::mul_rn(b.imag(), ratio);
+    return complex<T>((a.real() + kiln::dev::mul_rn(a.imag(), ratio)) / denom,
+                      (a.imag() - kiln::dev::mul_rn(a.real(), ratio)) / denom);
   }
   if (bi >= br) {
-    const T ratio = b.real() / b.imag(), denom = b.real() * ratio + b.imag();
-    return complex<T>((a.real() * ratio + a.imag()) / denom, (a.imag() * ratio - a.real()) / denom);
+    const T ratio = b.real() / b.imag(), denom = kiln::dev::mul_rn(b.real(), ratio) + b.imag();
+    return complex<T>((kiln::dev::mul_rn(a.real(), ratio) + a.imag()) / denom,
+                      (kiln::dev::mul_rn(a.imag(), ratio) - a.real()) / denom);
   }
   return a / b;  // a NaN part
 }

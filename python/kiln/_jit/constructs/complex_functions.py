@@ -1,7 +1,7 @@
 """``cmath``'s functions: of complex numbers (reals are taken as complex
 ones), computed by the complex math of include/kiln/device/std_complex.cuh
 on both devices, with CPython's special values where they differ from
-NumPy's (include/kiln/device/cpython_cmath.cuh)."""
+NumPy's, and log by CPython's algorithm (include/kiln/device/cpython_cmath.cuh)."""
 import cmath
 
 import numpy as np
@@ -13,7 +13,7 @@ from .base import Construct
 _COMPLEX_VALUED = {"sqrt", "exp", "log", "log10", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh",
                    "tanh", "asinh", "acosh", "atanh"}
 _TESTS = {"isnan", "isinf", "isfinite"}
-_CPYTHON_VALUES = {"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "acosh", "atan"}
+_CPYTHON_VALUES = {"sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "acosh", "atan", "log"}
 _CPYTHON_HEADER = "kiln/device/cpython_cmath.cuh"
 
 
@@ -57,7 +57,9 @@ class ComplexFunction(Construct):
             return f"kiln_make_tuple(abs({z}), arg({z}))"
         if self.name == "log" and len(args) == 2:
             emitter.module.includes.add(_CPYTHON_HEADER)
-            return f"kiln_cmath_quot(log({cast(r, args[0][0])}), log({cast(r, args[1][0])}))"
+            # in double precision, rounded once (as the one-argument form below)
+            x, base = (cast(T.COMPLEX128, a) for a, _ in args)
+            return cast(r, f"kiln_cmath_quot(kiln_cmath_log({x}), kiln_cmath_log({base}))")
         if r == np.dtype(np.complex64):
             # CPython computes in double precision: complex64 values are computed so
             # too and rounded once, which keeps them within an ulp of its results.
