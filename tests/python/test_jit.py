@@ -1990,3 +1990,27 @@ def test_cmath_log_is_cpythons(current):
         np.testing.assert_array_equal(out, want)
     else:  # a GPU's log, log1p and atan2 are within an ulp or two of it
         np.testing.assert_allclose(out, want, rtol=1e-15)
+
+
+_CAPTURED = np.array([1, 2, 3])[::-1]
+_CAPTURED_2D = np.arange(6.0).reshape(2, 3)
+
+
+def test_a_captured_arrays_copy_is_a_writable_local_array(current):
+    """copy() of a captured NumPy array (its shape known when compiling): a
+    per-thread local array holding its values, writable, the captured
+    array unchanged (Numba's test_array_copy)."""
+    @cuda.jit
+    def copies(out, out2):
+        q = _CAPTURED.copy()
+        q[0] += 10
+        for i in range(len(out)):
+            out[i] = q[i]
+        g = _CAPTURED_2D.copy()
+        g[1, 2] = -1.0
+        out2[0] = g[1, 2] + g[0, 1] + _CAPTURED_2D[1, 2]
+
+    out, out2 = np.zeros(3), np.zeros(1)
+    copies[1, 1](out, out2)
+    np.testing.assert_array_equal(out, [13, 2, 1])
+    assert out2[0] == 5.0

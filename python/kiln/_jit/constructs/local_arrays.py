@@ -1,7 +1,8 @@
 """Arrays a kernel makes: ``cuda.shared.array(shape, dtype)`` (a shape of 0
 is the dynamic shared memory sized at launch) and CuPy's
 ``jit.shared_memory(dtype, size)``, ``cuda.local.array(shape, dtype)`` and
-``cuda.const.array_like(values)``. They are statements
+``cuda.const.array_like(values)``, and a captured NumPy array's
+``copy()`` (a local array holding its values). They are statements
 (``name = cuda.shared.array(...)``), typed by infer.py and declared by
 emit.py through this file."""
 import ast
@@ -45,6 +46,14 @@ def describe(typer, node, target=None):
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
         return None
     owner = typer.global_value(node.func.value)
+    if node.func.attr == "copy" and isinstance(owner, np.ndarray) and not node.args and not node.keywords:
+        # A captured NumPy array's copy: a local array of its shape holding its
+        # values (the shape is known when compiling; other arrays' copies need
+        # memory allocated in the kernel, which kiln does not have).
+        if owner.dtype.kind not in "biufc" or not 1 <= owner.ndim <= 3 or not owner.size or owner.nbytes > 16384:
+            typer.unsupported(node, "copy() of a captured array other than one of 1 to 3 dimensions of numbers "
+                                    "and at most 16 KiB")
+        return T.ArrayType(owner.dtype, owner.ndim), "local", owner.shape, np.ascontiguousarray(owner)
     kind = {id(K.shared): "shared", id(K.local): "local", id(K.const): "const"}.get(id(owner))
     if kind in ("shared", "local") and node.func.attr == "array":
         shape_node = node.args[0] if node.args else next(k.value for k in node.keywords if k.arg == "shape")
@@ -147,6 +156,10 @@ def declare(emitter, name, node):
         emitter.line(f"{qualifier}{ce} {storage}{''.join(f'[{d}]' for d in shape)};")
         emitter.direct[name] = (storage, shape)
         data = f"reinterpret_cast<{ce}*>({storage})"
+        if values is not None:  # a captured array's copy: its values, from constant data
+            source = emitter.module.constant_array(ty.dtype, values)
+            emitter.line(f"for (long long kiln_k = 0; kiln_k < {values.size}LL; ++kiln_k) "
+                         f"{data}[kiln_k] = ({source})[kiln_k];")
     strides, step = [], ty.dtype.itemsize
     for s in reversed(shape):
         strides.insert(0, step)
