@@ -2014,3 +2014,30 @@ def test_a_captured_arrays_copy_is_a_writable_local_array(current):
     copies[1, 1](out, out2)
     np.testing.assert_array_equal(out, [13, 2, 1])
     assert out2[0] == 5.0
+
+
+@cuda.jit
+def _local_arrays_across_barriers(x, out):
+    """Each thread's local array lives across barriers (a local array kept
+    the kernel off the blockwise form on the CPU before)."""
+    s = cuda.shared.array(64, dtype=np.float64)
+    acc = cuda.local.array(3, dtype=np.float64)
+    t = cuda.threadIdx.x
+    i = cuda.grid(1)
+    for r in range(3):
+        acc[r] = x[i] * (r + 1)
+    for r in range(3):
+        s[t] = acc[r]
+        cuda.syncthreads()
+        acc[r] += s[(t + 1) % 64]
+        cuda.syncthreads()
+    out[i] = acc[0] + acc[1] + acc[2]
+
+
+def test_local_arrays_across_barriers_run_blockwise(current):
+    x = np.arange(128.0)
+    out = np.zeros(128)
+    _local_arrays_across_barriers[2, 64](x, out)
+    rows = x.reshape(2, 64)
+    np.testing.assert_array_equal(out, sum((r + 1) * (rows + np.roll(rows, -1, axis=1)) for r in range(3)).ravel())
+    assert _cpu_form(_local_arrays_across_barriers, out, out)

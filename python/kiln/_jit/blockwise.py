@@ -16,7 +16,8 @@ per block already (``__shared__`` is thread_local on the CPU, one block to
 an OS thread), so their declarations move to the top.
 
 What this does not take keeps fibers: warp intrinsics and block votes,
-barriers in device functions or under other statements, local arrays,
+barriers in device functions or under other statements, a captured array's
+copy() (local arrays are one per thread in the block's scratch memory),
 assigned parameters, ``break``/``continue`` of a loop that holds a barrier,
 loops over anything but ``range()``. The GPU compiles the kernel as written:
 the C++ holds both forms, the CPU one under ``#ifndef __CUDA_ARCH__``
@@ -46,7 +47,7 @@ def lines(typed, c_name, module, kernel_lines):
     if "__syncthreads()" not in "\n".join(kernel_lines) or any(m in normal for m in _MEETINGS) or \
             any("__syncthreads" in d for d in module.linked + module.definitions):
         return None
-    if not _splittable(typed, body) or _assigns_parameters(typed) or _makes_local_arrays(typed):
+    if not _splittable(typed, body) or _assigns_parameters(typed) or _copies_arrays(typed):
         return None
     return BlockwiseEmitter(typed, c_name).lines
 
@@ -96,8 +97,11 @@ def _array_statements(typed):
             isinstance(s.targets[0], ast.Name) and s.targets[0].id in typed.arrays]
 
 
-def _makes_local_arrays(typed):
-    return any(local_arrays.describe(typed, s.value)[1] == "local" for s in _array_statements(typed))
+def _copies_arrays(typed):
+    """Whether a local array is a captured array's copy(), which takes its
+    values where its statement stands (a loop's body copies anew each time)."""
+    made = (local_arrays.describe(typed, s.value) for s in _array_statements(typed))
+    return any(kind == "local" and values is not None for _, kind, _, values in made)
 
 
 class BlockwiseEmitter(Emitter):
@@ -123,9 +127,24 @@ class BlockwiseEmitter(Emitter):
         for name in self.per_thread:
             self.line(f"  kiln_each_{name}[kiln_t] = {{}};")
         self.line("}")
-        for s in _array_statements(typed):  # shared and constant arrays: one per block
-            self.line(f'#line {s.lineno} "{self.f.filename}"')
-            local_arrays.declare(self, s.targets[0].id, s.value)
+        self.thread_arrays = {}  # name -> (ArrayType, shape): one per thread, in the block's scratch memory
+        for s in _array_statements(typed):
+            name = s.targets[0].id
+            ty, kind, shape, _ = local_arrays.describe(typed, s.value, name)
+            if kind == "local":
+                self.thread_arrays[name] = (ty, shape)
+                continue
+            self.line(f'#line {s.lineno} "{self.f.filename}"')  # shared and constant arrays: one per block
+            local_arrays.declare(self, name, s.value)
+        if self.thread_arrays:
+            types = {name: f"kiln_local_{name}" for name in self.thread_arrays}
+            for name, (ty, shape) in self.thread_arrays.items():
+                self.line(f"typedef {T.c_name(ty.dtype)} {types[name]}{''.join(f'[{d}]' for d in shape)};")
+            size = " + ".join(f"sizeof({t})" for t in types.values())
+            self.line(f"char* kiln_base = kiln_host::block_scratch(kiln_n * ({size}) + {64 * len(types)});")
+            for name, (ty, shape) in self.thread_arrays.items():
+                self.line(f"{types[name]}* const kiln_all_{name} = kiln_host::carve<{types[name]}>(kiln_base, kiln_n);")
+                self.direct[name] = (f"kiln_all_{name}[kiln_t]", shape)
         self._split(self.f.node.body)
         self._depth = 0
         self.lines.append("}")
@@ -147,9 +166,13 @@ class BlockwiseEmitter(Emitter):
         self._region(region)
 
     def _bind(self, thread):
-        """Each local's name as this thread's element."""
+        """Each local's name as this thread's element, each local array's as a
+        view of this thread's (indexed directly through kiln_all_<name>)."""
         for name in self.per_thread:
             self.line(f"auto& {name} = kiln_each_{name}[{thread}];")
+        for name, (ty, shape) in self.thread_arrays.items():
+            data = f"reinterpret_cast<{T.c_name(ty.dtype)}*>(kiln_all_{name}[{thread}])"
+            self.line(local_arrays.view_line(ty, name, data, shape))
 
     def _region(self, statements):
         if not statements:

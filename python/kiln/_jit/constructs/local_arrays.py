@@ -160,10 +160,15 @@ def declare(emitter, name, node):
             source = emitter.module.constant_array(ty.dtype, values)
             emitter.line(f"for (long long kiln_k = 0; kiln_k < {values.size}LL; ++kiln_k) "
                          f"{data}[kiln_k] = ({source})[kiln_k];")
+    emitter.line(view_line(ty, name, data, shape))
+
+
+def view_line(ty, name, data, shape):
+    """The C++ declaring `name` as a C-ordered view of `data` of `shape` (the
+    first extent may be a C++ expression: a launch's)."""
     strides, step = [], ty.dtype.itemsize
     for s in reversed(shape):
         strides.insert(0, step)
         step *= s if isinstance(s, int) else 1  # the first extent (a launch's) scales no stride
     extents = ", ".join(f"{s}LL" if isinstance(s, int) else s for s in shape)
-    emitter.line(f"const {ty.c_name} {name} = {{{data}, {{{extents}}}, "
-                 f"{{{', '.join(f'{s}LL' for s in strides)}}}}};")
+    return f"const {ty.c_name} {name} = {{{data}, {{{extents}}}, {{{', '.join(f'{s}LL' for s in strides)}}}}};"
