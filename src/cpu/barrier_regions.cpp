@@ -144,6 +144,15 @@ struct Tokens {
   }
 };
 
+// The word after a directive's '#': "pragma", "include", "define"...
+std::string directive_name(const std::string& directive) {
+  const size_t p = directive.find_first_not_of(" \t", 1);
+  if (p == std::string::npos) return {};
+  size_t e = p;
+  while (e < directive.size() && is_word_char(directive[e])) ++e;
+  return directive.substr(p, e - p);
+}
+
 // What the rewrite cannot follow: the kernel keeps its fibers.
 struct Unsupported {};
 
@@ -209,11 +218,7 @@ class Parser {
   Stmt statement(size_t& at, size_t end) {
     Stmt s;
     s.first = at;
-    for (; at < end && k_.t[at].kind == Kind::Directive; ++at) {
-      const std::string d = k_.text(at);
-      const size_t p = d.find_first_not_of(" \t", 1);
-      if (p == std::string::npos || d.compare(p, 6, "pragma") != 0) throw Unsupported{};  // #if in a kernel
-    }
+    while (at < end && k_.t[at].kind == Kind::Directive) ++at;  // #pragma: Rewrite refused the other directives
     if (at >= end) throw Unsupported{};
     s.head = at;
     if (k_.is(at, "{")) {
@@ -407,9 +412,8 @@ struct Macro {
 
 // `#define NAME(params) replacement` and `#define NAME replacement`.
 bool parse_define(const std::string& directive, Macro* m) {
-  size_t p = directive.find_first_not_of(" \t", 1);
-  if (p == std::string::npos || directive.compare(p, 6, "define") != 0) return false;
-  p = directive.find_first_not_of(" \t", p + 6);
+  if (directive_name(directive) != "define") return false;
+  size_t p = directive.find_first_not_of(" \t", directive.find("define") + 6);
   if (p == std::string::npos) return false;
   size_t e = p;
   while (e < directive.size() && is_word_char(directive[e])) ++e;
@@ -465,12 +469,18 @@ struct Source {
   std::set<std::string> constant_macros;   // macros that expand to literals and operators
 };
 
+// `=` and the compound assignments (`+=`, `<<=`...), not the comparisons.
+bool is_assignment_operator(const Tokens& k, size_t i) {
+  if (i >= k.size() || k.t[i].kind != Kind::Punct) return false;
+  const std::string p = k.text(i);
+  return p == "=" || (p.size() >= 2 && p.back() == '=' && !in(p, {"==", "!=", "<=", ">="}));
+}
+bool is_increment(const Tokens& k, size_t i) { return k.is(i, "++") || k.is(i, "--"); }
+
 bool is_constant_token(const Tokens& k, size_t i, const std::set<std::string>& constants) {
   if (k.t[i].kind == Kind::Number || (k.t[i].kind == Kind::Literal && k.s[k.t[i].begin] == '\'')) return true;
   if (k.t[i].kind == Kind::Punct)
-    return !(k.is(i, "=") || k.is(i, "++") || k.is(i, "--") || k.is(i, "{") || k.is(i, "}") || k.is(i, ";") ||
-             (k.text(i).size() >= 2 && k.text(i).back() == '=' &&
-              !in(k.text(i), {"==", "!=", "<=", ">="})));
+    return !(is_assignment_operator(k, i) || is_increment(k, i) || k.is(i, "{") || k.is(i, "}") || k.is(i, ";"));
   if (k.t[i].kind != Kind::Word) return false;
   const std::string w = k.text(i);
   return is_type_keyword(w) || in(w, {"sizeof", "alignof", "true", "false", "const"}) || constants.count(w);
@@ -701,7 +711,7 @@ class Rewrite {
       if (is_meeting(w) || src_.graph.meets.count(w) || src_.statement_macros.count(w)) throw Unsupported{};
     }
     for (size_t i = f_.open; i < f_.close; ++i)
-      if (k_.t[i].kind == Kind::Directive && k_.text(i).find("pragma") == std::string::npos) throw Unsupported{};
+      if (k_.t[i].kind == Kind::Directive && directive_name(k_.text(i)) != "pragma") throw Unsupported{};  // #if...
   }
 
   // The parameters' names, and those the kernel assigns (each thread's own
@@ -722,19 +732,13 @@ class Rewrite {
     for (const std::string& p : params_)
       for (size_t i = f_.open + 1; i < f_.close; ++i) {
         if (!k_.word(i) || k_.text(i) != p || k_.is(i - 1, ".") || k_.is(i - 1, "->") || k_.is(i - 1, "::")) continue;
-        const bool assigned = is_assignment(i + 1) || k_.is(i + 1, "++") || k_.is(i + 1, "--") || k_.is(i - 1, "++") ||
-                              k_.is(i - 1, "--") || address_of(i);
+        const bool assigned = is_assignment_operator(k_, i + 1) || is_increment(k_, i + 1) ||
+                              is_increment(k_, i - 1) || address_of(i);
         if (assigned) {
           assigned_params_.push_back(p);
           break;
         }
       }
-  }
-
-  bool is_assignment(size_t i) const {
-    if (i >= k_.size() || k_.t[i].kind != Kind::Punct) return false;
-    const std::string p = k_.text(i);
-    return p == "=" || (p.size() >= 2 && p.back() == '=' && !in(p, {"==", "!=", "<=", ">="}));
   }
 
   // A per-thread variable's storage: `type` the declaration's words before
@@ -905,7 +909,7 @@ class Rewrite {
   // thread runs. The code that sets `*test`.
   std::string uniform(size_t first, size_t last, std::string* test) {
     for (size_t i = first; i < last; ++i)
-      if (is_assignment(i) || k_.is(i, "++") || k_.is(i, "--")) throw Unsupported{};  // one thread's side effects
+      if (is_assignment_operator(k_, i) || is_increment(k_, i)) throw Unsupported{};  // one thread's side effects
     *test = "kiln_test_" + std::to_string(++tests_);
     return "bool " + *test + " = false;\n{\nunsigned kiln_t = 0;\n"
            "while (kiln_t < kiln_n && kiln_wait[kiln_t]) ++kiln_t;\n"
@@ -1102,8 +1106,7 @@ std::string split_at_barriers(const std::string& source, const std::string& file
   for (const Token& t : k.t) {
     if (t.kind != Kind::Directive) continue;
     const std::string d = source.substr(t.begin, t.end - t.begin);
-    const size_t p = d.find_first_not_of(" \t", 1);
-    if (p != std::string::npos && d.compare(p, 7, "include") == 0 && !known_include(d)) return source;
+    if (directive_name(d) == "include" && !known_include(d)) return source;
   }
   const std::vector<Function> fs = functions(k);
   const Source src = survey(k, fs);

@@ -626,10 +626,10 @@ void run_block(Launch* launch, long long lin, void* body, void (*all_threads)(vo
 
 int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all_threads)(void*)) {
   const long long blocks = (long long)launch->grid[0] * launch->grid[1] * launch->grid[2];
+  const int usual = omp_get_max_threads();  // the OS threads a launch of many blocks uses
   if (launch->cooperative) {
     // Every block at once, as a GPU's cooperative launch has them resident.
     GridBarrier barrier(blocks);
-    const int usual = omp_get_max_threads();  // the OS threads other launches use
 #pragma omp parallel num_threads(static_cast<int>(blocks))
     {
       enter_launch(launch, body, one_thread);
@@ -649,7 +649,6 @@ int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all
   }
   // No more OS threads than blocks: waking 64 cores for a one-block launch
   // took 0.2 ms on a 64-core host (6 us on 16 cores).
-  const int usual = omp_get_max_threads();
 #pragma omp parallel num_threads(blocks < usual ? static_cast<int>(blocks) : usual)
   {
     enter_launch(launch, body, one_thread);
