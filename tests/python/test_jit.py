@@ -2041,3 +2041,21 @@ def test_local_arrays_across_barriers_run_blockwise(current):
     rows = x.reshape(2, 64)
     np.testing.assert_array_equal(out, sum((r + 1) * (rows + np.roll(rows, -1, axis=1)) for r in range(3)).ravel())
     assert _cpu_form(_local_arrays_across_barriers, out, out)
+
+
+@cuda.jit
+def _aligned_local_array_across_a_barrier(out):
+    a = cuda.local.array(3, dtype=np.float64, alignment=64)
+    s = cuda.shared.array(32, dtype=np.float64)
+    s[cuda.threadIdx.x] = 1.0
+    cuda.syncthreads()
+    a[0] = s[0]
+    out[cuda.threadIdx.x] = a.ctypes.data % 64
+
+
+def test_an_aligned_local_array_keeps_its_alignment_beside_barriers(current):
+    """alignment= holds for every thread's array (the blockwise form's
+    scratch memory aligns only to the element, so such a kernel keeps fibers)."""
+    out = np.ones(32, dtype=np.int64)
+    _aligned_local_array_across_a_barrier[1, 32](out)
+    assert not out.any()

@@ -17,7 +17,8 @@ an OS thread), so their declarations move to the top.
 
 What this does not take keeps fibers: warp intrinsics and block votes,
 barriers in device functions or under other statements, a captured array's
-copy() (local arrays are one per thread in the block's scratch memory),
+copy() or a local array with an alignment= (local arrays are one per thread
+in the block's scratch memory),
 assigned parameters, ``break``/``continue`` of a loop that holds a barrier,
 loops over anything but ``range()``. The GPU compiles the kernel as written:
 the C++ holds both forms, the CPU one under ``#ifndef __CUDA_ARCH__``
@@ -47,7 +48,7 @@ def lines(typed, c_name, module, kernel_lines):
     if "__syncthreads()" not in "\n".join(kernel_lines) or any(m in normal for m in _MEETINGS) or \
             any("__syncthreads" in d for d in module.linked + module.definitions):
         return None
-    if not _splittable(typed, body) or _assigns_parameters(typed) or _copies_arrays(typed):
+    if not _splittable(typed, body) or _assigns_parameters(typed) or _local_arrays_keep_fibers(typed):
         return None
     return BlockwiseEmitter(typed, c_name).lines
 
@@ -97,11 +98,16 @@ def _array_statements(typed):
             isinstance(s.targets[0], ast.Name) and s.targets[0].id in typed.arrays]
 
 
-def _copies_arrays(typed):
+def _local_arrays_keep_fibers(typed):
     """Whether a local array is a captured array's copy(), which takes its
-    values where its statement stands (a loop's body copies anew each time)."""
-    made = (local_arrays.describe(typed, s.value) for s in _array_statements(typed))
-    return any(kind == "local" and values is not None for _, kind, _, values in made)
+    values where its statement stands (a loop's body copies anew each time),
+    or asks for an alignment= (the block's scratch memory aligns each
+    thread's array only to its element)."""
+    for s in _array_statements(typed):
+        _, kind, _, values = local_arrays.describe(typed, s.value)
+        if kind == "local" and (values is not None or local_arrays.alignment(typed, s.value)):
+            return True
+    return False
 
 
 class BlockwiseEmitter(Emitter):
