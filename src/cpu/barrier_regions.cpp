@@ -424,42 +424,48 @@ bool parse_define(const std::string& directive, Macro* m) {
 }
 
 // The names of kiln's embedded headers' functions and macros that meet.
+// Built on first use by a source that includes one of them (tokenising all
+// of them takes about 20 ms, which a kernel loaded from the disk cache
+// should not pay otherwise).
 const std::set<std::string>& header_meetings() {
   static const std::set<std::string> names = [] {
     CallGraph graph;
-    std::vector<std::string> texts;
-    for (const auto& [name, text] : detail::kernel_headers()) texts.push_back(text);
-    for (const std::string& text : texts) {
-      Tokens k(text);
-      for (const Function& f : functions(k)) graph.add_body(f.name, k, f.open, f.close);
-      for (const Token& t : k.t) {
-        Macro m;
-        if (t.kind != Kind::Directive || !parse_define(text.substr(t.begin, t.end - t.begin), &m)) continue;
-        Tokens r(m.replacement);
-        graph.add_body(m.name, r, 0, r.size());
+    for (const auto* list : {&detail::device_headers(), &detail::face_headers()})
+      for (const auto& [name, text] : *list) {
+        Tokens k(text);
+        for (const Function& f : functions(k)) graph.add_body(f.name, k, f.open, f.close);
+        for (const Token& t : k.t) {
+          Macro m;
+          if (t.kind != Kind::Directive || !parse_define(text.substr(t.begin, t.end - t.begin), &m)) continue;
+          Tokens r(m.replacement);
+          graph.add_body(m.name, r, 0, r.size());
+        }
       }
-    }
     graph.close();
     return graph.meets;
   }();
   return names;
 }
 
-// Whether `#include` names a header the rewrite can see through: kiln's own
-// (whose functions it knows) or a C, C++ or CUDA library header without
-// barriers. A user's header may hide a barrier in a function.
-bool known_include(const std::string& directive) {
+// What an `#include` names, for the rewrite: kiln's own header (whose
+// functions it knows), a C, C++ or CUDA library header without barriers,
+// or one it cannot see through (a user's header may hide a barrier in a
+// function).
+enum class Include { Kiln, Library, Unknown };
+Include classify_include(const std::string& directive) {
   const size_t open = directive.find_first_of("<\"");
-  if (open == std::string::npos) return false;
+  if (open == std::string::npos) return Include::Unknown;
   const size_t close = directive.find_first_of(">\"", open + 1);
-  if (close == std::string::npos) return false;
+  if (close == std::string::npos) return Include::Unknown;
   const std::string name = directive.substr(open + 1, close - open - 1);
-  for (const auto& [header, text] : detail::kernel_headers())
-    if (header == name) return true;
+  for (const auto* list : {&detail::device_headers(), &detail::face_headers()})
+    for (const auto& [header, text] : *list)
+      if (header == name) return Include::Kiln;
   if (directive[open] == '"' || name.find('/') != std::string::npos || name.rfind("cooperative_groups", 0) == 0)
-    return false;
+    return Include::Unknown;
   const size_t dot = name.find('.');
-  return dot == std::string::npos || name.compare(dot, std::string::npos, ".h") == 0;
+  return dot == std::string::npos || name.compare(dot, std::string::npos, ".h") == 0 ? Include::Library
+                                                                                      : Include::Unknown;
 }
 
 struct Source {
@@ -486,11 +492,12 @@ bool is_constant_token(const Tokens& k, size_t i, const std::set<std::string>& c
   return is_type_keyword(w) || in(w, {"sizeof", "alignof", "true", "false", "const"}) || constants.count(w);
 }
 
-Source survey(const Tokens& k, const std::vector<Function>& fs) {
+// `kiln_headers`: the source includes kiln's headers, whose meetings count.
+Source survey(const Tokens& k, const std::vector<Function>& fs, bool kiln_headers) {
   Source src;
   for (const Function& f : fs)
     if (!f.kernel) src.graph.add_body(f.name, k, f.open, f.close);
-  for (const std::string& name : header_meetings()) src.graph.meets.insert(name);
+  if (kiln_headers) src.graph.meets.insert(header_meetings().begin(), header_meetings().end());
   for (size_t i = 0; i < k.size(); ++i) {
     if (k.t[i].kind == Kind::Directive) {
       Macro m;
@@ -1103,13 +1110,17 @@ class Rewrite {
 std::string split_at_barriers(const std::string& source, const std::string& file, const std::set<int>& as_written) {
   if (source.find("__syncthreads") == std::string::npos) return source;
   const Tokens k(source);
+  bool kiln_headers = false;
   for (const Token& t : k.t) {
     if (t.kind != Kind::Directive) continue;
     const std::string d = source.substr(t.begin, t.end - t.begin);
-    if (directive_name(d) == "include" && !known_include(d)) return source;
+    if (directive_name(d) != "include") continue;
+    const Include include = classify_include(d);
+    if (include == Include::Unknown) return source;
+    kiln_headers = kiln_headers || include == Include::Kiln;
   }
   const std::vector<Function> fs = functions(k);
-  const Source src = survey(k, fs);
+  const Source src = survey(k, fs, kiln_headers);
   std::string out;
   size_t copied = 0;  // source offset copied so far
   bool changed = false;

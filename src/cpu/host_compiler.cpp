@@ -401,8 +401,9 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   std::string library = detail::read_file(so);
   remove_tree(dir);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty()) {
-    if (error_line) *error_line = first_error_line(log);
-    throw CompileError(detail::describe_compile_failure(kSourceName, log, source, first_error_line(log)));
+    const int line = first_error_line(log);
+    if (error_line) *error_line = line;
+    throw CompileError(detail::describe_compile_failure(kSourceName, log, source, line));
   }
   return library;
 }
