@@ -33,6 +33,13 @@ def device_of(value):
     return kiln.default_device() if found is None else found
 
 
+def on_one_device(values):
+    """`values` (kiln arrays, NumPy arrays, lists, scalars) as kiln arrays,
+    all on the device of the first kiln array among them."""
+    device = device_of(values)
+    return [kiln.asarray(v, device=device) for v in values]
+
+
 def _first_device(value):
     if isinstance(value, kiln.ndarray):
         return value.device

@@ -15,7 +15,7 @@ from .._creation import arange, asarray, eye, zeros
 from .._manipulation import broadcast_to
 from .._reductions import max as _max
 from ..linalg import LinAlgError, norm, solve
-from ._host_arrays import device_of
+from ._host_arrays import on_one_device
 
 _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 
@@ -413,8 +413,7 @@ def bandwidth(a):
 def khatri_rao(a, b):
     """The column-wise Kronecker product of two 2-D arrays with the same
     number of columns: column j is kron(a[:, j], b[:, j])."""
-    device = device_of((a, b))
-    a, b = asarray(a, device=device), asarray(b, device=device)
+    a, b = on_one_device((a, b))
     if a.ndim != 2 or b.ndim != 2:
         raise LinAlgError("khatri_rao: the both arrays should be 2-dimensional")
     if a.shape[1] != b.shape[1]:

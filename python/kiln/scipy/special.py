@@ -30,7 +30,7 @@ from .. import _core
 from .._creation import asarray
 from .._elementwise import real as _real
 from .._elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
-from ._host_arrays import device_of
+from ._host_arrays import on_one_device
 from ._lambertw import lambertw  # noqa: F401
 from ._spherical_harmonics import sph_harm, sph_harm_y  # noqa: F401
 from .._core import result_type
@@ -73,9 +73,7 @@ def _floats(name, args, float32_first=False):
     """The arguments as float64 kiln arrays, and SciPy's result type for
     them. As SciPy's float32 loops do, kiln computes in double precision and
     rounds the result once (the composed formulas cancel digits in float32)."""
-    # Python and NumPy scalars go where the kiln arrays among the arguments are.
-    device = device_of(args)
-    arrays = [asarray(a, device=device) for a in args]
+    arrays = on_one_device(args)  # Python and NumPy scalars go where the kiln arrays are
     promoted = np.dtype(result_type(*args)) if len(args) > 1 else np.dtype(arrays[0].dtype)
     if promoted.kind == "c":
         raise TypeError(f"{name}: complex arguments are not supported")
@@ -306,8 +304,7 @@ def zeta(x, q=None, out=None):
 
 def polygamma(n, x):
     """The n-th derivative of digamma: (-1)^(n+1) n! zeta(n + 1, x) for n >= 1, digamma for n = 0."""
-    device = device_of((n, x))
-    n, x = (asarray(v, device=device).astype(np.float64) for v in (n, x))
+    n, x = (v.astype(np.float64) for v in on_one_device((n, x)))
     derivative = _where(_core.remainder(n, 2) == 0, -1.0, 1.0) * gamma(n + 1) * _zeta_ufunc(n + 1, x)
     return _where(n == 0, digamma(x), derivative)  # noqa: F821
 
