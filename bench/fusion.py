@@ -29,6 +29,17 @@ def sum_of_squares(xp, a, b, c):
     return ((a * b + c) ** 2).sum()
 
 
+def row_sums(xp, a, b, c):
+    """One sum per row of a square matrix: a fold over the last axis."""
+    return (a * b + c).sum(axis=1)
+
+
+def square(xp, arrays):
+    """The flat inputs as square matrices."""
+    side = int(round(arrays[0].size ** 0.5))
+    return [x.reshape(side, side) for x in arrays]
+
+
 def chain(xp, a):
     """Ten elementwise ops."""
     t = a * 1.5
@@ -65,7 +76,8 @@ def warm_up(call, arrays, small):
     """Each timed graph once with its kernel compiled first: the rows time
     the steady state (the first sight's cost has a row of its own)."""
     with kiln.fusion.configured(wait_for_compile=True, cpu_min_size=0):
-        kept = call(expression, arrays[0]), sum_of_squares(kiln, *arrays), chain(kiln, small)
+        kept = (call(expression, arrays[0]), sum_of_squares(kiln, *arrays), row_sums(kiln, *square(kiln, arrays)),
+                chain(kiln, small))
         kiln.fusion.flush()  # a result nothing holds never runs: `kept` holds them
     del kept
 
@@ -149,7 +161,7 @@ def gpu_rows():
     except ImportError:
         pass
 
-    expr_t, sum_t, chain_t, op_t = {}, {}, {}, {}
+    expr_t, sum_t, rows_t, chain_t, op_t = {}, {}, {}, {}, {}
     ka = [kiln.asarray(h, device="cuda") for h in hosts]
     ks = kiln.asarray(small, device="cuda")
     for name, (call, settings) in kiln_modes().items():
@@ -158,6 +170,7 @@ def gpu_rows():
             expr_t[name] = timed(lambda: call(expression, ka[0]), kiln.cuda.synchronize)
             if name != "kiln.fuse":
                 sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), lambda: None)
+                rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), kiln.cuda.synchronize)
                 chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize,
                                       per_call=True)
                 op_t[name] = timed(lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, per_call=True)
@@ -170,6 +183,7 @@ def gpu_rows():
         expr_t["cupy eager"] = timed(lambda: expression(cp, ca[0]), sync)
         expr_t["cupy.fuse"] = timed(lambda: fused(ca[0]), sync)
         sum_t["cupy eager"] = timed(lambda: float(sum_of_squares(cp, *ca)), lambda: None)
+        rows_t["cupy eager"] = timed(lambda: row_sums(cp, *square(cp, ca)), sync)
         chain_t["cupy eager"] = timed(lambda: chain(cp, cs), sync, per_call=True)
         op_t["cupy eager"] = timed(lambda: cs + 1.0, sync, per_call=True)
         del ca
@@ -180,19 +194,23 @@ def gpu_rows():
         sync = torch.cuda.synchronize
         expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), sync)
         sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), lambda: None)
+        rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), sync)
         chain_t["torch eager"] = timed(lambda: chain(torch, ts), sync, per_call=True)
         op_t["torch eager"] = timed(lambda: ts + 1.0, sync, per_call=True)
         try:
             compiled = torch.compile(lambda a: expression(torch, a))
             compiled_sum = torch.compile(lambda a, b, c: sum_of_squares(torch, a, b, c))
             compiled_chain = torch.compile(lambda a: chain(torch, a))
+            compiled_rows = torch.compile(lambda a, b, c: row_sums(torch, a, b, c))
             expr_t["torch.compile"] = timed(lambda: compiled(ta[0]), sync)
             sum_t["torch.compile"] = timed(lambda: float(compiled_sum(*ta)), lambda: None)
+            rows_t["torch.compile"] = timed(lambda: compiled_rows(*square(torch, ta)), sync)
             chain_t["torch.compile"] = timed(lambda: compiled_chain(ts), sync, per_call=True)
         except Exception as e:  # no Triton, or another inductor failure: the row says n/a
             print(f"  torch.compile: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
+    row("(a*b + c).sum(axis=1), 3 x 8192^2 float32", "reported", rows_t, 3 * n * 4)
     row(f"{CHAIN_OPS}-op chain on 1000 float32, per chain", "<= 30 us", chain_t)
     row("a + 1.0 on 1000 float32, per call", "<= 5 us", op_t)
     row("a new fused expression: record to result, empty cache (fresh process)", "<= 50 ms",
@@ -209,7 +227,7 @@ def cpu_rows():
     # kiln.array copies: memory NumPy can write is read at once, not fused.
     ka = [kiln.array(h, device="cpu") for h in hosts]
     ks = kiln.array(small, device="cpu")
-    expr_t, sum_t, chain_t = {}, {}, {}
+    expr_t, sum_t, rows_t, chain_t = {}, {}, {}, {}
     nothing = lambda: None  # noqa: E731
     for name, (call, settings) in kiln_modes().items():
         warm_up(call, ka, ks)
@@ -217,12 +235,15 @@ def cpu_rows():
             expr_t[name] = timed(lambda: (call(expression, ka[0]), kiln.fusion.flush()), nothing)
             if name != "kiln.fuse":
                 sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), nothing)
+                rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), nothing)
                 chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), nothing, per_call=True)
     expr_t["numpy"] = timed(lambda: expression(np, hosts[0]), nothing)
     sum_t["numpy"] = timed(lambda: float(sum_of_squares(np, *hosts)), nothing)
+    rows_t["numpy"] = timed(lambda: row_sums(np, *square(np, hosts)), nothing)
     chain_t["numpy"] = timed(lambda: chain(np, small), nothing, per_call=True)
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "reported", sum_t, 3 * n * 4)
+    row("(a*b + c).sum(axis=1), 3 x 4096^2 float32", "reported", rows_t, 3 * n * 4)
     row(f"{CHAIN_OPS}-op chain on 1000 float32 (below cpu_min_size: not fused)", "reported", chain_t)
     row("a new fused expression: record to result, empty cache (fresh process)", "<= 1.5 s",
         {"kiln auto-fused": first_fused("cpu")})

@@ -10,6 +10,11 @@
 //
 // A pending result that dies unused (never read, never inlined into another
 // graph) runs as it dies, so work costs what eager code spends on it.
+//
+// A reduction (sum, prod, min, max, any, all, and so mean) of a whole
+// pending result computes its elements where it reads them: the value is
+// never stored, and the reduction combines the elements in the order it
+// would combine stored ones, so the result is the same bit for bit.
 // Graphs are recorded and run by one thread at a time (Python's GIL; C++
 // callers sharing arrays across threads serialise as they would for writes).
 //
@@ -59,6 +64,7 @@ struct Stats {
   uint64_t ops_recorded = 0;
   uint64_t fused_launches = 0;      // graphs run as one generated kernel
   uint64_t unfused_runs = 0;        // graphs run op by op (first sight, single op, CPU size)
+  uint64_t fused_reductions = 0;    // reductions that computed a pending graph's value as they read it
   uint64_t kernels_compiled = 0;    // distinct generated kernels built
   uint64_t kernels_failed = 0;      // generated kernels that did not build (their graphs run op by op)
 };

@@ -29,6 +29,25 @@ struct StridedArgs {
   const int64_t* strides[kMaxOperands] = {};
 };
 
+// A reduction's input computed where it is read instead of read from
+// memory: automatic fusion's pending expressions (kiln/fusion.hpp), so that
+// `(a * b + c).sum()` never stores `a * b + c`. The input is C-contiguous;
+// `in` is then null and offsets count from 0. Each backend says which form
+// it takes (KernelTable::computed_reduce_input).
+struct ComputedInput {
+  // DeviceCode: the handles (RawKernel::handle) of the six kernels of a
+  // module built from kiln/device/reduce_kernels.cuh with an input of its
+  // own, in the order _direct, _partial, _final, _columns,
+  // _columns_partial, _columns_final, and their parameter after the
+  // reduction's own.
+  const uintptr_t* kernels = nullptr;
+  void* kernel_param = nullptr;
+  // HostFill: writes elements [first, first + n) of the input to `dst`.
+  void (*fill)(const void* context, int64_t first, int64_t n, void* dst) = nullptr;
+  const void* context = nullptr;
+};
+enum class ComputedInputForm : uint8_t { None, DeviceCode, HostFill };
+
 // Reduction of `in` over its trailing `reduce_ndim` axes into `out`, whose
 // strides are given for the leading (kept) axes.
 struct ReduceArgs {
@@ -42,6 +61,9 @@ struct ReduceArgs {
   const int64_t* out_strides = nullptr; // kept axes only
   int64_t kept_size = 0;
   int64_t reduce_size = 0;
+  // Set: `in` is computed (sum, prod, min, max, any, all and the widening
+  // sums take one).
+  const ComputedInput* computed = nullptr;
 };
 
 // Inclusive scan of `in` along axis of length `length` into `out`, for every
@@ -276,6 +298,8 @@ struct KernelTable {
   // Optional: sum of a bool or narrower integer array straight into int64
   // (uint64 for unsigned), NumPy's default, without converting it first.
   ReduceKernel widening_sum[kNumDTypes] = {};
+  // The form of ComputedInput the reductions above take (None: they read memory only).
+  ComputedInputForm computed_reduce_input = ComputedInputForm::None;
   ScanKernel scan[kNumScanOps][kNumDTypes] = {};
   BincountKernel bincount[2] = {};  // [0] counts, [1] weight sums
   RandomKernel random[3][kNumDTypes] = {};  // [RandomKind][dtype]

@@ -4,8 +4,9 @@ scalars as fused kernels.
 The function's elementwise operations are recorded by automatic fusion
 (``kiln.fusion``) whatever the array sizes and devices, and each result's
 chain runs as one generated kernel, compiled on the first call (as CuPy
-compiles a fused function) and cached on disk; a reduction at the end runs
-on the fused kernel's output. Called with NumPy arrays, the function runs on
+compiles a fused function) and cached on disk; a reduction at the end (sum,
+prod, min, max, any, all, mean) computes the chain's elements as it reads
+them, so the chain's value is never stored. Called with NumPy arrays, the function runs on
 NumPy, as CuPy's does."""
 import functools
 

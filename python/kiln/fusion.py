@@ -78,8 +78,10 @@ def flush():
 
 def stats():
     """Counters since the process started: ops recorded, graphs run as one
-    kernel, graphs run op by op, kernels compiled, kernels that failed to
-    build (their graphs run op by op; ``last_failure()`` says why)."""
+    kernel, graphs run op by op, reductions that computed a pending graph's
+    value as they read it (never storing it), kernels compiled, kernels that
+    failed to build (their graphs run op by op; ``last_failure()`` says
+    why)."""
     return _core._fusion_stats()
 
 

@@ -19,6 +19,7 @@
 
 #include "kiln/error.hpp"
 #include "kiln/raw_kernel.hpp"
+#include "kiln/registry.hpp"
 
 namespace kiln::fusion {
 namespace {
@@ -144,16 +145,39 @@ std::string ref_name(const Ref& r) {
 
 constexpr int kUnroll = 4;  // elements a GPU thread loads at once over dense operands
 
+// Leaf k's element i, read through the parameter block `p` (the strided
+// layout's offsets in `off`).
+std::string leaf_read(const Flat& f, int k, const std::string& i) {
+  const std::string t = detail::device_type(f.leaves[k].array.dtype()), K = std::to_string(k);
+  if (!f.contiguous) return "*(const " + t + "*)(p.data[" + K + "] + off[" + K + "])";
+  return "((const " + t + "*)p.data[" + K + "])[" + (f.leaves[k].strides[0] != 0 ? i : "0") + "]";
+}
+std::string scalar_read(const Flat& f, int j) {
+  return "p.scalar<" + std::string(detail::device_type(f.scalars[j]->dtype)) + ">(" + std::to_string(j) + ")";
+}
+
+// kiln_fused_value(...) with leaf k's value spelled `leaf(k)`, scalar j's
+// `scalar(j)` and the zero `zero`.
+template <class Leaf, class ScalarValue>
+std::string value_call(const Flat& f, Leaf leaf, ScalarValue scalar, const std::string& zero) {
+  std::string c = "kiln_fused_value(";
+  for (size_t k = 0; k < f.leaves.size(); ++k) c += leaf(static_cast<int>(k)) + ", ";
+  for (size_t j = 0; j < f.scalars.size(); ++j) c += scalar(static_cast<int>(j)) + ", ";
+  return c + zero + ")";
+}
+
 // Built with std::string, not a stream: a wheel's statically linked C++
 // library may share the process with another whose locale its number
 // formatting trips over.
 //
-// The steps become one helper, kiln_fused_value(leaf values, scalars); the
-// kernel's loops only load and store: over dense operands the GPU's threads
-// load kUnroll elements of every input before computing any (as
-// ElementwiseKernel's loop does), the CPU's run an OpenMP simd loop; other
-// layouts find each operand's offset per element.
-std::string source_of(const Flat& f) {
+// The steps become one helper, kiln_fused_value(leaf values, scalars), and
+// kiln_fused_element(p, i) gives element i of the result from the
+// parameter block. The elementwise kernel's loops only load and store: over
+// dense operands the GPU's threads load kUnroll elements of every input
+// before computing any (as ElementwiseKernel's loop does), the CPU's run an
+// OpenMP simd loop; other layouts find each operand's offset per element.
+// Both loops run over [p.first, n).
+std::string helpers_of(const Flat& f) {
   using detail::device_type;
   using std::to_string;
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
@@ -161,9 +185,10 @@ std::string source_of(const Flat& f) {
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
   const std::string out_t = device_type(f.out_dtype);
   auto leaf_t = [&](int k) { return std::string(device_type(f.leaves[k].array.dtype())); };
-  auto dense = [&](int k) { return f.leaves[k].strides[0] != 0; };
 
   std::string s = "#include <kiln/device/fused.cuh>\nusing namespace kiln::dev;\n";
+  s += "typedef kiln_fused_args<" + to_string(nops) + ", " + to_string(nd) + ", " + to_string(slots) +
+       "> kiln_fused_params;\n";
   s += "KILN_GENERATED_HELPER " + out_t + " kiln_fused_value(";
   for (int k = 0; k < nl; ++k) s += "const " + leaf_t(k) + " l" + to_string(k) + ", ";
   for (size_t j = 0; j < f.scalars.size(); ++j)
@@ -181,33 +206,55 @@ std::string source_of(const Flat& f) {
   }
   s += "  return convert<" + out_t + ">(v" + to_string(f.steps.size() - 1) + ");\n}\n";
 
-  s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_args<" + to_string(nops) + ", " + to_string(nd) + ", " +
-       to_string(slots) + "> p) {\n  const long long n = p.index.size(), zero = p.zero;\n";
-  for (int k = 0; k < nl; ++k)
-    s += "  const " + leaf_t(k) + "* __restrict__ in" + to_string(k) + " = (const " + leaf_t(k) + "*)p.data[" +
-         to_string(k) + "];\n";
-  s += "  " + out_t + "* __restrict__ out = (" + out_t + "*)p.data[" + to_string(nl) + "];\n";
+  s += "KILN_GENERATED_HELPER " + out_t + " kiln_fused_element(const kiln_fused_params& p, long long i) {\n";
+  if (!f.contiguous) s += "  long long off[" + to_string(nops) + "];\n  p.index.offsets(i, off);\n";
+  s += "  return " + value_call(f, [&](int k) { return leaf_read(f, k, "i"); }, [&](int j) { return scalar_read(f, j); },
+                              "p.zero") + ";\n}\n";
+  return s;
+}
+
+std::string elementwise_source(const Flat& f) {
+  using detail::device_type;
+  using std::to_string;
+  const int nl = static_cast<int>(f.leaves.size());
+  const std::string out_t = device_type(f.out_dtype), out_decl = "  " + out_t + "* __restrict__ out = (" + out_t + "*)";
+  auto leaf_t = [&](int k) { return std::string(device_type(f.leaves[k].array.dtype())); };
+  auto dense = [&](int k) { return f.leaves[k].strides[0] != 0; };
+  // Element i of the value over strided operands (their offsets found first).
+  const std::string strided_value =
+      value_call(f, [&](int k) { return leaf_read(f, k, "i"); }, [&](int j) { return scalar_read(f, j); }, "zero");
+  const std::string offsets = "long long off[" + to_string(nl + 1) + "];\n    p.index.offsets(i, off);\n";
+
+  // Contiguous operands: the inputs, a broadcast input's one value and the
+  // scalars as locals of the loop's function, read from `p`.
+  std::string locals;
+  for (int k = 0; k < nl; ++k) {
+    const std::string K = to_string(k);
+    locals += "  const " + leaf_t(k) + "* __restrict__ in" + K + " = (const " + leaf_t(k) + "*)p.data[" + K + "];\n";
+    if (!dense(k)) locals += "  const " + leaf_t(k) + " b" + K + " = in" + K + "[0];\n";
+  }
   for (size_t j = 0; j < f.scalars.size(); ++j) {
     const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
-    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
+    locals += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
   }
   // The call with each leaf's value spelled by `value(k)`.
-  auto call = [&](auto value) {
-    std::string c = "kiln_fused_value(";
-    for (int k = 0; k < nl; ++k) c += value(k) + ", ";
-    for (size_t j = 0; j < f.scalars.size(); ++j) c += "s" + to_string(j) + ", ";
-    return c + "zero)";
+  auto call = [&](auto value) { return value_call(f, value, [](int j) { return "s" + to_string(j); }, "zero"); };
+  auto at = [&](const std::string& index) {
+    return [&, index](int k) { return dense(k) ? "in" + to_string(k) + "[" + index + "]" : "b" + to_string(k); };
   };
-  if (f.contiguous) {
-    for (int k = 0; k < nl; ++k)  // a broadcast input's one value
-      if (!dense(k)) s += "  const " + leaf_t(k) + " b" + to_string(k) + " = in" + to_string(k) + "[0];\n";
-    auto at = [&](const std::string& index) {
-      return [&, index](int k) { return dense(k) ? "in" + to_string(k) + "[" + index + "]" : "b" + to_string(k); };
-    };
+
+  std::string s = helpers_of(f);
+  s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_params p) {\n"
+       "  const long long n = p.index.size(), first = p.first, zero = p.zero;\n";
+  if (!f.contiguous) {
+    s += "  KILN_FUSED_LOOP(i, first, n) {\n    " + offsets + "    *(" + out_t + "*)(p.data[" + to_string(nl) +
+         "] + off[" + to_string(nl) + "]) = " + strided_value + ";\n  }\n}\n";
+  } else {
+    s += locals + out_decl + "p.data[" + to_string(nl) + "];\n";
     const std::string u = to_string(kUnroll);
     s += "#ifdef __CUDA_ARCH__\n"
          "  const long long stride = (long long)blockDim.x * gridDim.x;\n"
-         "  long long i0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  long long i0 = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
          "  for (; i0 + " + to_string(kUnroll - 1) + " * stride < n; i0 += " + u + " * stride) {\n";
     for (int k = 0; k < nl; ++k) {
       if (!dense(k)) continue;
@@ -222,15 +269,46 @@ std::string source_of(const Flat& f) {
            call([&](int k) { return dense(k) ? "u" + to_string(k) + "[" + E + "]" : "b" + to_string(k); }) + ";\n";
     }
     s += "  }\n  for (long long i = i0; i < n; i += stride) out[i] = " + call(at("i")) + ";\n"
-         "#else\n  KILN_FUSED_LOOP(i, n) out[i] = " + call(at("i")) + ";\n#endif\n";
-  } else {
-    s += "  KILN_FUSED_LOOP(i, n) {\n    long long off[" + to_string(nops) + "];\n    p.index.offsets(i, off);\n";
-    s += "    *(" + out_t + "*)((char*)out + off[" + to_string(nl) + "]) = " + call([&](int k) {
-      return "*(const " + leaf_t(k) + "*)((const char*)in" + to_string(k) + " + off[" + to_string(k) + "])";
-    }) + ";\n  }\n";
+         "#else\n  KILN_FUSED_LOOP(i, first, n) out[i] = " + call(at("i")) + ";\n#endif\n}\n";
   }
-  s += "}\n";
+
+  // A CPU reduction's tile (ComputedInput::fill): elements [first, first +
+  // count) into dst on the calling thread, called straight through
+  // kiln_fused_fill_entry (a launch costs more than a tile's work).
+  s += "#ifndef __CUDA_ARCH__\n"
+       "static void kiln_fused_fill(const void* params, long long first, long long count, void* dst) {\n"
+       "  const kiln_fused_params p = *(const kiln_fused_params*)params;\n"
+       "  const long long n = first + count, zero = p.zero;\n" +
+       out_decl + "dst;\n";
+  if (!f.contiguous)
+    s += "  for (long long i = first; i < n; ++i) {\n    " + offsets + "    out[i - first] = " + strided_value + ";\n  }\n";
+  else
+    s += locals + "  _Pragma(\"omp simd\") for (long long i = first; i < n; ++i) out[i - first] = " + call(at("i")) + ";\n";
+  s += "}\nextern \"C\" void (*const kiln_fused_fill_entry)(const void*, long long, long long, void*) = &kiln_fused_fill;\n"
+       "#endif\n";
   return s;
+}
+
+const char* reduction_name(int reduction) {
+  static constexpr const char* names[] = {
+#define KILN_REDUCE_NAME(name) #name,
+      KILN_REDUCE_OPS(KILN_REDUCE_NAME)
+#undef KILN_REDUCE_NAME
+      "widening_sum"};
+  return names[reduction];
+}
+
+// A GPU reduction `reduction` (a red_<name> of kiln/device/reduce.cuh) of
+// the graph's value: the six kernels of kiln/device/reduce_kernels.cuh with
+// an input that computes each element where it is read.
+std::string reduction_source(const Flat& f, const char* reduction) {
+  const std::string out_t = detail::device_type(f.out_dtype);
+  return helpers_of(f) +
+         "#include <kiln/device/reduce_kernels.cuh>\n"
+         "typedef kiln_fused_input<" + out_t + ", kiln_fused_params> kiln_input;\n"
+         "typedef red_" + std::string(reduction) + "<" + out_t + "> kiln_reduction;\n"
+         "KILN_REDUCE_KERNELS(kiln_fused_reduce, kiln_reduction, (kiln_reduce_params p, const kiln_fused_params f),\n"
+         "                    kiln_input{f})\n";
 }
 
 // ---- compiled kernels, by key -------------------------------------------------
@@ -243,10 +321,14 @@ struct KeyHash {
   }
 };
 
+// A generated module: the elementwise kernel, or a GPU reduction's six.
 struct Entry {
   enum State : int { Compiling, Ready, Failed };
   std::atomic<int> state{Compiling};
-  std::optional<RawKernel> kernel;
+  std::vector<RawKernel> kernels;
+  std::vector<uintptr_t> handles;  // theirs on `device`, once Ready
+  // The CPU's elementwise module: its kiln_fused_fill, once Ready.
+  void (*fill)(const void* params, long long first, long long count, void* dst) = nullptr;
   Device device;
 };
 
@@ -256,7 +338,11 @@ std::string last_failure_text;
 
 void compile(Entry& e) {
   try {
-    e.kernel->handle(e.device);
+    std::vector<uintptr_t> handles;
+    for (const RawKernel& k : e.kernels) handles.push_back(k.handle(e.device));
+    e.handles = std::move(handles);
+    if (e.device.kind == DeviceKind::CPU && e.kernels.size() == 1)
+      std::memcpy(&e.fill, e.kernels[0].module().global(e.device, "kiln_fused_fill_entry").first, sizeof e.fill);
     ++compiled_count;
     e.state = Entry::Ready;
   } catch (const std::exception& ex) {
@@ -377,57 +463,86 @@ void describe_into(const Node& n, std::string& s) {
   }
 }
 
-}  // namespace
-
-void finish_compiles() { Worker::instance().finish(); }
-
-bool run_fused(const Node& root, const Array& out) {
-  const Settings settings_now = settings();
-  const Device device = out.device();
-  Flat f = flatten(root, device, settings_now.contract_fma, out.strides());
-  if (f.too_big) return false;
-
+// The generated module for `key` on `device` (its source written by
+// `source` on first sight), ready to launch, or null when it is not (a
+// worker is compiling it, or it could not be built).
+template <class Source>
+Entry* ready_entry(const std::vector<int64_t>& key, Device device, Source source) {
+  const bool wait = settings().wait_for_compile;
   std::shared_ptr<Entry> entry;
   bool created = false;
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
-    auto& slot = cache()[f.key];
+    auto& slot = cache()[key];
     if (!slot) {
       slot = std::make_shared<Entry>();
       slot->device = device;
-      slot->kernel.emplace(source_of(f), "kiln_fused");
+      slot->kernels = source();
       created = true;
     }
     entry = slot;
   }
   if (entry->state == Entry::Compiling) {
-    if (settings_now.wait_for_compile) compile(*entry);  // the module serialises a racing worker
+    if (wait) compile(*entry);  // the module serialises a racing worker
     else if (created) Worker::instance().push(entry);
   }
-  if (entry->state != Entry::Ready) return false;
+  // Entries live as long as the cache, which never drops one.
+  return entry->state == Entry::Ready ? entry.get() : nullptr;
+}
 
-  // The parameter block, laid out as kiln_fused_args<NOPS, ND, NSLOTS>:
-  // data, zero, size, shape, strides, scalars.
+// The elementwise kernel's parameter block, laid out as
+// kiln_fused_args<NOPS, ND, NSLOTS>: data, zero, first, size, shape,
+// strides, scalars; `out` is the output's data.
+std::vector<int64_t> parameter_block(const Flat& f, char* out, int64_t size) {
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
-  std::vector<int64_t> block(static_cast<size_t>(nops + 2 + nd + nops * nd + slots * kSlotBytes / 8), 0);
+  std::vector<int64_t> block(static_cast<size_t>(nops + 3 + nd + nops * nd + slots * kSlotBytes / 8), 0);
   int64_t* w = block.data();
   for (int k = 0; k < nl; ++k) {
     const Array& a = f.leaves[k].array;
     char* p = static_cast<char*>(a.buffer()->data_for_reading()) + a.offset();
     std::memcpy(w + k, &p, sizeof p);
   }
-  char* o = out.data();
-  std::memcpy(w + nl, &o, sizeof o);
+  std::memcpy(w + nl, &out, sizeof out);
   w += nops;
   *w++ = 0;  // zero
-  *w++ = out.size();
+  *w++ = 0;  // first
+  *w++ = size;
   for (int d = 0; d < nd; ++d) *w++ = f.shape[d];
   for (int k = 0; k < nops; ++k)
     for (int d = 0; d < nd; ++d) *w++ = k < nl ? f.leaves[k].strides[d] : f.out_strides[d];
   unsigned char* scalars = reinterpret_cast<unsigned char*>(w);
   for (size_t j = 0; j < f.scalars.size(); ++j) f.scalars[j]->scalar.store(f.scalars[j]->dtype, scalars + j * kSlotBytes);
+  return block;
+}
+
+// A reduction's computed input on the CPU: the elementwise module's tile
+// function over the graph's parameter block.
+struct TileFill {
+  void (*fill)(const void* params, long long first, long long count, void* dst);
+  const void* params;
+  static void run(const void* context, int64_t first, int64_t n, void* dst) {
+    const TileFill& t = *static_cast<const TileFill*>(context);
+    t.fill(t.params, first, n, dst);
+  }
+};
+
+Entry* elementwise_entry(const Flat& f, Device device) {
+  return ready_entry(f.key, device, [&] { return std::vector<RawKernel>{RawKernel(elementwise_source(f), "kiln_fused")}; });
+}
+
+}  // namespace
+
+void finish_compiles() { Worker::instance().finish(); }
+
+bool run_fused(const Node& root, const Array& out) {
+  const Device device = out.device();
+  Flat f = flatten(root, device, settings().contract_fma, out.strides());
+  if (f.too_big) return false;
+  const Entry* entry = elementwise_entry(f, device);
+  if (!entry) return false;
+  std::vector<int64_t> block = parameter_block(f, out.data(), out.size());
 
   const int64_t n = out.size();
   Dim3 grid, threads;
@@ -445,14 +560,55 @@ bool run_fused(const Node& root, const Array& out) {
     threads = Dim3(256);
   }
   void* args[] = {block.data()};
-  entry->kernel->launch(device, grid, threads, args);
+  entry->kernels[0].launch(device, grid, threads, args);
+  return true;
+}
+
+bool run_fused_reduce(const Node& root, Device device, int reduction, ReduceKernel kernel, ReduceArgs& args) {
+  const ComputedInputForm form = kernel_table(device.kind).computed_reduce_input;
+  if (form == ComputedInputForm::None) return false;
+  Flat f = flatten(root, device, settings().contract_fma, contiguous_strides(root.shape, itemsize(root.dtype)));
+  if (f.too_big) return false;
+  std::vector<int64_t> block = parameter_block(f, nullptr, shape_size(root.shape));
+  ComputedInput input;
+  TileFill tiles{};
+  if (form == ComputedInputForm::DeviceCode) {
+    std::vector<int64_t> key = f.key;
+    key.push_back(-1 - reduction);  // elementwise keys hold no negative word
+    const Entry* e = ready_entry(key, device, [&] {
+      RawModule module(reduction_source(f, reduction_name(reduction)));
+      std::vector<RawKernel> kernels;
+      for (const char* suffix : {"direct", "partial", "final", "columns", "columns_partial", "columns_final"})
+        kernels.push_back(module.function(std::string("kiln_fused_reduce_") + suffix));
+      return kernels;
+    });
+    if (!e) return false;
+    input.kernels = e->handles.data();
+    input.kernel_param = block.data();
+  } else {
+    const Entry* e = elementwise_entry(f, device);
+    if (!e) return false;
+    tiles = TileFill{e->fill, block.data()};
+    input.fill = &TileFill::run;
+    input.context = &tiles;
+  }
+  args.in = nullptr;
+  args.computed = &input;
+  kernel(args);
+  args.computed = nullptr;
   return true;
 }
 
 std::string fused_source(const Node& root) {
   Flat f = flatten(root, Device::cpu(), settings().contract_fma,
                    contiguous_strides(root.shape, itemsize(root.dtype)));
-  return f.too_big ? std::string() : source_of(f);
+  return f.too_big ? std::string() : elementwise_source(f);
+}
+
+std::string fused_reduction_source(const Node& root, int reduction) {
+  Flat f = flatten(root, Device::cpu(), settings().contract_fma,
+                   contiguous_strides(root.shape, itemsize(root.dtype)));
+  return f.too_big ? std::string() : reduction_source(f, reduction_name(reduction));
 }
 
 std::string describe(const Node& root) {

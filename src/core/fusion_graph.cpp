@@ -46,7 +46,7 @@ std::vector<std::weak_ptr<Pending>>& registry() {
   return r;
 }
 
-std::atomic<uint64_t> ops_recorded{0}, fused_launches{0}, unfused_runs{0};
+std::atomic<uint64_t> ops_recorded{0}, fused_launches{0}, unfused_runs{0}, fused_reductions{0};
 
 // Appends `p` to a list of weak references, first dropping the dead ones
 // once the list reaches `prune_at`, so that lists of results that went
@@ -225,6 +225,17 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   return Array(std::move(buffer), types.output, shape, contiguous_strides(shape, itemsize(types.output)));
 }
 
+bool reduce_pending(const Array& x, int reduction, ReduceKernel kernel, ReduceArgs& args) {
+  if (suspended || !settings().enabled) return false;
+  const Pending* p = whole_pending(x);
+  if (!p || !run_fused_reduce(*p->root(), x.device(), reduction, kernel, args)) return false;
+  // Its value was used where it was computed: a result dropped now need
+  // not run (one kept runs when it is read, as any pending result).
+  p->consumed_ = true;
+  ++fused_reductions;
+  return true;
+}
+
 bool Pending::has_readers(const Buffer& b) {
   std::lock_guard<std::mutex> lock(readers_mutex);
   for (auto& w : b.readers_)
@@ -288,6 +299,7 @@ Stats stats() {
   s.ops_recorded = ops_recorded;
   s.fused_launches = fused_launches;
   s.unfused_runs = unfused_runs;
+  s.fused_reductions = fused_reductions;
   s.kernels_compiled = kernels_compiled();
   s.kernels_failed = kernels_failed();
   return s;

@@ -10,6 +10,7 @@
 #include "kiln/array.hpp"
 #include "kiln/fusion.hpp"
 #include "kiln/ops.hpp"
+#include "kiln/registry.hpp"
 #include "op_types.hpp"
 
 namespace kiln::fusion {
@@ -60,6 +61,7 @@ class Pending {
   mutable bool consumed_ = false;
   friend std::optional<Array> record(OpId, const Operand*, int, const detail::LoopTypes&, const Shape&, Device,
                                      const Array*);
+  friend bool reduce_pending(const Array&, int, ReduceKernel, ReduceArgs&);
 };
 
 // The pending result of `op` over `args` (checked, promoted and resolved to
@@ -71,5 +73,12 @@ class Pending {
 // expression grows, and `*out` is returned.
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device, const Array* out = nullptr);
+
+// Reduces the expression pending behind `x` (when `x` views its whole
+// result) with `kernel`, reduction `reduction` of run_fused_reduce, without
+// storing its value; `args` describes `x` except its data. False when the
+// value must be stored and reduced as usual: `x` is not pending, fusion is
+// off, or the generated code is not ready yet.
+bool reduce_pending(const Array& x, int reduction, ReduceKernel kernel, ReduceArgs& args);
 
 }  // namespace kiln::fusion

@@ -10,6 +10,7 @@
 #include "kiln/error.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/registry.hpp"
+#include "fused_kernel.hpp"
 
 namespace kiln {
 namespace {
@@ -112,7 +113,6 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
   }
   ReduceArgs args;
   args.device = x.device().index;
-  args.in = x.data();
   args.out = out.data();
   args.kept_ndim = kept_ndim;
   args.reduce_ndim = static_cast<int>(shape.size()) - kept_ndim;
@@ -121,6 +121,13 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
   args.out_strides = out_strides.data();
   args.kept_size = out.size();
   args.reduce_size = reduce_size;
+  // A pending expression's value is reduced as it is computed, never stored.
+  const bool widening = kernel == kernel_table(x.device().kind).widening_sum[static_cast<int>(x.dtype())];
+  const bool folds = op == ReduceOp::sum || op == ReduceOp::prod || op == ReduceOp::min || op == ReduceOp::max ||
+                     op == ReduceOp::any || op == ReduceOp::all;
+  if (folds || widening)
+    if (fusion::reduce_pending(x, widening ? fusion::kWideningSum : static_cast<int>(op), kernel, args)) return out;
+  args.in = x.data();
   kernel(args);
   return out;
 }

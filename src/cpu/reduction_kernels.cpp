@@ -302,9 +302,71 @@ typename Op::Acc reduce_run(const char* p, int64_t n, int64_t stride) {
   }
 }
 
-// Reduces elements [begin, end) (C order over the reduced axes) from `base`.
+// Where a reduction's elements come from: memory at `base`, or a
+// ComputedInput (a C-contiguous input computed a tile at a time into a
+// buffer of the thread's, never stored whole).
+struct Input {
+  const char* base;
+  const ComputedInput* computed;
+};
+
+// Elements a fill computes at once (64 KiB of the widest dtype: a tile
+// stays in the core's L2 between its fill and its reduction). At least
+// kOutputBlock, a row of the row strategy.
+constexpr int64_t kTile = 4096;
+static_assert(kTile >= kOutputBlock && kTile >= kPairwiseBlock);
+
+template <class T>
+T* thread_tile() {
+  alignas(64) thread_local unsigned char tile[kTile * 16];
+  static_assert(sizeof(T) <= 16);
+  return reinterpret_cast<T*>(tile);
+}
+
+// Reduces the computed elements [first, first + n), combining them in the
+// order reduce_run would combine them in memory: pairwise sums split as
+// pairwise_sum splits until a piece fits a tile; a product of inexact
+// numbers carries its accumulator through the tiles; the other folds
+// (integers, bools, min, max) give the same value in any grouping.
 template <class Op, class T>
-typename Op::Acc reduce_range(const char* base, int nd, const int64_t* shape, const int64_t* strides,
+typename Op::Acc computed_run(const ComputedInput& c, int64_t first, int64_t n) {
+  T* x = thread_tile<T>();
+  if constexpr (Op::pairwise) {
+    if (n <= kTile) {
+      c.fill(c.context, first, n, x);
+      return reduce_run<Op, T>(reinterpret_cast<const char*>(x), n, sizeof(T));
+    }
+    int64_t half = n / 2;
+    half -= half % 8;
+    return Op::combine(computed_run<Op, T>(c, first, half), computed_run<Op, T>(c, first + half, n - half));
+  } else {
+    constexpr bool serial = std::is_same_v<Op, ProdOp<T>> && (is_float_v<T> || is_complex_v<T>);
+    typename Op::Acc acc{};
+    for (int64_t b = 0; b < n; b += kTile) {
+      const int64_t len = std::min(kTile, n - b);
+      c.fill(c.context, first + b, len, x);
+      if constexpr (serial) {
+        for (int64_t j = 0; j < len; ++j) acc = b + j == 0 ? Op::load(x[0]) : Op::combine(acc, Op::load(x[j]));
+      } else {
+        const auto r = reduce_run<Op, T>(reinterpret_cast<const char*>(x), len, sizeof(T));
+        acc = b == 0 ? r : Op::combine(acc, r);
+      }
+    }
+    return acc;
+  }
+}
+
+// One run of n >= 1 elements from byte offset `offset`, `stride` apart (a
+// computed input's runs are contiguous: the reduced axes move fastest).
+template <class Op, class T>
+typename Op::Acc reduce_run_at(const Input& in, int64_t offset, int64_t n, int64_t stride) {
+  if (in.computed) return computed_run<Op, T>(*in.computed, offset / static_cast<int64_t>(sizeof(T)), n);
+  return reduce_run<Op, T>(in.base + offset, n, stride);
+}
+
+// Reduces elements [begin, end) (C order over the reduced axes) from byte offset `base`.
+template <class Op, class T>
+typename Op::Acc reduce_range(const Input& in, int64_t base, int nd, const int64_t* shape, const int64_t* strides,
                               int64_t begin, int64_t end) {
   int64_t idx[kMaxDims];
   int64_t rem = begin;
@@ -315,10 +377,10 @@ typename Op::Acc reduce_range(const char* base, int nd, const int64_t* shape, co
   typename Op::Acc acc{};
   bool first = true;
   while (begin < end) {
-    const char* p = base;
+    int64_t p = base;
     for (int d = 0; d < nd; ++d) p += idx[d] * strides[d];
     int64_t run = std::min(shape[nd - 1] - idx[nd - 1], end - begin);
-    auto r = reduce_run<Op, T>(p, run, strides[nd - 1]);
+    auto r = reduce_run_at<Op, T>(in, p, run, strides[nd - 1]);
     acc = first ? r : Op::combine(acc, r);
     first = false;
     begin += run;
@@ -349,6 +411,7 @@ void reduce_by_runs(const ReduceArgs& a) {
   const int nd = a.reduce_ndim;
   const int64_t* rshape = a.shape + a.kept_ndim;
   const int64_t* rstrides = a.in_strides + a.kept_ndim;
+  const Input in{a.in, a.computed};
   if (a.kept_size == 1) {
     // One output: split the reduced elements over the cores, then combine the
     // partial results in order.
@@ -357,7 +420,7 @@ void reduce_by_runs(const ReduceArgs& a) {
     std::vector<char> used(threads, 0);
     parallel_for(a.reduce_size, kCheapGrain, [&](int64_t begin, int64_t end) {
       int t = omp_in_parallel() ? omp_get_thread_num() : 0;
-      partial[t] = reduce_range<Op, T>(a.in, nd, rshape, rstrides, begin, end);
+      partial[t] = reduce_range<Op, T>(in, 0, nd, rshape, rstrides, begin, end);
       used[t] = 1;
     });
     typename Op::Acc acc{};
@@ -375,7 +438,7 @@ void reduce_by_runs(const ReduceArgs& a) {
     for (int64_t k = begin; k < end; ++k) {
       int64_t in_off, out_off;
       kept_offsets(a, k, &in_off, &out_off);
-      auto acc = reduce_range<Op, T>(a.in + in_off, nd, rshape, rstrides, 0, a.reduce_size);
+      auto acc = reduce_range<Op, T>(in, in_off, nd, rshape, rstrides, 0, a.reduce_size);
       *reinterpret_cast<out_t<Op, T>*>(a.out + out_off) = static_cast<out_t<Op, T>>(acc);
     }
   });
@@ -399,6 +462,29 @@ void reduce_by_rows(const ReduceArgs& a) {
       int64_t len = std::min(kOutputBlock, m - j0);
       int64_t in_off, out_off;
       kept_offsets(a, o * m, &in_off, &out_off);
+      if (a.computed) {
+        // Row by row (the same roundings as the four-row sweeps), each row
+        // computed into the thread's tile; the rows are contiguous.
+        T* x = thread_tile<T>();
+        int64_t idx[kMaxDims] = {};
+        for (int64_t r = 0; r < a.reduce_size; ++r) {
+          int64_t row = in_off + j0 * in_step;
+          for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
+          for (int d = nd - 1; d >= 0; --d) {
+            if (++idx[d] < rshape[d]) break;
+            idx[d] = 0;
+          }
+          a.computed->fill(a.computed->context, row / static_cast<int64_t>(sizeof(T)), len, x);
+          if (r == 0)
+            for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(x[j]);
+          else
+            for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(x[j]));
+        }
+        char* out = a.out + out_off + j0 * out_step;
+        for (int64_t j = 0; j < len; ++j)
+          *reinterpret_cast<out_t<Op, T>*>(out + j * out_step) = static_cast<out_t<Op, T>>(acc[j]);
+        continue;
+      }
       const char* base = a.in + in_off + j0 * in_step;
       int64_t idx[kMaxDims] = {};
       auto next_row = [&] {  // the row at idx, then idx moved on (C order over the reduced axes)
@@ -583,6 +669,7 @@ void register_widening_sums(KernelTable& t, TypeList<Ts...>) {
 
 void register_reduction_kernels(KernelTable& t) {
   register_typed(t, AllTypes{});
+  t.computed_reduce_input = ComputedInputForm::HostFill;
   t.reduce[static_cast<int>(ReduceOp::any)][dtype_index<bool>] = &reduce<AnyOp, bool>;
   t.reduce[static_cast<int>(ReduceOp::all)][dtype_index<bool>] = &reduce<AllOp, bool>;
   register_widening_sums(t, TypeList<bool, int8_t, uint8_t, int16_t, uint16_t, int32_t, uint32_t>{});

@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstring>
 #include <limits>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 #include <utility>
 
@@ -103,8 +105,9 @@ void launch_args(CUfunction fn, int device, unsigned blocks, void** args) {
   launch_kernel(fn, grid, block, 0, stream, args);
 }
 
-void launch(CUfunction fn, int device, unsigned blocks, void* params) {
-  void* args[] = {params};
+// `input_param`: a computed input's parameter, after the reduction's own (or null).
+void launch(CUfunction fn, int device, unsigned blocks, void* params, void* input_param = nullptr) {
+  void* args[] = {params, input_param};
   launch_args(fn, device, blocks, args);
 }
 
@@ -123,6 +126,7 @@ BufferPtr split_ranges(ReduceParams& p, int64_t split, int device) {
 
 void run_reduce(const ReduceFunctions& f, const ReduceArgs& a) {
   ContextScope scope(a.device);
+  void* input_param = a.computed ? a.computed->kernel_param : nullptr;
   ReduceParams p;
   std::memset(&p, 0, sizeof p);
   p.in = a.in;
@@ -151,14 +155,14 @@ void run_reduce(const ReduceFunctions& f, const ReduceArgs& a) {
     int64_t split = std::min(want_threads / a.kept_size, a.reduce_size / kMinRowsPerChunk);
     if (split <= 1) {
       int64_t blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
-      launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
+      launch(f.columns, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p, input_param);
       return;
     }
     BufferPtr partial = split_ranges(p, split, a.device);
     int64_t blocks = (a.kept_size * p.split + kReduceThreads - 1) / kReduceThreads;
-    launch(f.columns_partial, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 8)), &p);
+    launch(f.columns_partial, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 8)), &p, input_param);
     blocks = (a.kept_size + kReduceThreads - 1) / kReduceThreads;
-    launch(f.columns_final, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p);
+    launch(f.columns_final, a.device, static_cast<unsigned>(std::min(blocks, max_blocks * 4)), &p, input_param);
     return;
   }
   // Split each output's range when there are too few outputs to fill the GPU.
@@ -166,12 +170,12 @@ void run_reduce(const ReduceFunctions& f, const ReduceArgs& a) {
   if (a.kept_size < f.partial_resident && a.reduce_size > 2 * kElementsPerBlock)
     split = std::min(f.partial_resident / a.kept_size, (a.reduce_size + kElementsPerBlock - 1) / kElementsPerBlock);
   if (split <= 1) {
-    launch(f.direct, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
+    launch(f.direct, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p, input_param);
     return;
   }
   BufferPtr partial = split_ranges(p, split, a.device);
-  launch(f.partial, a.device, static_cast<unsigned>(std::min<int64_t>(a.kept_size * p.split, max_blocks * 4)), &p);
-  launch(f.final_pass, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p);
+  launch(f.partial, a.device, static_cast<unsigned>(std::min<int64_t>(a.kept_size * p.split, max_blocks * 4)), &p, input_param);
+  launch(f.final_pass, a.device, static_cast<unsigned>(std::min(a.kept_size, max_blocks * 4)), &p, input_param);
 }
 
 void run_scan(ScanOp op, DType dt, const ScanArgs& a) {
@@ -223,12 +227,33 @@ void check_reduce_args(const ReduceArgs& a) {
   check_device_index(a.device);
 }
 
+// The kernels of a computed input's module (ComputedInput::kernels), with
+// their occupancy, found once per module and kept like kiln's own.
+const ReduceFunctions& computed_functions(const ComputedInput& in, int device) {
+  static std::mutex mutex;
+  static std::unordered_map<uintptr_t, const ReduceFunctions*> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  const ReduceFunctions*& f = known[in.kernels[0]];
+  if (!f) {
+    auto* made = new ReduceFunctions{};
+    CUfunction* slots[] = {&made->direct, &made->partial, &made->final_pass,
+                           &made->columns, &made->columns_partial, &made->columns_final};
+    for (int k = 0; k < 6; ++k) *slots[k] = reinterpret_cast<CUfunction>(in.kernels[k]);
+    made->partial_resident = resident_blocks(made->partial, device);
+    made->columns_partial_resident = resident_blocks(made->columns_partial, device);
+    f = made;
+  }
+  return *f;
+}
+
 template <int O, int D> void reduce_entry(const ReduceArgs& a) {
   check_reduce_args(a);
+  if (a.computed) return run_reduce(computed_functions(*a.computed, a.device), a);
   run_reduce(reduce_functions(reduce_slots[O][D][a.device], kReduceNames[O], DType(D), a.device), a);
 }
 template <int D> void widening_sum_entry(const ReduceArgs& a) {
   check_reduce_args(a);
+  if (a.computed) return run_reduce(computed_functions(*a.computed, a.device), a);
   run_reduce(reduce_functions(widening_sum_slots[D][a.device], "widening_sum", DType(D), a.device), a);
 }
 template <int O, int D> void scan_entry(const ScanArgs& a) { run_scan(ScanOp(O), DType(D), a); }
@@ -253,6 +278,7 @@ void register_dtypes(KernelTable& t, std::integer_sequence<int, D...>) {
 
 void register_reduction_kernels(KernelTable& t) {
   register_dtypes(t, std::make_integer_sequence<int, kNumDTypes>{});
+  t.computed_reduce_input = ComputedInputForm::DeviceCode;
   constexpr int bool_index = int(DType::Bool);
   t.reduce[int(ReduceOp::any)][bool_index] = &reduce_entry<int(ReduceOp::any), bool_index>;
   t.reduce[int(ReduceOp::all)][bool_index] = &reduce_entry<int(ReduceOp::all), bool_index>;

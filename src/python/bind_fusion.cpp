@@ -29,6 +29,7 @@ void bind_fusion(nb::module_& m) {
     d["ops_recorded"] = s.ops_recorded;
     d["fused_launches"] = s.fused_launches;
     d["unfused_runs"] = s.unfused_runs;
+    d["fused_reductions"] = s.fused_reductions;
     d["kernels_compiled"] = s.kernels_compiled;
     d["kernels_failed"] = s.kernels_failed;
     return d;

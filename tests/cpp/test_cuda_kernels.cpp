@@ -14,10 +14,14 @@
 #include <utility>
 #include <vector>
 
+#include "../../src/core/fused_kernel.hpp"
 #include "../../src/cuda/kernel_family_sources.hpp"
 #include "../../src/cuda/kernel_source.hpp"
 #include "../../src/cuda/module_cache.hpp"
+#include "kiln/creation.hpp"
 #include "kiln/error.hpp"
+#include "kiln/fusion.hpp"
+#include "kiln/ops.hpp"
 
 using namespace kiln;
 using namespace kiln::cuda;
@@ -103,6 +107,41 @@ TEST_F(CudaKernels, EveryReductionKernelCompiles) {
     programs.emplace_back("widening_sum_" + std::string(name(dt)) + ".cu", reduce_source("widening_sum", dt, "k"));
   programs.emplace_back("any.cu", reduce_source("any", DType::Bool, "k"));
   programs.emplace_back("all.cu", reduce_source("all", DType::Bool, "k"));
+  EXPECT_EQ(compile_all(programs), "");
+}
+
+// Reductions of fused expressions (src/core/fused_kernel.cpp): the input
+// that computes each element, for each dtype, over contiguous inputs and
+// over broadcast and strided ones (the reductions' templates are those of
+// the test above), and every fold over a few dtypes.
+TEST_F(CudaKernels, EveryFusedReductionInputCompiles) {
+  fusion::Settings saved = fusion::settings(), s = saved;
+  s.enabled = true;
+  s.cpu_min_size = 0;
+  fusion::set_settings(s);
+  std::vector<std::pair<std::string, std::string>> programs;
+  for (int d = 0; d < kNumDTypes; ++d) {
+    const DType dt = static_cast<DType>(d);
+    const bool is_bool = dt == DType::Bool;
+    const Array x = zeros({8, 6}, dt), row = zeros({6}, dt), half = x.index({Slice{0, 8, 2}});
+    const Array dense = is_bool ? logical_xor(x, x) : subtract(add(x, x), x);
+    const Array strided = is_bool ? logical_and(half, row) : add(half, row);
+    std::vector<int> folds = {is_bool ? int(ReduceOp::any) : int(ReduceOp::sum)};
+    if (dt == DType::Bool || dt == DType::Int8 || dt == DType::Float32 || dt == DType::Complex128) {
+      folds = {int(ReduceOp::min), int(ReduceOp::max)};
+      if (is_bool) folds.insert(folds.end(), {int(ReduceOp::any), int(ReduceOp::all), fusion::kWideningSum});
+      else folds.insert(folds.end(), {int(ReduceOp::sum), int(ReduceOp::prod)});
+      if (dt == DType::Int8) folds.push_back(fusion::kWideningSum);
+    }
+    for (const Array* a : {&dense, &strided}) {
+      ASSERT_TRUE(fusion::is_pending(*a));
+      for (int fold : folds)
+        programs.emplace_back("fused_" + std::to_string(fold) + "_" + std::string(name(dt)) +
+                                  (a == &dense ? "" : "_strided") + ".cu",
+                              fusion::fused_reduction_source(*a->buffer()->pending()->root(), fold));
+    }
+  }
+  fusion::set_settings(saved);
   EXPECT_EQ(compile_all(programs), "");
 }
 

@@ -13,6 +13,7 @@
 #include "kiln/error.hpp"
 #include "kiln/fusion.hpp"
 #include "kiln/ops.hpp"
+#include "kiln/reductions.hpp"
 
 using namespace kiln;
 
@@ -67,6 +68,26 @@ TEST_F(Fusion, ChainRunsAsOneKernelWithOpByOpResults) {
     SetUp();
     ASSERT_EQ(got.size(), plain.size());
     EXPECT_EQ(std::memcmp(got.data(), plain.data(), got.size() * sizeof(double)), 0) << d.str();
+  }
+}
+
+TEST_F(Fusion, ReductionOfAnExpressionNeverStoresIt) {
+  for (Device d : test_devices()) {
+    Array a = linspace(Scalar::from_double(-3), Scalar::from_double(3), 100001).astype(DType::Float32).to(d);
+    const fusion::Stats before = fusion::stats();
+    Array fused = expression(a);
+    std::vector<double> got = values(sum(fused));
+    EXPECT_TRUE(fusion::is_pending(fused)) << d.str();  // its value was never stored
+    EXPECT_EQ(fusion::stats().fused_reductions, before.fused_reductions + 1) << d.str();
+    EXPECT_EQ(fusion::stats().fused_launches, before.fused_launches) << d.str();
+
+    fusion::Settings off = fusion::settings();
+    off.enabled = false;
+    fusion::set_settings(off);
+    std::vector<double> plain = values(sum(expression(a)));
+    SetUp();
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(std::memcmp(got.data(), plain.data(), sizeof(double)), 0) << d.str() << " " << got[0] << " " << plain[0];
   }
 }
 

@@ -35,10 +35,27 @@ __attribute__((simd("notinbranch"))) double hypot(double, double) noexcept;
 template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   char* data[NOPS];
   long long zero;  // 0, unknown to the compiler (kiln_rounded)
+  long long first;  // the loop runs over [first, index.size()): a CPU reduction's tile
   kiln_indexer<ND, NOPS> index;  // the loop's size, shape and byte strides
   unsigned char scalars[NSLOTS * 16];
   template <class T> __device__ __forceinline__ T scalar(int slot) const {
     return *reinterpret_cast<const T*>(scalars + 16 * slot);
+  }
+};
+
+// A GPU reduction's input (kiln/device/reduce_kernels.cuh) computed from
+// a fused graph instead of read: element i is the generated source's
+// kiln_fused_element(p, i), found when the reduction is instantiated. Its
+// C-order element i sits at byte i * sizeof(T) from an aligned start, as a
+// fresh result would, so the reduction takes the same path through it.
+template <class T, class Params> struct kiln_fused_input {
+  typedef T value_type;
+  Params p;
+  __device__ __forceinline__ T at(long long offset) const { return kiln_fused_element(p, offset / (long long)sizeof(T)); }
+  __device__ __forceinline__ unsigned long long address(long long offset) const { return offset; }
+  template <int V> __device__ __forceinline__ void vector(long long offset, T (&v)[V]) const {
+#pragma unroll
+    for (int e = 0; e < V; ++e) v[e] = at(offset + e * (long long)sizeof(T));
   }
 };
 
@@ -65,17 +82,19 @@ __device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex
 }
 #endif
 
-// Each thread's share of the flat loop: kernel_params.cuh's KILN_LOOP on
+// Each thread's share of the flat loop [first, n): a grid-stride loop on
 // the GPU; on the CPU, where a block is one thread, its contiguous run as
 // an OpenMP simd loop, which the host compiler vectorises (its -O2 would not
 // vectorise a loop of unknown trip count). The output never aliases an
 // input, so the lanes are independent.
 #ifdef __CUDA_ARCH__
-#define KILN_FUSED_LOOP(i, n) KILN_LOOP(i, n)
+#define KILN_FUSED_LOOP(i, first, n)                                                              \
+  for (long long i = (first) + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n);          \
+       i += (long long)blockDim.x * gridDim.x)
 #else
-#define KILN_FUSED_LOOP(i, n)                                                                   \
-  const long long kiln_per_ = ((n) + gridDim.x - 1) / gridDim.x;                               \
-  const long long kiln_begin_ = (long long)blockIdx.x * kiln_per_;                             \
+#define KILN_FUSED_LOOP(i, first, n)                                                            \
+  const long long kiln_per_ = ((n) - (first) + gridDim.x - 1) / gridDim.x;                     \
+  const long long kiln_begin_ = (first) + (long long)blockIdx.x * kiln_per_;                   \
   const long long kiln_end_ = kiln_begin_ + kiln_per_ < (n) ? kiln_begin_ + kiln_per_ : (n);   \
   _Pragma("omp simd") for (long long i = kiln_begin_; i < kiln_end_; ++i)
 #endif
