@@ -36,7 +36,7 @@ def row_sums(xp, a, b, c):
 
 def square(xp, arrays):
     """The flat inputs as square matrices."""
-    side = int(round(arrays[0].size ** 0.5))
+    side = int(round(arrays[0].shape[0] ** 0.5))
     return [x.reshape(side, side) for x in arrays]
 
 

@@ -210,6 +210,26 @@ std::string helpers_of(const Flat& f) {
   if (!f.contiguous) s += "  long long off[" + to_string(nops) + "];\n  p.index.offsets(i, off);\n";
   s += "  return " + value_call(f, [&](int k) { return leaf_read(f, k, "i"); }, [&](int j) { return scalar_read(f, j); },
                               "p.zero") + ";\n}\n";
+
+  // Elements [i, i + V) (a GPU reduction's vector read): over contiguous
+  // operands each input's V values in one load where aligned.
+  s += "template <int V> KILN_GENERATED_HELPER void kiln_fused_vector(const kiln_fused_params& p, long long i, " + out_t +
+       " (&v)[V]) {\n";
+  if (!f.contiguous) {
+    s += "#pragma unroll\n  for (int e = 0; e < V; ++e) v[e] = kiln_fused_element(p, i + e);\n}\n";
+    return s;
+  }
+  for (int k = 0; k < nl; ++k) {
+    const std::string K = to_string(k), t = leaf_t(k);
+    if (f.leaves[k].strides[0] != 0)
+      s += "  " + t + " a" + K + "[V];\n  kiln_load_vector((const " + t + "*)p.data[" + K + "] + i, a" + K + ");\n";
+    else
+      s += "  const " + t + " b" + K + " = ((const " + t + "*)p.data[" + K + "])[0];\n";
+  }
+  s += "#pragma unroll\n  for (int e = 0; e < V; ++e) v[e] = " +
+       value_call(f, [&](int k) { return (f.leaves[k].strides[0] != 0 ? "a" : "b") + to_string(k) + (f.leaves[k].strides[0] != 0 ? "[e]" : ""); },
+                  [&](int j) { return scalar_read(f, j); }, "p.zero") +
+       ";\n}\n";
   return s;
 }
 

@@ -50,7 +50,7 @@ REDUCTIONS = {
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES)
 @pytest.mark.parametrize("reduction", sorted(REDUCTIONS))
-@pytest.mark.parametrize("axis", [None, 0, 1, -1, (0, 2)])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 2)])
 def test_fold_of_an_expression_matches_unfused(device, fused, dtype, reduction, axis):
     rng = np.random.default_rng(11)
     # prod of many large numbers overflows the same way both times; keep
@@ -141,12 +141,13 @@ def test_pending_result_is_still_its_value_after_a_reduction(device, fused):
 def test_a_reduced_expression_dropped_unused_never_runs(device, fused):
     x = kiln.array(np.arange(200_000, dtype=np.float32), device=device)
     kiln.sum(x + 1)  # compiles
+    kiln.fusion.flush()  # what earlier tests left pending runs now, not at the copy below
     before = kiln.fusion.stats()
-    assert float(kiln.sum(x * 0.5 + 1)) == float(np.sum(np.arange(200_000, dtype=np.float32) * np.float32(0.5) + 1))
+    total = kiln.sum(x * 0.5 + 1)
     after = kiln.fusion.stats()
-    assert after["fused_reductions"] == before["fused_reductions"] + 1
-    assert after["fused_launches"] == before["fused_launches"]
-    assert after["unfused_runs"] == before["unfused_runs"]
+    assert float(total) == float(np.sum(np.arange(200_000, dtype=np.float32) * np.float32(0.5) + 1))
+    changed = {k: after[k] - before[k] for k in after if after[k] != before[k]}
+    assert changed == {"fused_reductions": 1, "ops_recorded": 2}
 
 
 def test_a_view_of_a_pending_result_is_stored_first(device, fused):

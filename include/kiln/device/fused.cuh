@@ -54,10 +54,27 @@ template <class T, class Params> struct kiln_fused_input {
   __device__ __forceinline__ T at(long long offset) const { return kiln_fused_element(p, offset / (long long)sizeof(T)); }
   __device__ __forceinline__ unsigned long long address(long long offset) const { return offset; }
   template <int V> __device__ __forceinline__ void vector(long long offset, T (&v)[V]) const {
-#pragma unroll
-    for (int e = 0; e < V; ++e) v[e] = at(offset + e * (long long)sizeof(T));
+    kiln_fused_vector(p, offset / (long long)sizeof(T), v);
   }
 };
+
+// V elements of an input from `at`: one load where they make an aligned
+// power of two of at most 16 bytes (as stored values would be read), else
+// one at a time.
+template <int V, class L> __device__ __forceinline__ void kiln_load_vector(const L* at, L (&v)[V]) {
+  constexpr unsigned long long bytes = V * sizeof(L);
+  if constexpr (bytes <= 16 && (bytes & (bytes - 1)) == 0) {
+    struct __align__(bytes) Word { L v[V]; };
+    if ((unsigned long long)at % bytes == 0) {
+      const Word w = *(const Word*)at;
+#pragma unroll
+      for (int e = 0; e < V; ++e) v[e] = w.v[e];
+      return;
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < V; ++e) v[e] = at[e];
+}
 
 // An op's result as op-by-op code stores it. On the GPU, ptxas contracts a
 // multiply feeding an add into one FMA (rounded once) even across ops, and
