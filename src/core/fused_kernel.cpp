@@ -6,6 +6,7 @@
 // worker thread unless the settings say to wait.
 #include "fused_kernel.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstring>
@@ -143,7 +144,10 @@ std::string ref_name(const Ref& r) {
   return "";
 }
 
-constexpr int kUnroll = 4;  // elements a GPU thread loads at once over dense operands
+constexpr int kUnroll = 4;
+// The most ops a graph a GPU reduction computes as it reads may have (a
+// 64-op graph's module took tens of seconds to build).
+constexpr int kMaxReducedOps = 16;  // elements a GPU thread loads at once over dense operands
 
 // Leaf k's element i, read through the parameter block `p` (the strided
 // layout's offsets in `off`).
@@ -393,7 +397,14 @@ class Worker {
   }
   void push(std::shared_ptr<Entry> e) {
     std::lock_guard<std::mutex> lock(mutex_);
-    queue_.push_back(std::move(e));
+    // A graph's elementwise kernel (tens of ms to build) goes before the
+    // GPU reductions' six-kernel modules (about 2 s each): until it is
+    // built its graph runs op by op, while a reduction waiting for its
+    // module only stores its input first.
+    auto at = queue_.end();
+    if (e->kernels.size() == 1)
+      at = std::find_if(queue_.begin(), queue_.end(), [](const auto& q) { return q->kernels.size() > 1; });
+    queue_.insert(at, std::move(e));
     start();
     wake_.notify_one();
   }
@@ -593,6 +604,9 @@ bool run_fused_reduce(const Node& root, Device device, int reduction, ReduceKern
   ComputedInput input;
   TileFill tiles{};
   if (form == ComputedInputForm::DeviceCode) {
+    // The module evaluates the graph in each of its read paths, so its
+    // build grows with the graph; a longer graph is stored and reduced.
+    if (root.ops > kMaxReducedOps) return false;
     std::vector<int64_t> key = f.key;
     key.push_back(-1 - reduction);  // elementwise keys hold no negative word
     const Entry* e = ready_entry(key, device, [&] {

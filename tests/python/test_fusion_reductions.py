@@ -168,3 +168,20 @@ def test_a_loop_over_one_reduced_expression_compiles_once(device, fused):
     after = kiln.fusion.stats()
     assert after["kernels_compiled"] == before["kernels_compiled"]
     assert after["fused_reductions"] == before["fused_reductions"] + len(arrays)
+
+
+def test_a_long_graph_is_stored_first_on_a_gpu(device, fused):
+    # A GPU reduction's module evaluates the graph in each of its read
+    # paths; past 16 ops its build takes seconds, so the value is stored.
+    # The CPU's tiles reuse the graph's elementwise kernel: any length.
+    x = kiln.array(np.linspace(0, 1, 5000), device=device)
+
+    def long_graph(x):
+        t = x
+        for _ in range(9):
+            t = t * 0.5 + x
+        return kiln.sum(t)
+
+    got, plain, fused_count = both(long_graph, x)
+    same_bits(got, plain)
+    assert fused_count == (1 if device.type == "cpu" else 0)
