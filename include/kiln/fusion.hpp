@@ -54,10 +54,12 @@ void set_settings(const Settings& s);
 // Another thread's run when that thread flushes or their results are read.
 void flush();
 
-// Waits until the worker has built every generated kernel queued so far, so
-// that they reach the disk cache: kiln's Python module calls it at exit, or
-// a short program's next run would find its expressions' kernels missing
-// and compile them again.
+// Waits until the worker has built every elementwise kernel queued so far,
+// so that they reach the disk cache: kiln's Python module calls it at exit,
+// or a short program's next run would find its expressions' kernels missing
+// and compile them again. GPU reductions' modules still queued are dropped
+// (about 2 s each to build; a reduction stores its input until its module
+// is built, here when it is next seen).
 void finish_compiles();
 
 struct Stats {

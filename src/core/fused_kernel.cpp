@@ -349,6 +349,9 @@ struct KeyHash {
 struct Entry {
   enum State : int { Compiling, Ready, Failed };
   std::atomic<int> state{Compiling};
+  // Held while building: the worker and a caller that waits for the same
+  // entry (wait_for_compile) build it once between them.
+  std::mutex building;
   std::vector<RawKernel> kernels;
   std::vector<uintptr_t> handles;  // theirs on `device`, once Ready
   // The CPU's elementwise module: its kiln_fused_fill, once Ready.
@@ -361,6 +364,8 @@ std::mutex failure_mutex;
 std::string last_failure_text;
 
 void compile(Entry& e) {
+  std::lock_guard<std::mutex> lock(e.building);
+  if (e.state != Entry::Compiling) return;
   try {
     std::vector<uintptr_t> handles;
     for (const RawKernel& k : e.kernels) handles.push_back(k.handle(e.device));
@@ -408,11 +413,23 @@ class Worker {
     start();
     wake_.notify_one();
   }
-  void finish() {
+  // Waits for the queued elementwise kernels; returns the GPU reduction
+  // modules it took off the queue instead (seconds each to build).
+  std::vector<std::shared_ptr<Entry>> finish() {
     std::unique_lock<std::mutex> lock(mutex_);
-    if (queue_.empty() && !busy_) return;
+    std::vector<std::shared_ptr<Entry>> dropped;
+    for (auto it = queue_.begin(); it != queue_.end();) {
+      if ((*it)->kernels.size() > 1) {
+        dropped.push_back(std::move(*it));
+        it = queue_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (queue_.empty() && !busy_) return dropped;
     start();  // a forked child's queue may wait for a thread
     idle_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    return dropped;
   }
   static Worker& instance();
 
@@ -514,7 +531,7 @@ Entry* ready_entry(const std::vector<int64_t>& key, Device device, Source source
     entry = slot;
   }
   if (entry->state == Entry::Compiling) {
-    if (wait) compile(*entry);  // the module serialises a racing worker
+    if (wait) compile(*entry);
     else if (created) Worker::instance().push(entry);
   }
   // Entries live as long as the cache, which never drops one.
@@ -565,7 +582,15 @@ Entry* elementwise_entry(const Flat& f, Device device) {
 
 }  // namespace
 
-void finish_compiles() { Worker::instance().finish(); }
+void finish_compiles() {
+  // A dropped module is built again when its reduction is next seen.
+  std::vector<std::shared_ptr<Entry>> dropped = Worker::instance().finish();
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  for (auto it = cache().begin(); it != cache().end();) {
+    if (std::find(dropped.begin(), dropped.end(), it->second) != dropped.end()) it = cache().erase(it);
+    else ++it;
+  }
+}
 
 bool run_fused(const Node& root, const Array& out) {
   const Device device = out.device();
