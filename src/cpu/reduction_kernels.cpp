@@ -463,22 +463,39 @@ void reduce_by_rows(const ReduceArgs& a) {
       int64_t in_off, out_off;
       kept_offsets(a, o * m, &in_off, &out_off);
       if (a.computed) {
-        // Row by row (the same roundings as the four-row sweeps), each row
-        // computed into the thread's tile; the rows are contiguous.
+        // Up to four rows at a time computed into the thread's tile (room
+        // for four of kOutputBlock), then added in row order as the sweeps
+        // below add them; the rows are contiguous.
+        static_assert(4 * kOutputBlock <= kTile);
         T* x = thread_tile<T>();
         int64_t idx[kMaxDims] = {};
-        for (int64_t r = 0; r < a.reduce_size; ++r) {
-          int64_t row = in_off + j0 * in_step;
-          for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
-          for (int d = nd - 1; d >= 0; --d) {
-            if (++idx[d] < rshape[d]) break;
-            idx[d] = 0;
+        for (int64_t r = 0; r < a.reduce_size;) {
+          const int rows = static_cast<int>(std::min<int64_t>(4, a.reduce_size - r));
+          for (int k = 0; k < rows; ++k) {
+            int64_t row = in_off + j0 * in_step;
+            for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
+            for (int d = nd - 1; d >= 0; --d) {
+              if (++idx[d] < rshape[d]) break;
+              idx[d] = 0;
+            }
+            a.computed->fill(a.computed->context, row / static_cast<int64_t>(sizeof(T)), len, x + k * kOutputBlock);
           }
-          a.computed->fill(a.computed->context, row / static_cast<int64_t>(sizeof(T)), len, x);
-          if (r == 0)
-            for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(x[j]);
-          else
-            for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(x[j]));
+          if (rows == 4 && r > 0) {
+            const T *x0 = x, *x1 = x + kOutputBlock, *x2 = x + 2 * kOutputBlock, *x3 = x + 3 * kOutputBlock;
+            for (int64_t j = 0; j < len; ++j)
+              acc[j] = Op::combine(Op::combine(Op::combine(Op::combine(acc[j], Op::load(x0[j])), Op::load(x1[j])),
+                                               Op::load(x2[j])),
+                                   Op::load(x3[j]));
+            r += 4;
+            continue;
+          }
+          for (int k = 0; k < rows; ++k, ++r) {
+            const T* xk = x + k * kOutputBlock;
+            if (r == 0)
+              for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(xk[j]);
+            else
+              for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(xk[j]));
+          }
         }
         char* out = a.out + out_off + j0 * out_step;
         for (int64_t j = 0; j < len; ++j)
