@@ -180,7 +180,6 @@ std::string value_call(const Flat& f, Leaf leaf, ScalarValue scalar, const std::
 // dense operands the GPU's threads load kUnroll elements of every input
 // before computing any (as ElementwiseKernel's loop does), the CPU's run an
 // OpenMP simd loop; other layouts find each operand's offset per element.
-// Both loops run over [p.first, n).
 std::string helpers_of(const Flat& f) {
   using detail::device_type;
   using std::to_string;
@@ -269,16 +268,16 @@ std::string elementwise_source(const Flat& f) {
 
   std::string s = helpers_of(f);
   s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_params p) {\n"
-       "  const long long n = p.index.size(), first = p.first, zero = p.zero;\n";
+       "  const long long n = p.index.size(), zero = p.zero;\n";
   if (!f.contiguous) {
-    s += "  KILN_FUSED_LOOP(i, first, n) {\n    " + offsets + "    *(" + out_t + "*)(p.data[" + to_string(nl) +
+    s += "  KILN_FUSED_LOOP(i, n) {\n    " + offsets + "    *(" + out_t + "*)(p.data[" + to_string(nl) +
          "] + off[" + to_string(nl) + "]) = " + strided_value + ";\n  }\n}\n";
   } else {
     s += locals + out_decl + "p.data[" + to_string(nl) + "];\n";
     const std::string u = to_string(kUnroll);
     s += "#ifdef __CUDA_ARCH__\n"
          "  const long long stride = (long long)blockDim.x * gridDim.x;\n"
-         "  long long i0 = first + (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+         "  long long i0 = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
          "  for (; i0 + " + to_string(kUnroll - 1) + " * stride < n; i0 += " + u + " * stride) {\n";
     for (int k = 0; k < nl; ++k) {
       if (!dense(k)) continue;
@@ -293,7 +292,7 @@ std::string elementwise_source(const Flat& f) {
            call([&](int k) { return dense(k) ? "u" + to_string(k) + "[" + E + "]" : "b" + to_string(k); }) + ";\n";
     }
     s += "  }\n  for (long long i = i0; i < n; i += stride) out[i] = " + call(at("i")) + ";\n"
-         "#else\n  KILN_FUSED_LOOP(i, first, n) out[i] = " + call(at("i")) + ";\n#endif\n}\n";
+         "#else\n  KILN_FUSED_LOOP(i, n) out[i] = " + call(at("i")) + ";\n#endif\n}\n";
   }
 
   // A CPU reduction's tile (ComputedInput::fill): elements [first, first +
@@ -538,14 +537,14 @@ Entry* ready_entry(const std::vector<int64_t>& key, Device device, Source source
   return entry->state == Entry::Ready ? entry.get() : nullptr;
 }
 
-// The elementwise kernel's parameter block, laid out as
-// kiln_fused_args<NOPS, ND, NSLOTS>: data, zero, first, size, shape,
-// strides, scalars; `out` is the output's data.
+// A graph's parameter block (its elementwise kernel's, its reductions'
+// input's), laid out as kiln_fused_args<NOPS, ND, NSLOTS>: data, zero,
+// size, shape, strides, scalars; `out` is the output's data.
 std::vector<int64_t> parameter_block(const Flat& f, char* out, int64_t size) {
   const int nl = static_cast<int>(f.leaves.size()), nops = nl + 1;
   const int nd = f.contiguous ? 1 : static_cast<int>(f.shape.size());
   const int slots = std::max<int>(1, static_cast<int>(f.scalars.size()));
-  std::vector<int64_t> block(static_cast<size_t>(nops + 3 + nd + nops * nd + slots * kSlotBytes / 8), 0);
+  std::vector<int64_t> block(static_cast<size_t>(nops + 2 + nd + nops * nd + slots * kSlotBytes / 8), 0);
   int64_t* w = block.data();
   for (int k = 0; k < nl; ++k) {
     const Array& a = f.leaves[k].array;
@@ -555,7 +554,6 @@ std::vector<int64_t> parameter_block(const Flat& f, char* out, int64_t size) {
   std::memcpy(w + nl, &out, sizeof out);
   w += nops;
   *w++ = 0;  // zero
-  *w++ = 0;  // first
   *w++ = size;
   for (int d = 0; d < nd; ++d) *w++ = f.shape[d];
   for (int k = 0; k < nops; ++k)

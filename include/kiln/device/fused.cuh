@@ -35,7 +35,6 @@ __attribute__((simd("notinbranch"))) double hypot(double, double) noexcept;
 template <int NOPS, int ND, int NSLOTS> struct kiln_fused_args {
   char* data[NOPS];
   long long zero;  // 0, unknown to the compiler (kiln_rounded)
-  long long first;  // the loop runs over [first, index.size()): a CPU reduction's tile
   kiln_indexer<ND, NOPS> index;  // the loop's size, shape and byte strides
   unsigned char scalars[NSLOTS * 16];
   template <class T> __device__ __forceinline__ T scalar(int slot) const {
@@ -99,19 +98,17 @@ __device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex
 }
 #endif
 
-// Each thread's share of the flat loop [first, n): a grid-stride loop on
+// Each thread's share of the flat loop: kernel_params.cuh's KILN_LOOP on
 // the GPU; on the CPU, where a block is one thread, its contiguous run as
 // an OpenMP simd loop, which the host compiler vectorises (its -O2 would not
 // vectorise a loop of unknown trip count). The output never aliases an
 // input, so the lanes are independent.
 #ifdef __CUDA_ARCH__
-#define KILN_FUSED_LOOP(i, first, n)                                                              \
-  for (long long i = (first) + (long long)blockIdx.x * blockDim.x + threadIdx.x; i < (n);          \
-       i += (long long)blockDim.x * gridDim.x)
+#define KILN_FUSED_LOOP(i, n) KILN_LOOP(i, n)
 #else
-#define KILN_FUSED_LOOP(i, first, n)                                                            \
-  const long long kiln_per_ = ((n) - (first) + gridDim.x - 1) / gridDim.x;                     \
-  const long long kiln_begin_ = (first) + (long long)blockIdx.x * kiln_per_;                   \
+#define KILN_FUSED_LOOP(i, n)                                                                   \
+  const long long kiln_per_ = ((n) + gridDim.x - 1) / gridDim.x;                               \
+  const long long kiln_begin_ = (long long)blockIdx.x * kiln_per_;                             \
   const long long kiln_end_ = kiln_begin_ + kiln_per_ < (n) ? kiln_begin_ + kiln_per_ : (n);   \
   _Pragma("omp simd") for (long long i = kiln_begin_; i < kiln_end_; ++i)
 #endif
