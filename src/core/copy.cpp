@@ -6,6 +6,7 @@
 
 #include "kiln/array.hpp"
 #include "kiln/error.hpp"
+#include "fusion_graph.hpp"
 #include "kiln/float16.hpp"
 #include "kiln/registry.hpp"
 #include "strided_plan.hpp"
@@ -105,6 +106,7 @@ Array Array::copy() const {
 
 Array Array::astype(DType dtype, bool copy) const {
   if (!copy && dtype == dtype_) return *this;
+  if (auto pending = fusion::record_cast(*this, dtype)) return *pending;
   Array out = Array::empty(shape_, dtype, device());
   cast_into(out, *this);
   return out;

@@ -127,8 +127,8 @@ Flat flatten(const Node& root, Device device, bool contract_fma, const Strides& 
   k.push_back(static_cast<int64_t>(f.scalars.size()));
   for (const Node* s : f.scalars) k.push_back(static_cast<int64_t>(s->dtype));
   for (auto& s : f.steps) {
-    k.push_back(static_cast<int64_t>(s.node->op) << 16 | static_cast<int64_t>(s.node->loop) << 8 |
-                static_cast<int64_t>(s.node->dtype));
+    const int64_t op = s.node->cast ? kNumOps : static_cast<int64_t>(s.node->op);  // a cast: past every op
+    k.push_back(op << 16 | static_cast<int64_t>(s.node->loop) << 8 | static_cast<int64_t>(s.node->dtype));
     for (size_t j = 0; j < s.node->inputs.size(); ++j)
       k.push_back(static_cast<int64_t>(s.in[j].kind) << 32 | s.in[j].index);
   }
@@ -199,6 +199,10 @@ std::string helpers_of(const Flat& f) {
   s += "const long long zero) {\n";
   for (size_t j = 0; j < f.steps.size(); ++j) {
     const Node& n = *f.steps[j].node;
+    if (n.cast) {
+      s += "  const auto v" + to_string(j) + " = convert<" + device_type(n.dtype) + ">(" + ref_name(f.steps[j].in[0]) + ");\n";
+      continue;
+    }
     s += "  const auto v" + to_string(j) + " = " + (f.contract_fma ? "(" : "kiln_rounded(") + "op_" +
          op_name(n.op) + "::call(";
     for (size_t a = 0; a < n.inputs.size(); ++a) {
@@ -500,7 +504,7 @@ void describe_into(const Node& n, std::string& s) {
       s += "scalar:" + std::string(name(n.dtype));
       return;
     case Node::Kind::Op:
-      s += std::string(op_name(n.op)) + "(";
+      s += n.cast ? "astype<" + std::string(name(n.dtype)) + ">(" : std::string(op_name(n.op)) + "(";
       for (size_t j = 0; j < n.inputs.size(); ++j) {
         if (j) s += ", ";
         describe_into(*n.inputs[j], s);

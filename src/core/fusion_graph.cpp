@@ -112,7 +112,7 @@ Array run_op_by_op(const NodePtr& node, std::unordered_map<const Node*, Array>& 
       case Node::Kind::Op: args.emplace_back(run_op_by_op(in, done)); break;
     }
   }
-  Array result = kiln::apply(node->op, args);
+  Array result = node->cast ? args[0].array().astype(node->dtype) : kiln::apply(node->op, args);
   done.emplace(node.get(), result);
   return result;
 }
@@ -234,6 +234,39 @@ bool reduce_pending(const Array& x, int reduction, ReduceKernel kernel, ReduceAr
   p->consumed_ = true;
   ++fused_reductions;
   return true;
+}
+
+std::optional<Array> record_cast(const Array& x, DType to) {
+  if (suspended || (!can_cast(x.dtype(), to) && to != DType::Bool) || x.dtype() == to) return std::nullopt;
+  const Settings s = settings();
+  const int64_t size = x.size();
+  if (!s.enabled || size == 0 || (x.device().kind == DeviceKind::CPU && size < s.cpu_min_size)) return std::nullopt;
+  if (x.buffer() && x.buffer()->shared()) return std::nullopt;
+  auto node = std::make_shared<Node>();
+  node->kind = Node::Kind::Op;
+  node->cast = true;
+  node->loop = x.dtype();
+  node->dtype = to;
+  node->shape = x.shape();
+  node->ops = 1;
+  NodePtr in;
+  if (const Pending* p = whole_pending(x)) {
+    in = p->root();
+    if (in->ops + 1 > s.max_ops) in = leaf_node(x);
+    else p->consumed_ = true;
+  } else {
+    in = leaf_node(x);
+  }
+  node->ops += in->kind == Node::Kind::Op ? in->ops : 0;
+  add_buffers(node->leaf_buffers, in->leaf_buffers);
+  node->inputs.push_back(std::move(in));
+  if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) return std::nullopt;
+  auto pending = std::make_shared<Pending>(node, x.device());
+  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
+  remember(pending);
+  ++ops_recorded;
+  auto buffer = std::make_shared<Buffer>(static_cast<size_t>(size) * itemsize(to), x.device(), pending);
+  return Array(std::move(buffer), to, x.shape(), contiguous_strides(x.shape(), itemsize(to)));
 }
 
 bool Pending::has_readers(const Buffer& b) {

@@ -19,6 +19,7 @@ struct Node {
   enum class Kind : uint8_t { Leaf, Scalar, Op };
   Kind kind = Kind::Leaf;
   OpId op{};
+  bool cast = false;             // Op: astype to `dtype` (one input; `op` unused)
   DType dtype = DType::Float64;  // the value's dtype
   DType loop = DType::Float64;   // Op: the dtype its inputs are converted to
   Shape shape;                   // the value's shape
@@ -62,6 +63,7 @@ class Pending {
   friend std::optional<Array> record(OpId, const Operand*, int, const detail::LoopTypes&, const Shape&, Device,
                                      const Array*);
   friend bool reduce_pending(const Array&, int, ReduceKernel, ReduceArgs&);
+  friend std::optional<Array> record_cast(const Array&, DType);
 };
 
 // The pending result of `op` over `args` (checked, promoted and resolved to
@@ -73,6 +75,12 @@ class Pending {
 // expression grows, and `*out` is returned.
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device, const Array* out = nullptr);
+
+// The pending result of x.astype(to), or nothing when the cast must run
+// now: as record() refuses, and casts that can change a value (only safe
+// casts and casts to bool are recorded: generated code converts as kiln's
+// cast kernels do exactly there).
+std::optional<Array> record_cast(const Array& x, DType to);
 
 // Reduces the expression pending behind `x` (when `x` views its whole
 // result) with `kernel`, reduction `reduction` of run_fused_reduce, without

@@ -34,14 +34,6 @@ def expression(dtype):
     return lambda x, y: x * y - x
 
 
-def stored_first(dtype, reduction):
-    """Whether the reduction converts the expression's value (a stored copy)
-    before reducing: any/all of numbers, prod of integers narrower than int64."""
-    if reduction in ("any", "all"):
-        return dtype != "bool"
-    return reduction == "prod" and dtype in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32")
-
-
 REDUCTIONS = {
     "sum": kiln.sum, "prod": kiln.prod, "min": kiln.min, "max": kiln.max,
     "any": kiln.any, "all": kiln.all,
@@ -61,7 +53,9 @@ def test_fold_of_an_expression_matches_unfused(device, fused, dtype, reduction, 
     e = expression(dtype)
     got, plain, fused_count = both(lambda x, y: REDUCTIONS[reduction](e(x, y), axis=axis), x, y)
     same_bits(got, plain)
-    assert fused_count == (0 if stored_first(dtype, reduction) else 1)
+    # any/all of numbers and prod of narrow integers convert the expression
+    # first: the conversion joins it
+    assert fused_count == 1
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32", "uint8"])
@@ -108,9 +102,10 @@ def test_mean_keepdims_and_out_of_place_dtype(device, fused):
         got, plain, fused_count = both(fn, x, y)
         same_bits(got, plain)
         assert fused_count == 1
-    # a dtype= of another kind converts the stored value first
-    got, plain, _ = both(lambda x, y: kiln.sum(x * y, dtype=kiln.float64), x, y)
+    # a dtype= converts the expression, a step of its graph
+    got, plain, fused_count = both(lambda x, y: kiln.sum(x * y, dtype=kiln.float64), x, y)
     same_bits(got, plain)
+    assert fused_count == 1
 
 
 def test_broadcast_and_strided_inputs(device, fused):
@@ -185,3 +180,26 @@ def test_a_long_graph_is_stored_first_on_a_gpu(device, fused):
     got, plain, fused_count = both(long_graph, x)
     same_bits(got, plain)
     assert fused_count == (1 if device.type == "cpu" else 0)
+
+
+@pytest.mark.parametrize("source,target", [("float32", "float64"), ("int16", "int64"), ("uint8", "float16"),
+                                           ("int32", "complex128"), ("float64", "bool"), ("complex64", "bool"),
+                                           ("float16", "float32"), ("bool", "int8")])
+def test_astype_joins_the_graph(device, fused, source, target):
+    # casts that cannot change a value (and casts to bool) are recorded
+    rng = np.random.default_rng(12)
+    x = kiln.array(random_array((40, 33), source, rng), device=device)
+    got, plain, _ = both(lambda x: (x.astype(target) + x.astype(target)).astype(target), x)
+    same_bits(got, plain)
+    r = (x + x).astype(target)
+    assert kiln.fusion.is_pending(r)
+    assert kiln.fusion.inspect(r)["graph"].startswith(f"astype<{target}>(")
+
+
+def test_value_changing_casts_run_at_once(device, fused):
+    x = kiln.array(np.linspace(-3, 3, 100), device=device)
+    for target in ("int32", "float32", "uint8"):
+        r = (x * 2).astype(target)
+        assert not kiln.fusion.is_pending(r)
+        with kiln.fusion.disabled():
+            same_bits(kiln.asnumpy(r), kiln.asnumpy((x * 2).astype(target)))
