@@ -92,6 +92,26 @@ TEST_F(Fusion, ReductionOfAnExpressionNeverStoresIt) {
   }
 }
 
+TEST_F(Fusion, SafeCastsJoinTheGraphAndOthersRunAtOnce) {
+  for (Device d : test_devices()) {
+    Array a = linspace(Scalar::from_double(-3), Scalar::from_double(3), 1001).astype(DType::Float32).to(d);
+    Array widened = (a * 2.0f).astype(DType::Float64);  // float32 -> float64 cannot change a value
+    EXPECT_TRUE(fusion::is_pending(widened)) << d.str();
+    EXPECT_EQ(fusion::pending_graph(widened).rfind("astype<float64>(", 0), 0u) << fusion::pending_graph(widened);
+    Array truncated = (a * 2.0f).astype(DType::Int32);  // float -> int can
+    EXPECT_FALSE(fusion::is_pending(truncated)) << d.str();
+
+    std::vector<double> got = values(widened);
+    fusion::Settings off = fusion::settings();
+    off.enabled = false;
+    fusion::set_settings(off);
+    std::vector<double> plain = values((a * 2.0f).astype(DType::Float64));
+    SetUp();
+    ASSERT_EQ(got.size(), plain.size());
+    EXPECT_EQ(std::memcmp(got.data(), plain.data(), got.size() * sizeof(double)), 0) << d.str();
+  }
+}
+
 TEST_F(Fusion, WritingAnInputRunsItsReadersFirst) {
   for (Device d : test_devices()) {
     Array a = ones({64}, DType::Float32, d);
