@@ -24,6 +24,9 @@ enum class ScanOp : uint8_t {
 };
 inline constexpr int kNumScanOps = static_cast<int>(ScanOp::count_);
 
+// The reduction's name as kiln spells it ("sum", "argmax", ...).
+const char* reduce_name(ReduceOp op);
+
 // Axes to reduce; nullopt means all of them.
 using Axes = std::optional<std::vector<int64_t>>;
 

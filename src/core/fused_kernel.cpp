@@ -144,10 +144,10 @@ std::string ref_name(const Ref& r) {
   return "";
 }
 
-constexpr int kUnroll = 4;
+constexpr int kUnroll = 4;  // elements a GPU thread loads at once over dense operands
 // The most ops a graph a GPU reduction computes as it reads may have (a
 // 64-op graph's module took tens of seconds to build).
-constexpr int kMaxReducedOps = 16;  // elements a GPU thread loads at once over dense operands
+constexpr int kMaxReducedOps = 16;
 
 // Leaf k's element i, read through the parameter block `p` (the strided
 // layout's offsets in `off`).
@@ -317,12 +317,7 @@ std::string elementwise_source(const Flat& f) {
 }
 
 const char* reduction_name(int reduction) {
-  static constexpr const char* names[] = {
-#define KILN_REDUCE_NAME(name) #name,
-      KILN_REDUCE_OPS(KILN_REDUCE_NAME)
-#undef KILN_REDUCE_NAME
-      "widening_sum"};
-  return names[reduction];
+  return reduction == kWideningSum ? "widening_sum" : reduce_name(static_cast<ReduceOp>(reduction));
 }
 
 // A GPU reduction `reduction` (a red_<name> of kiln/device/reduce.cuh) of

@@ -141,16 +141,61 @@ void settle(const Array& a) {
   if (a.buffer()) a.buffer()->data();
 }
 
+namespace {
+
+// Whether a result of `size` elements on `device` is recorded under `s`
+// (the callers check `suspended` first, before taking the settings' lock).
+bool records(const Settings& s, int64_t size, Device device) {
+  return s.enabled && size != 0 && !(device.kind == DeviceKind::CPU && size < s.cpu_min_size);
+}
+
+bool is_shared(const Array& a) { return a.buffer() && a.buffer()->shared(); }
+
+// Appends array `a` to `node`'s inputs: a whole pending result's graph
+// inlined, or `a` read as a leaf.
+void add_input(Node& node, const Array& a, const Settings& s) {
+  NodePtr in;
+  if (const Pending* p = whole_pending(a)) {
+    in = p->root();
+    // A graph grown past the limits runs what it has; its value is read.
+    if (in->ops + node.ops > s.max_ops || static_cast<int>(in->leaf_buffers.size() + node.leaf_buffers.size()) > s.max_inputs)
+      in = leaf_node(a);
+    else
+      p->mark_consumed();
+  } else {
+    in = leaf_node(a);
+  }
+  node.ops += in->kind == Node::Kind::Op ? in->ops : 0;
+  add_buffers(node.leaf_buffers, in->leaf_buffers);
+  node.inputs.push_back(std::move(in));
+}
+
+// What the buffer of `node`'s result will hold, listed with the buffers it
+// reads and this thread's recorded graphs.
+std::shared_ptr<Pending> pending_value(const NodePtr& node, Device device) {
+  auto pending = std::make_shared<Pending>(node, device);
+  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
+  remember(pending);
+  ++ops_recorded;
+  return pending;
+}
+
+// A fresh C-contiguous array over a buffer pending `pending`.
+Array pending_array(std::shared_ptr<Pending> pending, DType dtype, const Shape& shape, Device device) {
+  auto buffer = std::make_shared<Buffer>(static_cast<size_t>(shape_size(shape)) * itemsize(dtype), device,
+                                         std::move(pending));
+  return Array(std::move(buffer), dtype, shape, contiguous_strides(shape, itemsize(dtype)));
+}
+
+}  // namespace
+
 std::optional<Array> record(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
                             const Shape& shape, Device device, const Array* out) {
   if (suspended) return std::nullopt;
   const Settings s = settings();
-  const int64_t size = shape_size(shape);
-  if (!s.enabled || size == 0) return std::nullopt;
-  if (device.kind == DeviceKind::CPU && size < s.cpu_min_size) return std::nullopt;
-
+  if (!records(s, shape_size(shape), device)) return std::nullopt;
   for (int i = 0; i < count; ++i)
-    if (args[i].is_array() && args[i].array().buffer() && args[i].array().buffer()->shared()) return std::nullopt;
+    if (args[i].is_array() && is_shared(args[i].array())) return std::nullopt;
   const bool into_pending = out && out->buffer() && out->buffer()->pending();
   if (out) {
     if (out->dtype() != types.output || out->shape() != shape || !out->writeable()) return std::nullopt;
@@ -172,28 +217,15 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   node->shape = shape;
   node->ops = 1;
   for (int i = 0; i < count; ++i) {
-    const DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
-    NodePtr in;
-    if (!args[i].is_array()) {
-      auto sn = std::make_shared<Node>();
-      sn->kind = Node::Kind::Scalar;
-      sn->dtype = want;
-      sn->scalar = args[i].scalar();
-      in = std::move(sn);
-    } else if (const Pending* p = whole_pending(args[i].array())) {
-      in = p->root();
-      // A graph grown past the limits runs what it has; its value is read.
-      if (in->ops + node->ops > s.max_ops ||
-          static_cast<int>(in->leaf_buffers.size() + node->leaf_buffers.size()) > s.max_inputs)
-        in = leaf_node(args[i].array());
-      else
-        p->consumed_ = true;
-    } else {
-      in = leaf_node(args[i].array());
+    if (args[i].is_array()) {
+      add_input(*node, args[i].array(), s);
+      continue;
     }
-    node->ops += in->kind == Node::Kind::Op ? in->ops : 0;
-    add_buffers(node->leaf_buffers, in->leaf_buffers);
-    node->inputs.push_back(std::move(in));
+    auto scalar = std::make_shared<Node>();
+    scalar->kind = Node::Kind::Scalar;
+    scalar->dtype = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
+    scalar->scalar = args[i].scalar();
+    node->inputs.push_back(std::move(scalar));
   }
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) {
     // Too many arrays for one kernel even with its inputs as leaves: run now.
@@ -212,36 +244,29 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
     return *out;
   }
 
-  auto pending = std::make_shared<Pending>(node, device);
-  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
-  remember(pending);
-  ++ops_recorded;
+  auto pending = pending_value(node, device);
   if (out) {
     Pending::replace(*out->buffer(), pending);
     return *out;
   }
-  const size_t nbytes = static_cast<size_t>(size) * itemsize(types.output);
-  auto buffer = std::make_shared<Buffer>(nbytes, device, pending);
-  return Array(std::move(buffer), types.output, shape, contiguous_strides(shape, itemsize(types.output)));
+  return pending_array(std::move(pending), types.output, shape, device);
 }
 
 bool reduce_pending(const Array& x, int reduction, ReduceKernel kernel, ReduceArgs& args) {
   if (suspended || !settings().enabled) return false;
   const Pending* p = whole_pending(x);
   if (!p || !run_fused_reduce(*p->root(), x.device(), reduction, kernel, args)) return false;
-  // Its value was used where it was computed: a result dropped now need
-  // not run (one kept runs when it is read, as any pending result).
-  p->consumed_ = true;
+  // A result dropped now need not run (one kept runs when it is read, as
+  // any pending result).
+  p->mark_consumed();
   ++fused_reductions;
   return true;
 }
 
 std::optional<Array> record_cast(const Array& x, DType to) {
-  if (suspended || (!can_cast(x.dtype(), to) && to != DType::Bool) || x.dtype() == to) return std::nullopt;
+  if (suspended || x.dtype() == to || (!can_cast(x.dtype(), to) && to != DType::Bool)) return std::nullopt;
   const Settings s = settings();
-  const int64_t size = x.size();
-  if (!s.enabled || size == 0 || (x.device().kind == DeviceKind::CPU && size < s.cpu_min_size)) return std::nullopt;
-  if (x.buffer() && x.buffer()->shared()) return std::nullopt;
+  if (!records(s, x.size(), x.device()) || is_shared(x)) return std::nullopt;
   auto node = std::make_shared<Node>();
   node->kind = Node::Kind::Op;
   node->cast = true;
@@ -249,24 +274,9 @@ std::optional<Array> record_cast(const Array& x, DType to) {
   node->dtype = to;
   node->shape = x.shape();
   node->ops = 1;
-  NodePtr in;
-  if (const Pending* p = whole_pending(x)) {
-    in = p->root();
-    if (in->ops + 1 > s.max_ops) in = leaf_node(x);
-    else p->consumed_ = true;
-  } else {
-    in = leaf_node(x);
-  }
-  node->ops += in->kind == Node::Kind::Op ? in->ops : 0;
-  add_buffers(node->leaf_buffers, in->leaf_buffers);
-  node->inputs.push_back(std::move(in));
+  add_input(*node, x, s);
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) return std::nullopt;
-  auto pending = std::make_shared<Pending>(node, x.device());
-  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
-  remember(pending);
-  ++ops_recorded;
-  auto buffer = std::make_shared<Buffer>(static_cast<size_t>(size) * itemsize(to), x.device(), pending);
-  return Array(std::move(buffer), to, x.shape(), contiguous_strides(x.shape(), itemsize(to)));
+  return pending_array(pending_value(node, x.device()), to, x.shape(), x.device());
 }
 
 bool Pending::has_readers(const Buffer& b) {

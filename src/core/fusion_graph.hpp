@@ -50,6 +50,9 @@ class Pending {
   static bool has_readers(const Buffer& b);
   // Makes `next` the expression pending `b` will hold, in place of its own.
   static void replace(const Buffer& b, const std::shared_ptr<Pending>& next);
+  // Notes that its value is computed elsewhere (inlined into another graph,
+  // or read by a reduction): a buffer that dies before running need not run.
+  void mark_consumed() const { consumed_ = true; }
 
  private:
   friend class kiln::Buffer;
@@ -57,13 +60,7 @@ class Pending {
   Device device_;
   const Buffer* target_ = nullptr;  // set by the pending Buffer, cleared when it dies
   bool started_ = false;
-  // Inlined into another graph: its value is computed there, so a buffer
-  // that dies before running need not run.
-  mutable bool consumed_ = false;
-  friend std::optional<Array> record(OpId, const Operand*, int, const detail::LoopTypes&, const Shape&, Device,
-                                     const Array*);
-  friend bool reduce_pending(const Array&, int, ReduceKernel, ReduceArgs&);
-  friend std::optional<Array> record_cast(const Array&, DType);
+  mutable bool consumed_ = false;  // see mark_consumed
 };
 
 // The pending result of `op` over `args` (checked, promoted and resolved to

@@ -84,13 +84,13 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
   if (reduce_size == 0) {
     if (!has_identity(op))
       throw ValueError(std::string("zero-size array to reduction operation ") +
-                       kReduceNames[static_cast<int>(op)] + " which has no identity");
+                       reduce_name(op) + " which has no identity");
     out.assign(identity_of(op));
     return out;
   }
   if (!kernel) kernel = kernel_table(x.device().kind).reduce[static_cast<int>(op)][static_cast<int>(x.dtype())];
   if (!kernel)
-    throw TypeError(std::string("kiln.") + kReduceNames[static_cast<int>(op)] + " is not supported for dtype " +
+    throw TypeError(std::string("kiln.") + reduce_name(op) + " is not supported for dtype " +
                     std::string(name(x.dtype())) + " on " + x.device().str());
   // Output strides indexed like x's axes (reduced axes get 0).
   Strides out_full(x.ndim(), 0);
@@ -224,6 +224,8 @@ Array scan(ScanOp op, const Array& x, std::optional<int64_t> axis, std::optional
 }
 
 }  // namespace
+
+const char* reduce_name(ReduceOp op) { return kReduceNames[static_cast<int>(op)]; }
 
 Array sum(const Array& x, const Axes& axis, bool keepdims, std::optional<DType> dtype) {
   return sum_like(ReduceOp::sum, x, axis, keepdims, dtype);

@@ -462,77 +462,45 @@ void reduce_by_rows(const ReduceArgs& a) {
       int64_t len = std::min(kOutputBlock, m - j0);
       int64_t in_off, out_off;
       kept_offsets(a, o * m, &in_off, &out_off);
-      if (a.computed) {
-        // Up to four rows at a time computed into the thread's tile (room
-        // for four of kOutputBlock), then added in row order as the sweeps
-        // below add them; the rows are contiguous.
-        static_assert(4 * kOutputBlock <= kTile);
-        T* x = thread_tile<T>();
-        int64_t idx[kMaxDims] = {};
-        for (int64_t r = 0; r < a.reduce_size;) {
-          const int rows = static_cast<int>(std::min<int64_t>(4, a.reduce_size - r));
-          for (int k = 0; k < rows; ++k) {
-            int64_t row = in_off + j0 * in_step;
-            for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
-            for (int d = nd - 1; d >= 0; --d) {
-              if (++idx[d] < rshape[d]) break;
-              idx[d] = 0;
-            }
-            a.computed->fill(a.computed->context, row / static_cast<int64_t>(sizeof(T)), len, x + k * kOutputBlock);
-          }
-          if (rows == 4 && r > 0) {
-            const T *x0 = x, *x1 = x + kOutputBlock, *x2 = x + 2 * kOutputBlock, *x3 = x + 3 * kOutputBlock;
-            for (int64_t j = 0; j < len; ++j)
-              acc[j] = Op::combine(Op::combine(Op::combine(Op::combine(acc[j], Op::load(x0[j])), Op::load(x1[j])),
-                                               Op::load(x2[j])),
-                                   Op::load(x3[j]));
-            r += 4;
-            continue;
-          }
-          for (int k = 0; k < rows; ++k, ++r) {
-            const T* xk = x + k * kOutputBlock;
-            if (r == 0)
-              for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(xk[j]);
-            else
-              for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(xk[j]));
-          }
-        }
-        char* out = a.out + out_off + j0 * out_step;
-        for (int64_t j = 0; j < len; ++j)
-          *reinterpret_cast<out_t<Op, T>*>(out + j * out_step) = static_cast<out_t<Op, T>>(acc[j]);
-        continue;
-      }
-      const char* base = a.in + in_off + j0 * in_step;
+      // A computed input's rows (contiguous, as in_step is then) are
+      // computed into the thread's tile, one slot for each of the four rows
+      // a sweep reads.
+      static_assert(4 * kOutputBlock <= kTile);
+      T* tile = a.computed ? thread_tile<T>() : nullptr;
+      const int64_t base = in_off + j0 * in_step;
       int64_t idx[kMaxDims] = {};
-      auto next_row = [&] {  // the row at idx, then idx moved on (C order over the reduced axes)
-        const char* row = base;
+      auto next_row = [&](int slot) {  // the row at idx, then idx moved on (C order over the reduced axes)
+        int64_t row = base;
         for (int d = 0; d < nd; ++d) row += idx[d] * rstrides[d];
         for (int d = nd - 1; d >= 0; --d) {
           if (++idx[d] < rshape[d]) break;
           idx[d] = 0;
         }
-        return row;
+        if (!tile) return a.in + row;
+        T* at_slot = tile + slot * kOutputBlock;
+        a.computed->fill(a.computed->context, row / static_cast<int64_t>(sizeof(T)), len, at_slot);
+        return reinterpret_cast<const char*>(at_slot);
       };
       for (int64_t r = 0; r < a.reduce_size;) {
         if (r == 0) {
-          const char* row = next_row();
+          const char* row = next_row(0);
           for (int64_t j = 0; j < len; ++j) acc[j] = Op::load(at<T>(row, j, in_step));
           r += 1;
         } else if (in_step == sizeof(T) && r + 4 <= a.reduce_size) {
           // Four rows a sweep, added in row order (the same roundings as
           // one at a time): four streams in flight, a quarter of the
           // accumulator's loads and stores.
-          const T* x0 = reinterpret_cast<const T*>(next_row());
-          const T* x1 = reinterpret_cast<const T*>(next_row());
-          const T* x2 = reinterpret_cast<const T*>(next_row());
-          const T* x3 = reinterpret_cast<const T*>(next_row());
+          const T* x0 = reinterpret_cast<const T*>(next_row(0));
+          const T* x1 = reinterpret_cast<const T*>(next_row(1));
+          const T* x2 = reinterpret_cast<const T*>(next_row(2));
+          const T* x3 = reinterpret_cast<const T*>(next_row(3));
           for (int64_t j = 0; j < len; ++j)
             acc[j] = Op::combine(Op::combine(Op::combine(Op::combine(acc[j], Op::load(x0[j])), Op::load(x1[j])),
                                              Op::load(x2[j])),
                                  Op::load(x3[j]));
           r += 4;
         } else {
-          const char* row = next_row();
+          const char* row = next_row(0);
           for (int64_t j = 0; j < len; ++j) acc[j] = Op::combine(acc[j], Op::load(at<T>(row, j, in_step)));
           r += 1;
         }

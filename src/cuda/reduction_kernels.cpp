@@ -31,12 +31,6 @@ constexpr int64_t kMinRowsPerChunk = 64;             // rows a column-chunk thre
 constexpr int64_t kShortScan = 16;                   // lines up to this long get a thread each
 static_assert(kScanThreads == kReduceThreads, "scans launch through the same helper");
 
-constexpr const char* kReduceNames[] = {
-#define KILN_REDUCE_NAME(name) #name,
-    KILN_REDUCE_OPS(KILN_REDUCE_NAME)
-#undef KILN_REDUCE_NAME
-};
-
 struct ReduceFunctions {
   CUfunction direct, partial, final_pass, columns, columns_partial, columns_final;
   // Blocks of the two-pass kernels resident on the whole device at once: the
@@ -249,7 +243,7 @@ const ReduceFunctions& computed_functions(const ComputedInput& in, int device) {
 template <int O, int D> void reduce_entry(const ReduceArgs& a) {
   check_reduce_args(a);
   if (a.computed) return run_reduce(computed_functions(*a.computed, a.device), a);
-  run_reduce(reduce_functions(reduce_slots[O][D][a.device], kReduceNames[O], DType(D), a.device), a);
+  run_reduce(reduce_functions(reduce_slots[O][D][a.device], reduce_name(ReduceOp(O)), DType(D), a.device), a);
 }
 template <int D> void widening_sum_entry(const ReduceArgs& a) {
   check_reduce_args(a);
