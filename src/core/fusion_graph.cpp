@@ -90,8 +90,19 @@ bool reads_other_view(const Node& n, const Array& out) {
   return false;
 }
 
+// Pending results a graph may read as leaves, one reading the next: a loop
+// whose graphs each outgrow max_ops leaves each result a leaf of the next,
+// and reading (or dropping) the last would run thousands of graphs one
+// inside another and overflow the stack. A leaf this deep runs now.
+constexpr int kMaxChain = 16;
+
 NodePtr leaf_node(const Array& a) {
   auto n = std::make_shared<Node>();
+  if (a.buffer())
+    if (std::shared_ptr<Pending> p = a.buffer()->pending()) {
+      if (p->root()->chain >= kMaxChain) a.buffer()->data_for_reading();
+      else n->chain = p->root()->chain + 1;
+    }
   n->kind = Node::Kind::Leaf;
   n->dtype = a.dtype();
   n->shape = a.shape();
@@ -166,6 +177,7 @@ void add_input(Node& node, const Array& a, const Settings& s) {
     in = leaf_node(a);
   }
   node.ops += in->kind == Node::Kind::Op ? in->ops : 0;
+  node.chain = std::max(node.chain, in->chain);
   add_buffers(node.leaf_buffers, in->leaf_buffers);
   node.inputs.push_back(std::move(in));
 }
@@ -229,6 +241,12 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   }
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) {
     // Too many arrays for one kernel even with its inputs as leaves: run now.
+    return std::nullopt;
+  }
+  if (into_pending && std::find(node->leaf_buffers.begin(), node->leaf_buffers.end(), out->buffer().get()) !=
+                          node->leaf_buffers.end()) {
+    // out's graph was too big to inline, so the op would read out's buffer
+    // as a leaf while that buffer waits for the op itself: run now.
     return std::nullopt;
   }
 

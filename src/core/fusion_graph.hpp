@@ -27,6 +27,10 @@ struct Node {
   Array leaf;                    // Leaf: an array read in place
   Scalar scalar;                 // Scalar: the argument as the op was given it
   int ops = 0;                   // Op nodes under and at this one, repeats counted
+  // How deep the pending results read as leaves go (a leaf's own graph may
+  // read pending leaves, and so on): running the graph runs them first, one
+  // inside another, so the depth is bounded (kMaxChain in fusion_graph.cpp).
+  int chain = 0;
   std::vector<const Buffer*> leaf_buffers;  // distinct buffers the graph reads
 };
 using NodePtr = std::shared_ptr<const Node>;

@@ -17,6 +17,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <set>
@@ -280,7 +281,7 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   pid_t pid;
   int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw CompileError("could not run the host compiler " + args[0]);
+  if (rc != 0) throw CompileError("could not run the host compiler " + args[0] + ": " + std::strerror(rc));
   // A signal that lands while we wait (a Python handler, a profiler's timer)
   // interrupts waitpid; returning then would read a half-written log and no
   // library.

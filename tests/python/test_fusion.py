@@ -279,6 +279,34 @@ def test_graph_limits_split_long_chains(device):
     np.testing.assert_array_equal(got, ref)
 
 
+@pytest.mark.parametrize("read", ["read", "dropped"])
+def test_a_long_loop_of_full_graphs_runs_without_deep_recursion(device, read):
+    # Each graph outgrows max_ops, so each result is a leaf of the next: 5,000
+    # of them used to run one inside another when the last was read or
+    # dropped, overflowing the stack (a segmentation fault).
+    with kiln.fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=False, max_ops=4):
+        x = kiln.zeros(100, device=device)
+        for _ in range(20000):
+            x = x + 1.0
+        if read == "read":
+            np.testing.assert_array_equal(kiln.asnumpy(x), np.full(100, 20000.0))
+        else:
+            del x
+            kiln.fusion.flush()
+
+
+def test_in_place_op_on_a_result_too_big_to_extend(device):
+    # x's graph is full, so `x += 1` cannot inline it: it used to read x's
+    # buffer as a leaf while that buffer waited for the op itself.
+    with kiln.fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=False, max_ops=4):
+        x = kiln.zeros(100, device=device)
+        for _ in range(4):
+            x = x + 1.0
+        x += 1.0
+        x *= 2.0
+        np.testing.assert_array_equal(kiln.asnumpy(x), np.full(100, 10.0))
+
+
 def test_disabled_records_nothing(device):
     a = kiln.ones(100, device=device)
     with kiln.fusion.disabled():
