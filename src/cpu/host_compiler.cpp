@@ -36,7 +36,8 @@ extern char** environ;
 
 namespace kiln::cpu {
 
-// host_launch.hpp and host_runtime.hpp, embedded by CMake (kiln_embed_headers).
+// host_launch.hpp, host_language.hpp and host_runtime.hpp, embedded by CMake
+// (kiln_embed_headers), in that order.
 const std::vector<std::pair<std::string, std::string>>& host_runtime_headers();
 
 namespace {

@@ -10,9 +10,11 @@
 #include <type_traits>
 #include <vector>
 
+// First: see device_ops.hpp.
+#include "device_ops.hpp"
+
 #include "backend.hpp"
 #include "parallel.hpp"
-#include "scalar_ops.hpp"
 #include "strided_loop.hpp"
 #include "types.hpp"
 #include "vector_clones.hpp"
@@ -41,7 +43,7 @@ struct ProdOp {
   static constexpr bool pairwise = false;
   static Acc identity() { return Acc(1); }
   static Acc load(T x) { return Acc(x); }
-  static Acc combine(Acc a, Acc b) { return ops::Multiply::call(a, b); }
+  static Acc combine(Acc a, Acc b) { return DeviceOp<dev::op_multiply>::call(a, b); }
 };
 template <class T>
 struct MinOp {
@@ -49,7 +51,7 @@ struct MinOp {
   static constexpr bool has_identity = false;
   static constexpr bool pairwise = false;
   static Acc load(T x) { return x; }
-  static Acc combine(Acc a, Acc b) { return ops::Minimum::call(a, b); }
+  static Acc combine(Acc a, Acc b) { return DeviceOp<dev::op_minimum>::call(a, b); }
 };
 template <class T>
 struct MaxOp {
@@ -57,7 +59,7 @@ struct MaxOp {
   static constexpr bool has_identity = false;
   static constexpr bool pairwise = false;
   static Acc load(T x) { return x; }
-  static Acc combine(Acc a, Acc b) { return ops::Maximum::call(a, b); }
+  static Acc combine(Acc a, Acc b) { return DeviceOp<dev::op_maximum>::call(a, b); }
 };
 // sum of a bool or narrower integer dtype into int64 (uint64 for unsigned),
 // NumPy's default, read in its own dtype: no converted copy of the input.
@@ -589,11 +591,11 @@ void arg_reduce(const ReduceArgs& a) {
         const char* p = a.in + in_off;
         for (int d = 0; d < nd; ++d) p += idx[d] * rstrides[d];
         T v = *reinterpret_cast<const T*>(p);
-        if (ops::is_nan(v)) {
+        if (DeviceOp<dev::op_isnan>::call(v)) {
           best = r;
           break;
         }
-        if (r == 0 || (IsMax ? ops::less(best_v, v) : ops::less(v, best_v))) {
+        if (r == 0 || (IsMax ? DeviceOp<dev::op_less>::call(best_v, v) : DeviceOp<dev::op_less>::call(v, best_v))) {
           best_v = v;
           best = r;
         }
@@ -641,8 +643,8 @@ void register_typed(KernelTable& t, TypeList<Ts...>) {
   ((r[static_cast<int>(ReduceOp::max)][dtype_index<Ts>] = &reduce<MaxOp<Ts>, Ts>), ...);
   ((r[static_cast<int>(ReduceOp::argmin)][dtype_index<Ts>] = &arg_reduce<Ts, false>), ...);
   ((r[static_cast<int>(ReduceOp::argmax)][dtype_index<Ts>] = &arg_reduce<Ts, true>), ...);
-  ((t.scan[static_cast<int>(ScanOp::cumulative_sum)][dtype_index<Ts>] = &scan<ops::Add, Ts>), ...);
-  ((t.scan[static_cast<int>(ScanOp::cumulative_prod)][dtype_index<Ts>] = &scan<ops::Multiply, Ts>), ...);
+  ((t.scan[static_cast<int>(ScanOp::cumulative_sum)][dtype_index<Ts>] = &scan<DeviceOp<dev::op_add>, Ts>), ...);
+  ((t.scan[static_cast<int>(ScanOp::cumulative_prod)][dtype_index<Ts>] = &scan<DeviceOp<dev::op_multiply>, Ts>), ...);
 }
 
 template <class... Ts>

@@ -26,11 +26,6 @@ def both(fn, *arrays):
 def expression(dtype):
     if dtype == "bool":
         return lambda x, y: (x ^ y) | ~x
-    if dtype.startswith("complex"):
-        # The CPU's op-by-op complex multiply is not yet device code's (the
-        # fusion issue's "one definition of each op" part): it rounds
-        # differently from a fused kernel's, before any reduction.
-        return lambda x, y: x - y + x
     return lambda x, y: x * y - x
 
 

@@ -41,9 +41,12 @@ template <class R> __device__ complex<R> creciprocal(complex<R> z) {
   return make_complex(r / d, R(-1) / d);
 }
 
-// hypot scaled by the larger magnitude: CUDA's own overflows to inf just
-// below the largest double (hypot(1, DBL_MAX)), where C's and NumPy's do not.
+// hypot without overflow: CUDA's own overflows to inf just below the largest
+// double (hypot(1, DBL_MAX)), where C's and NumPy's do not, so device code
+// scales by the larger magnitude; the host's C library's is NumPy's
+// (npy_hypot) and is used as it is.
 template <class F> __device__ F scaled_hypot(F a, F b) {
+#ifdef __CUDA_ARCH__
   a = fabs(a);
   b = fabs(b);
   if (isinf(a) || isinf(b)) return infinity<F>();
@@ -52,6 +55,9 @@ template <class F> __device__ F scaled_hypot(F a, F b) {
   if (big == 0) return big;
   const F r = small / big;
   return big * sqrt(F(1) + r * r);
+#else
+  return hypot(a, b);
+#endif
 }
 
 template <class R> __device__ __forceinline__ R cabs(complex<R> z) { return scaled_hypot(z.re, z.im); }

@@ -1,8 +1,9 @@
-// The scalar semantics of kiln's elementwise ops in device code, one functor
-// per op named op_<name>; they match the CPU backend's (src/cpu/scalar_ops.hpp
-// and math kernels) and NumPy's: wrap-around integers, Python-style floor
-// division and remainder, NaN-propagating minimum/maximum, lexicographic
-// complex ordering, float16 computed in float.
+// The scalar semantics of kiln's elementwise ops, one functor per op named
+// op_<name>: NumPy's wrap-around integers, Python-style floor division and
+// remainder, NaN-propagating minimum/maximum, lexicographic complex ordering,
+// float16 computed in float. The one definition: NVRTC compiles them into
+// kiln's GPU kernels, the host compiler into generated CPU kernels and the
+// CPU backend's own loops (src/cpu/device_ops.hpp).
 #pragma once
 #include "kiln/device/complex_math.cuh"
 #include "kiln/device/special_functions.h"
