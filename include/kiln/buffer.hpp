@@ -37,7 +37,7 @@ class Buffer {
   // The memory of a buffer that is not pending, without running the pending
   // expressions that read it (what a fused kernel reading it needs).
   void* data_for_reading() const {
-    if (pending_) settle();
+    if (pending_) compute();
     return data_;
   }
   size_t nbytes() const { return nbytes_; }
@@ -53,7 +53,9 @@ class Buffer {
 
  private:
   friend class fusion::Pending;
-  // Runs this buffer's pending expression, then those reading it.
+  // Runs this buffer's pending expression.
+  void compute() const;
+  // compute(), then the pending expressions that read this buffer.
   void settle() const;
 
   mutable void* data_;

@@ -401,14 +401,18 @@ Buffer::~Buffer() {
   if (release_) release_(data_);
 }
 
+void Buffer::compute() const {
+  // Keep the expression alive while it runs; a failure leaves it pending.
+  std::shared_ptr<fusion::Pending> p = pending_;
+  // False while it runs further up this thread's stack (an input's
+  // readers led back to it): it finishes there.
+  if (p->run()) pending_.reset();
+}
+
 void Buffer::settle() const {
   if (pending_) {
-    // Keep the expression alive while it runs; a failure leaves it pending.
-    std::shared_ptr<fusion::Pending> p = pending_;
-    // False while it runs further up this thread's stack (an input's
-    // readers led back to it): it finishes there.
-    if (!p->run()) return;
-    pending_.reset();
+    compute();
+    if (pending_) return;
   }
   if (!readers_.empty() && !fusion::suspended) {
     // Whoever asked may write this memory: what reads it runs first. (Not

@@ -140,6 +140,30 @@ def test_a_reduced_expression_dropped_unused_never_runs(device, fused):
     assert changed == {"fused_reductions": 1, "ops_recorded": 2}
 
 
+def test_a_reduction_whose_inputs_view_a_pending_result(device, fused):
+    # scipy.sparse's sortedness test: the steps between neighbours of a
+    # pending result. Computing that result, as the reduction reads it, used
+    # to run what else read it too, the reduced expression among them, which
+    # freed the graph the reduction was reading (a crash on the GPU).
+    values = np.arange(5000, dtype=np.int64) * 3 - 7
+    x = kiln.array(values, device=device)
+
+    def sorted_flags(x):
+        keys = x * 2 + 1
+        step = keys[1:] - keys[:-1]
+        return kiln.all(step >= 0), kiln.all(step > 0)
+
+    sorted_flags(x)  # compiles
+    kiln.fusion.flush()
+    before = kiln.fusion.stats()
+    flags = sorted_flags(x)
+    after = kiln.fusion.stats()
+    assert [bool(f) for f in flags] == [True, True]
+    changed = {k: after[k] - before[k] for k in after if after[k] != before[k]}
+    # keys runs once (as the reductions' inputs read it); the steps never do
+    assert changed == {"fused_reductions": 2, "ops_recorded": 5, "fused_launches": 1}
+
+
 def test_a_view_of_a_pending_result_is_stored_first(device, fused):
     rng = np.random.default_rng(1)
     x = kiln.array(random_array((40, 60), "float64", rng), device=device)
