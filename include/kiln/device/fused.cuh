@@ -3,32 +3,11 @@
 // index with: the parameter block of NOPS operands (the inputs, then the
 // output) walked over an ND-dimensional C-order loop (kernel_params.cuh's
 // kiln_indexer), and the scalar operands in 16-byte slots. Compiles under NVRTC and the host compiler.
-// On the CPU, the math functions kiln's own loops vectorise through glibc's
-// libmvec (src/cpu/math_kernels.cpp), declared the same way, so a fused
-// loop calls the same vector variants and gets the same bits.
-#if !defined(__CUDA_ARCH__) && defined(KILN_HAVE_LIBMVEC) && defined(__GNUC__) && !defined(__clang__) && \
-    defined(__x86_64__)
-extern "C" {
-#define KILN_FUSED_SIMD_MATH(fn)                                      \
-  __attribute__((simd("notinbranch"))) float fn##f(float) noexcept; \
-  __attribute__((simd("notinbranch"))) double fn(double) noexcept;
-KILN_FUSED_SIMD_MATH(sqrt) KILN_FUSED_SIMD_MATH(cbrt) KILN_FUSED_SIMD_MATH(exp) KILN_FUSED_SIMD_MATH(exp2)
-KILN_FUSED_SIMD_MATH(expm1) KILN_FUSED_SIMD_MATH(log) KILN_FUSED_SIMD_MATH(log1p) KILN_FUSED_SIMD_MATH(log2)
-KILN_FUSED_SIMD_MATH(log10) KILN_FUSED_SIMD_MATH(sin) KILN_FUSED_SIMD_MATH(cos) KILN_FUSED_SIMD_MATH(tan)
-KILN_FUSED_SIMD_MATH(asin) KILN_FUSED_SIMD_MATH(acos) KILN_FUSED_SIMD_MATH(atan) KILN_FUSED_SIMD_MATH(sinh)
-KILN_FUSED_SIMD_MATH(cosh) KILN_FUSED_SIMD_MATH(tanh) KILN_FUSED_SIMD_MATH(asinh) KILN_FUSED_SIMD_MATH(acosh)
-KILN_FUSED_SIMD_MATH(atanh)
-#undef KILN_FUSED_SIMD_MATH
-__attribute__((simd("notinbranch"))) float atan2f(float, float) noexcept;
-__attribute__((simd("notinbranch"))) double atan2(double, double) noexcept;
-__attribute__((simd("notinbranch"))) float hypotf(float, float) noexcept;
-__attribute__((simd("notinbranch"))) double hypot(double, double) noexcept;
-}
-#endif
 
 // ops.cuh first: kernel_params.cuh brings std_complex.cuh's complex
 // overloads of exp and friends into kiln::dev, which would hide the real
 // ones from ops.cuh's templates.
+#include "kiln/device/libmvec.hpp"  // on the CPU, the vector variants kiln's own loops call
 #include "kiln/device/ops.cuh"
 #include "kiln/device/kernel_params.cuh"
 
