@@ -1,27 +1,21 @@
 // scipy.special's functions of one real argument on the CPU (float32 and
-// float64 loops, as SciPy's): the same kiln/device/special_functions.h that
-// the GPU's and the CPU runtime's kernels compute with.
+// float64 loops, as SciPy's): ops.cuh's, over the same
+// kiln/device/special_functions.h that the GPU's and generated kernels
+// compute with.
+// First: see device_ops.hpp.
+#include "device_ops.hpp"
+
 #include "backend.hpp"
-#include "kiln/device/special_functions.h"
 #include "loops.hpp"
 
 namespace kiln::cpu {
-namespace {
-
-#define KILN_SPECIAL_FUNCTIONS(X) X(erf) X(erfc) X(erfinv) X(erfcinv) X(gammaln) X(gamma) X(j0) X(j1) X(y0) X(y1)
-#define KILN_SPECIAL_FUNCTOR(name) \
-  struct name##_op {               \
-    template <class T> static T call(T x) { return kiln::special::name(x); } \
-  };
-KILN_SPECIAL_FUNCTIONS(KILN_SPECIAL_FUNCTOR)
-#undef KILN_SPECIAL_FUNCTOR
-
-}  // namespace
 
 void register_special_kernels(KernelTable& t) {
 #define KILN_REGISTER_SPECIAL(name) \
-  register_unary<name##_op, kExpensiveGrain>(t, OpId::name, TypeList<float, double>{});
-  KILN_SPECIAL_FUNCTIONS(KILN_REGISTER_SPECIAL)
+  register_unary<DeviceOp<dev::op_##name>, kExpensiveGrain>(t, OpId::name, TypeList<float, double>{});
+  KILN_REGISTER_SPECIAL(erf) KILN_REGISTER_SPECIAL(erfc) KILN_REGISTER_SPECIAL(erfinv)
+  KILN_REGISTER_SPECIAL(erfcinv) KILN_REGISTER_SPECIAL(gammaln) KILN_REGISTER_SPECIAL(gamma)
+  KILN_REGISTER_SPECIAL(j0) KILN_REGISTER_SPECIAL(j1) KILN_REGISTER_SPECIAL(y0) KILN_REGISTER_SPECIAL(y1)
 #undef KILN_REGISTER_SPECIAL
 }
 
