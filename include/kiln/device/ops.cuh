@@ -376,7 +376,7 @@ struct op_fmin {
     __device__ static half call(half x, half y) { float a = to_float(x), b = to_float(y); return to_half(ffn); } \
   };
 KILN_DEV_REAL2(atan2, atan2f(a, b), atan2(a, b))
-KILN_DEV_REAL2(hypot, scaled_hypot(a, b), scaled_hypot(a, b))
+KILN_DEV_REAL2(hypot, real_hypot(a, b), real_hypot(a, b))
 KILN_DEV_REAL2(copysign, copysignf(a, b), copysign(a, b))
 #undef KILN_DEV_REAL2
 struct op_logaddexp {
