@@ -532,7 +532,8 @@ Entry* ready_entry(const std::vector<int64_t>& key, Device device, Source source
     if (wait) compile(*entry);
     else if (created) Worker::instance().push(entry);
   }
-  // Entries live as long as the cache, which never drops one.
+  // A Ready entry lives as long as the cache, which drops only modules
+  // never built (finish_compiles).
   return entry->state == Entry::Ready ? entry.get() : nullptr;
 }
 

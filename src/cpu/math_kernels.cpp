@@ -64,12 +64,7 @@ void register_vector_binary(KernelTable& t, OpId op) {
 
 void register_math_kernels(KernelTable& t) {
 #define KILN_REGISTER_MATH(fn) register_vector_unary<dev::op_##fn>(t, OpId::fn);
-  KILN_REGISTER_MATH(sqrt) KILN_REGISTER_MATH(cbrt) KILN_REGISTER_MATH(exp) KILN_REGISTER_MATH(exp2)
-  KILN_REGISTER_MATH(expm1) KILN_REGISTER_MATH(log) KILN_REGISTER_MATH(log1p) KILN_REGISTER_MATH(log2)
-  KILN_REGISTER_MATH(log10) KILN_REGISTER_MATH(sin) KILN_REGISTER_MATH(cos) KILN_REGISTER_MATH(tan)
-  KILN_REGISTER_MATH(asin) KILN_REGISTER_MATH(acos) KILN_REGISTER_MATH(atan) KILN_REGISTER_MATH(sinh)
-  KILN_REGISTER_MATH(cosh) KILN_REGISTER_MATH(tanh) KILN_REGISTER_MATH(asinh) KILN_REGISTER_MATH(acosh)
-  KILN_REGISTER_MATH(atanh)
+  KILN_LIBMVEC_UNARY(KILN_REGISTER_MATH)
 #undef KILN_REGISTER_MATH
   register_vector_binary<dev::op_atan2>(t, OpId::atan2);
   register_vector_binary<dev::op_hypot>(t, OpId::hypot);

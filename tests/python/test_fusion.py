@@ -281,6 +281,8 @@ def test_a_long_loop_of_full_graphs_runs_without_deep_recursion(device, read):
     # dropped, overflowing the stack (a segmentation fault).
     with kiln.fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=False, max_ops=4):
         x = kiln.zeros(100, device=device)
+        kiln.fusion.flush()
+        before = kiln.fusion.stats()
         for _ in range(20000):
             x = x + 1.0
         if read == "read":
@@ -288,6 +290,10 @@ def test_a_long_loop_of_full_graphs_runs_without_deep_recursion(device, read):
         else:
             del x
             kiln.fusion.flush()
+        after = kiln.fusion.stats()
+    # every one of the 5,000 graphs of four ops ran once, read or dropped
+    runs = lambda s: s["fused_launches"] + s["unfused_runs"]
+    assert runs(after) - runs(before) == 5000
 
 
 def test_in_place_op_on_a_result_too_big_to_extend(device):

@@ -4,10 +4,10 @@
 // output) walked over an ND-dimensional C-order loop (kernel_params.cuh's
 // kiln_indexer), and the scalar operands in 16-byte slots. Compiles under NVRTC and the host compiler.
 
+#include "kiln/device/libmvec.hpp"  // on the CPU, the vector variants kiln's own loops call
 // ops.cuh first: kernel_params.cuh brings std_complex.cuh's complex
 // overloads of exp and friends into kiln::dev, which would hide the real
 // ones from ops.cuh's templates.
-#include "kiln/device/libmvec.hpp"  // on the CPU, the vector variants kiln's own loops call
 #include "kiln/device/ops.cuh"
 #include "kiln/device/kernel_params.cuh"
 
