@@ -201,6 +201,19 @@ enum class LapackOp : uint8_t {
 };
 inline constexpr int kNumLapackOps = static_cast<int>(LapackOp::count_);
 
+// Stacks of tiny matrices in one pass, each n x n with n <= kSmallMatrixMaxSide,
+// row-major (C-contiguous) unlike LapackOp's, in place: the core's result
+// itself. Optional: without one (or for larger n) the core composes the
+// LapackOps. `info` as getrf's (inverse) or potrf's (cholesky).
+enum class SmallMatrixOp : uint8_t {
+  inverse,   // a's inverse, by LU's partial pivoting; a singular matrix is left as it was
+  cholesky,  // the `upper` (a = U^H U, read from the upper triangle) or lower factor, the
+             // other triangle zeroed
+  count_
+};
+inline constexpr int kNumSmallMatrixOps = static_cast<int>(SmallMatrixOp::count_);
+inline constexpr int64_t kSmallMatrixMaxSide = 8;
+
 struct LapackArgs {
   int device = 0;
   char* a = nullptr;
@@ -310,6 +323,7 @@ struct KernelTable {
   SearchKernel search[kNumDTypes] = {};
   MatmulKernel matmul[kNumDTypes] = {};
   LapackKernel lapack[kNumLapackOps][kNumDTypes] = {};  // float32/64 and complex64/128
+  LapackKernel small_matrix[kNumSmallMatrixOps][kNumDTypes] = {};  // the same dtypes
   FftKernel fft = nullptr;
   SparseMatvecKernel sparse_matvec[kNumDTypes] = {};  // float32/64 and complex64/128
   // Users' CUDA C (see kiln/compiled_module.hpp).

@@ -53,10 +53,8 @@ Array column_major(const Array& x, DType dt) {
   return out;
 }
 
-// Runs `op`; returns the first nonzero info, or 0.
-int64_t run(LapackOp op, DType dt, const Device& device, LapackArgs args) {
-  LapackKernel kernel = kernel_table(device.kind).lapack[static_cast<int>(op)][static_cast<int>(dt)];
-  if (!kernel) throw TypeError("linalg does not support " + std::string(name(dt)) + " on " + device.str());
+// Runs a backend's kernel; returns the first nonzero info, or 0.
+int64_t call(LapackKernel kernel, const Device& device, LapackArgs args) {
   std::vector<int64_t> info(static_cast<size_t>(args.batch));
   args.device = device.index;
   args.info = info.data();
@@ -64,6 +62,33 @@ int64_t run(LapackOp op, DType dt, const Device& device, LapackArgs args) {
   for (int64_t i : info)
     if (i != 0) return i;
   return 0;
+}
+
+int64_t run(LapackOp op, DType dt, const Device& device, LapackArgs args) {
+  LapackKernel kernel = kernel_table(device.kind).lapack[static_cast<int>(op)][static_cast<int>(dt)];
+  if (!kernel) throw TypeError("linalg does not support " + std::string(name(dt)) + " on " + device.str());
+  return call(kernel, device, args);
+}
+
+// The backend's one-pass kernel for a's stack of tiny square matrices, or
+// null where it has none or the matrices are not tiny.
+LapackKernel small_matrix_kernel(SmallMatrixOp op, DType dt, const Array& a) {
+  if (rows(a) == 0 || rows(a) > kSmallMatrixMaxSide) return nullptr;
+  return kernel_table(a.device().kind).small_matrix[static_cast<int>(op)][static_cast<int>(dt)];
+}
+
+// A C-contiguous copy of a in dt (a new buffer), which `kernel` overwrites
+// with its result; throws LinAlgError(`failure`) on a nonzero info.
+Array run_small(LapackKernel kernel, const Array& a, DType dt, bool upper, const char* failure) {
+  Array x = Array::empty(a.shape(), dt, a.device());
+  x.assign(a);
+  LapackArgs args;
+  args.a = x.data();
+  args.batch = count(batch_of(a));
+  args.m = args.n = rows(a);
+  args.upper = upper;
+  if (args.batch > 0 && call(kernel, a.device(), args) > 0) throw LinAlgError(failure);
+  return x;
 }
 
 // The triangle at and below (lower) or above (upper) the diagonal of each matrix, zeros elsewhere.
@@ -134,6 +159,8 @@ LuFactors lu_factor(const Array& a) {
 Array inv(const Array& a) {
   check_square(a);
   const DType dt = linalg_dtype(a.dtype());
+  if (LapackKernel kernel = small_matrix_kernel(SmallMatrixOp::inverse, dt, a))
+    return run_small(kernel, a, dt, false, "Singular matrix");
   // inv(a) = inv(a^T)^T: solving with a^T leaves inv(a) row-major in the
   // solver's column-major output, so the result is C-contiguous as NumPy's.
   const Array identity = eye(rows(a), std::nullopt, 0, dt, a.device()).broadcast_to(a.shape());
@@ -188,6 +215,8 @@ Array det(const Array& a) {
 Array cholesky(const Array& a, bool upper) {
   check_square(a);
   const DType dt = linalg_dtype(a.dtype());
+  if (LapackKernel kernel = small_matrix_kernel(SmallMatrixOp::cholesky, dt, a))
+    return run_small(kernel, a, dt, upper, "Matrix is not positive definite");
   Array factor = column_major(a, dt);
   LapackArgs args;
   args.a = factor.data();

@@ -17,6 +17,7 @@ void register_kernels(KernelTable& table) {
   register_sort_kernels(table);
   register_matmul_kernels(table);
   register_lapack_kernels(table);
+  register_small_matrix_kernels(table);
   register_sparse_kernels(table);
   register_fft_kernels(table);
   register_user_modules(table);

@@ -21,6 +21,7 @@ void register_gather_kernels(KernelTable& table);
 void register_sort_kernels(KernelTable& table);
 void register_matmul_kernels(KernelTable& table);
 void register_lapack_kernels(KernelTable& table);
+void register_small_matrix_kernels(KernelTable& table);
 void register_sparse_kernels(KernelTable& table);
 void register_fft_kernels(KernelTable& table);
 void register_user_modules(KernelTable& table);

@@ -12,5 +12,6 @@ const char* sort_kernel_source();
 const char* matmul_kernel_source();
 const char* householder_kernel_source();
 const char* lu_determinant_kernel_source();
+const char* small_matrix_kernel_source();
 
 }  // namespace kiln::cuda

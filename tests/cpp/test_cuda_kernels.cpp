@@ -146,7 +146,7 @@ TEST_F(CudaKernels, EveryFusedReductionInputCompiles) {
 }
 
 // The hand-written families: counting, gather/scatter, random draws, sort helpers, binary search,
-// integer matrix products and Householder's Q.
+// integer matrix products, Householder's Q, slogdet's tail and the tiny matrices' inverse and Cholesky.
 TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
   EXPECT_EQ(compile_all({{"counting.cu", counting_kernel_source()},
                          {"gather.cu", gather_kernel_source()},
@@ -154,7 +154,8 @@ TEST_F(CudaKernels, EveryKernelFamilyCompiles) {
                          {"sort.cu", sort_kernel_source()},
                          {"matmul.cu", matmul_kernel_source()},
                          {"householder.cu", householder_kernel_source()},
-                         {"lu_determinant.cu", lu_determinant_kernel_source()}}),
+                         {"lu_determinant.cu", lu_determinant_kernel_source()},
+                         {"small_matrix.cu", small_matrix_kernel_source()}}),
             "");
 }
 

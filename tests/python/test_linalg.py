@@ -86,6 +86,36 @@ def test_cholesky(device, dtype, rng):
         kiln.linalg.cholesky(kiln.asarray(-np.eye(3, dtype=dtype), device=device))
 
 
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 8, 9])
+def test_inv_and_cholesky_of_stacks_of_tiny_matrices(device, dtype, n, rng):
+    """Sides up to 8 take one pass over the whole stack (kiln/device/small_matrix.cuh,
+    a thread a matrix on the GPU), larger ones LAPACK's routines: both as NumPy,
+    from views, with NumPy's error for one bad matrix among many."""
+    rtol = RTOL[dtype]
+    a = _well_conditioned((200, n, n), dtype, rng)
+    k = kiln.asarray(a, device=device)
+    inverse = kiln.linalg.inv(k)
+    assert inverse.flags.c_contiguous
+    assert_matches(inverse, np.linalg.inv(a), rtol)
+    assert_matches(kiln.linalg.inv(k[::2].swapaxes(-1, -2)), np.linalg.inv(a[::2].swapaxes(-1, -2)), rtol)
+    # Cholesky reads one triangle: noise in the other changes nothing.
+    h = _hermitian_pd((200, n, n), dtype, rng)
+    noise = random_array((200, n, n), dtype, rng, -1, 1)
+    for upper, noisy in ((False, np.tril(h) + np.triu(noise, 1)), (True, np.triu(h) + np.tril(noise, -1))):
+        factor = kiln.linalg.cholesky(kiln.asarray(noisy, device=device), upper=upper)
+        assert factor.flags.c_contiguous
+        assert_matches(factor, np.linalg.cholesky(noisy, upper=upper), rtol)
+    singular = a.copy()
+    singular[101] = 0
+    with pytest.raises(kiln.linalg.LinAlgError, match="Singular matrix"):
+        kiln.linalg.inv(kiln.asarray(singular, device=device))
+    indefinite = h.copy()
+    indefinite[101, n - 1, n - 1] = -1
+    with pytest.raises(kiln.linalg.LinAlgError, match="positive definite"):
+        kiln.linalg.cholesky(kiln.asarray(indefinite, device=device))
+
+
 def _check_qr(k, a, rtol):
     """kiln's QR of `k` (holding `a`) in every mode: NumPy's shapes and R up to
     the signs of its rows, Q with orthonormal columns, Q R = a."""
