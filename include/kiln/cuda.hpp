@@ -35,6 +35,13 @@ DeviceInfo device_info(int device);
 // A CUdevice_attribute's value (see cuda.h for the numbering).
 int device_attribute(int device, int attribute);
 void mem_info(int device, size_t* free_bytes, size_t* total_bytes);
+// Whether `device` can read and write `peer`'s memory directly (NVLink or
+// PCIe); false for the device itself, as cuDeviceCanAccessPeer.
+bool can_access_peer(int device, int peer);
+// Maps `peer`'s memory into `device`'s context where the hardware allows, once
+// (later calls answer from memory); returns whether it is mapped. Copies
+// between two GPUs call it themselves.
+bool enable_peer_access(int device, int peer);
 // The device that owns `address` (device or managed memory), or -1 for
 // memory CUDA does not know or host memory.
 int pointer_device(uintptr_t address);

@@ -134,8 +134,13 @@ void transfer(void* dst, Device dst_device, const void* src, Device src_device, 
     // The destination block may still be in use by work queued on its
     // device's stream, which this stream does not follow.
     current_stream(dst_device.index).synchronize();
-    // Unified addressing: the driver copies peer to peer where it can.
-    check(d.cuMemcpyAsync(dptr(dst), dptr(src), nbytes, s), "cuMemcpyAsync");
+    // Device to device where the two can map each other's memory; the driver
+    // stages the copy through the host otherwise.
+    enable_peer_access(src_device.index, dst_device.index);
+    enable_peer_access(dst_device.index, src_device.index);
+    check(d.cuMemcpyPeerAsync(dptr(dst), primary_context(dst_device.index), dptr(src),
+                              primary_context(src_device.index), nbytes, s),
+          "cuMemcpyPeerAsync");
   }
   stream.synchronize();
 }

@@ -67,6 +67,8 @@ void bind_cuda(nb::module_& m) {
     mem_info(device, &free_bytes, &total);
     return std::make_pair(free_bytes, total);
   });
+  m.def("_cuda_can_access_peer", &can_access_peer);
+  m.def("_cuda_enable_peer_access", &enable_peer_access);
   m.def("_cuda_synchronize", [](int device) { wait_for_gpu("synchronizing the device", [&] { synchronize(device); }); });
   m.def("_cuda_ptx", &kiln::cuda::ptx, "source"_a, "arch"_a, "options"_a);
   m.def("_profiler_start", &profiler_start);

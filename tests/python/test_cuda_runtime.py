@@ -353,3 +353,52 @@ def test_cusolver_version_without_a_gpu():
         return
     major, minor, patch = kiln.cuda.cusolver._getVersion()
     assert major >= 11 and number == major * 1000 + minor * 100 + patch
+
+
+needs_two_gpus = pytest.mark.skipif(kiln.cuda.device_count() < 2, reason="needs two GPUs")
+
+
+@no_gpu
+def test_peer_access_without_a_gpu():
+    """CuPy's runtime calls: the host (device 0) has no peer."""
+    runtime = kiln.cuda.runtime
+    assert runtime.deviceCanAccessPeer(0, 0) == 0
+    with pytest.raises(kiln.cuda.CUDAError, match="device 1"):
+        runtime.deviceCanAccessPeer(0, 1)
+    with pytest.raises(kiln.cuda.CUDAError, match="PeerAccessUnsupported"):
+        runtime.deviceEnablePeerAccess(0)
+
+
+@needs_two_gpus
+def test_copies_between_two_gpus():
+    """Contiguous blocks move device to device (peer access is enabled on the
+    first copy where the GPUs have it), strided views and dtype changes too,
+    each direction, after work still queued on the source, into views."""
+    runtime = kiln.cuda.runtime
+    assert runtime.deviceCanAccessPeer(0, 0) == 0
+    peers = runtime.deviceCanAccessPeer(0, 1)
+    assert peers == runtime.deviceCanAccessPeer(1, 0)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((512, 1024)).astype(np.float32)
+    for src, dst in (("cuda:0", "cuda:1"), ("cuda:1", "cuda:0")):
+        k = kiln.asarray(x, device=src)
+        # queued on the source's stream just before the copy: the copy must follow it
+        queued = kiln.sin(k) * 3 + k
+        moved = queued.to_device(dst)
+        assert moved.device == kiln.Device(dst)
+        np.testing.assert_array_equal(moved.get(), (queued.get()))
+        np.testing.assert_array_equal(kiln.asarray(k[::3, 1::2], device=dst).get(), x[::3, 1::2])
+        np.testing.assert_array_equal(kiln.asarray(k.T, device=dst).get(), x.T)
+        as_double = kiln.asarray(k[:, :7], dtype="float64", device=dst)
+        assert as_double.dtype == kiln.float64
+        np.testing.assert_array_equal(as_double.get(), x[:, :7].astype(np.float64))
+        target = kiln.zeros((512, 2048), dtype="float32", device=dst)
+        target[:, ::2] = k
+        want = np.zeros((512, 2048), np.float32)
+        want[:, ::2] = x
+        np.testing.assert_array_equal(target.get(), want)
+        assert kiln.asarray(k[:0], device=dst).shape == (0, 1024)
+    if peers:
+        with kiln.cuda.Device(0):
+            runtime.deviceEnablePeerAccess(1)
+            runtime.deviceEnablePeerAccess(1)  # again: not an error in kiln

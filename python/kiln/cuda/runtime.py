@@ -49,6 +49,27 @@ def setDevice(device):
     Device(device).use()
 
 
+def deviceCanAccessPeer(device, peerDevice):
+    """1 where `device` can map `peerDevice`'s memory (NVLink or PCIe peer to
+    peer), else 0 (0 for a device and itself); in CPU mode the host is device
+    0 and has no peer."""
+    if host_mode():
+        Device(device), Device(peerDevice)  # only the host, device 0, exists
+        return 0
+    return int(core()._cuda_can_access_peer(device, peerDevice))
+
+
+def deviceEnablePeerAccess(peerDevice):
+    """Maps `peerDevice`'s memory into the current device's context. Copies
+    between GPUs do this themselves on first use; unlike CUDA, enabling a
+    pair again is not an error."""
+    device = get_device_id()
+    if not deviceCanAccessPeer(device, peerDevice):
+        raise CUDARuntimeError(f"cudaErrorPeerAccessUnsupported: device {device} cannot map the memory of "
+                               f"device {peerDevice}")
+    core()._cuda_enable_peer_access(device, peerDevice)
+
+
 def deviceSynchronize():
     Device().synchronize()
 
