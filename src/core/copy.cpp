@@ -51,11 +51,16 @@ void cast_across_devices(const Array& dst, const Array& src) {
     return;
   }
   // Between two GPUs: packed in dst's dtype where the data is, moved as one
-  // block (peer to peer where the devices allow) and laid out where it lands.
+  // block (peer to peer where the devices allow) straight into dst when dst
+  // is one block too, else laid out where it lands.
   if (src.device().kind != DeviceKind::CPU && dst.device().kind != DeviceKind::CPU) {
     Array packed = Array::empty(src.shape(), dst.dtype(), src.device());
     cast_into(packed, src);
-    cast_into(dst, packed.to(dst.device()));
+    if (dst.is_c_contiguous())
+      transfer_between(src.device(), dst.device())(dst.data(), dst.device(), packed.data(), src.device(),
+                                                   dst.nbytes());
+    else
+      cast_into(dst, packed.to(dst.device()));
     return;
   }
   // To or from the host: layout and dtype work happens on the host; the bytes
