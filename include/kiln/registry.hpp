@@ -284,6 +284,11 @@ using AllocateFn = BufferPtr (*)(size_t nbytes, Device device);
 // Copies nbytes of contiguous memory between two devices, one of them this
 // table's (the other may be the CPU).
 using TransferFn = void (*)(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes);
+// dst = src cast from `from` to `to` in one pass between two devices of the
+// kind: args' operands are src (on args.device) and dst (on dst_device).
+// Returns false, having done nothing, where the devices cannot reach each
+// other's memory (the core then packs and transfers).
+using CastAcrossFn = bool (*)(const StridedArgs& args, DType from, DType to, int dst_device);
 using PoolStatsFn = PoolStats (*)(Device device);
 using FreeAllBlocksFn = void (*)(Device device);
 using SetPoolLimitFn = void (*)(Device device, size_t bytes);
@@ -297,6 +302,7 @@ struct KernelTable {
   FreeAllBlocksFn free_all_blocks = nullptr;
   SetPoolLimitFn set_pool_limit = nullptr;
   TransferFn transfer = nullptr;
+  CastAcrossFn cast_across = nullptr;  // optional
   // elementwise[op][loop dtype]: inputs and output of the loop dtype, except
   // where op_output_dtype says otherwise.
   ElementwiseKernel elementwise[kNumOps][kNumDTypes] = {};

@@ -50,10 +50,17 @@ void cast_across_devices(const Array& dst, const Array& src) {
     transfer_between(src.device(), dst.device())(dst.data(), dst.device(), src.data(), src.device(), dst.nbytes());
     return;
   }
-  // Between two GPUs: packed in dst's dtype where the data is, moved as one
-  // block (peer to peer where the devices allow) straight into dst when dst
-  // is one block too, else laid out where it lands.
+  // Between two GPUs: into a dense dst in one pass by src's GPU where it
+  // can write dst's memory (a strided or scattered write across the link
+  // would waste it); otherwise packed in dst's dtype where the data is,
+  // moved as one block (peer to peer where the devices allow) straight into
+  // dst when dst is one block too, else laid out where it lands.
   if (src.device().kind != DeviceKind::CPU && dst.device().kind != DeviceKind::CPU) {
+    const CastAcrossFn across = kernel_table(src.device().kind).cast_across;
+    if (across && dst.is_c_contiguous()) {
+      detail::StridedPlan plan({&src, &dst}, dst.shape());
+      if (across(plan.args(), src.dtype(), dst.dtype(), dst.device().index)) return;
+    }
     Array packed = Array::empty(src.shape(), dst.dtype(), src.device());
     cast_into(packed, src);
     if (dst.is_c_contiguous())

@@ -12,6 +12,7 @@ void register_kernels(KernelTable& table) {
   table.free_all_blocks = [](Device device) { kiln::cuda::free_all_blocks(device.index); };
   table.set_pool_limit = [](Device device, size_t bytes) { kiln::cuda::set_pool_limit(device.index, bytes); };
   table.transfer = &transfer;
+  table.cast_across = &cast_across;
   register_elementwise_kernels(table);
   register_reduction_kernels(table);
   register_counting_kernels(table);

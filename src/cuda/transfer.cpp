@@ -145,6 +145,17 @@ void transfer(void* dst, Device dst_device, const void* src, Device src_device, 
   stream.synchronize();
 }
 
+bool cast_across(const StridedArgs& args, DType from, DType to, int dst_device) {
+  const ElementwiseKernel cast = kernel_table(DeviceKind::CUDA).cast[static_cast<int>(from)][static_cast<int>(to)];
+  if (!cast || !enable_peer_access(args.device, dst_device)) return false;
+  // As transfer(): dst's memory may still be in use by its device's stream,
+  // and its later work there must find the copy done.
+  current_stream(dst_device).synchronize();
+  cast(args);
+  current_stream(args.device).synchronize();
+  return true;
+}
+
 }  // namespace kiln::cuda
 
 namespace kiln::cuda {

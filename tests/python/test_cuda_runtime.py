@@ -398,6 +398,8 @@ def test_copies_between_two_gpus():
         want[:, ::2] = x
         np.testing.assert_array_equal(target.get(), want)
         assert kiln.asarray(k[:0], device=dst).shape == (0, 1024)
+        np.testing.assert_array_equal(kiln.asarray(kiln.broadcast_to(k[3], (4, 1024)), device=dst).get(),
+                                      np.broadcast_to(x[3], (4, 1024)))
     if peers:
         with kiln.cuda.Device(0):
             runtime.deviceEnablePeerAccess(1)
