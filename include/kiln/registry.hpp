@@ -27,6 +27,11 @@ struct StridedArgs {
   const int64_t* shape = nullptr;
   char* data[kMaxOperands] = {};
   const int64_t* strides[kMaxOperands] = {};
+  // Where not null, input k is one value in host memory (a Python scalar of
+  // an elementwise op, in the loop's dtype): data[k] is the same pointer and
+  // its strides are 0, which a CPU kernel reads as any broadcast input; a
+  // GPU backend passes the value with the launch instead (no device copy).
+  const void* by_value[kMaxOperands] = {};
 };
 
 // A reduction's input computed where it is read instead of read from

@@ -44,15 +44,16 @@ Device common_device(OpId op, const Operand* args, int count, const Array* out) 
   return first ? first->device() : (out ? out->device() : Device::cpu());
 }
 
-// A 0-d array holding `s` as `dtype` on `device`, broadcast by the plan.
-Array scalar_array(const Scalar& s, DType dtype, Device device) {
-  Array a = Array::empty({}, dtype, device);
-  a.assign(s);
-  return a;
-}
-
 // Integer power has no answer for negative exponents; NumPy raises.
-void check_integer_exponent(const Array& exponent) {
+void check_integer_exponent(const Operand& exponent_operand, DType loop) {
+  if (kind(loop) != DTypeKind::SignedInt) return;
+  if (!exponent_operand.is_array()) {
+    const Scalar& e = exponent_operand.scalar();
+    if (e.kind == ScalarKind::Int && !e.is_unsigned_big && e.i < 0)
+      throw ValueError("Integers to negative integer powers are not allowed.");
+    return;
+  }
+  const Array& exponent = exponent_operand.array();
   if (kind(exponent.dtype()) != DTypeKind::SignedInt || exponent.size() == 0) return;
   // Devices without a min kernel yet (CUDA, for now) check a host copy.
   bool has_min = kernel_table(exponent.device().kind).reduce[static_cast<int>(ReduceOp::min)][static_cast<int>(exponent.dtype())];
@@ -195,9 +196,13 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     if (auto pending = fusion::record(op, args, arity, types, shape, device, out)) return *pending;
 
   // Inputs in the loop dtype (the condition of where in bool). Arrays already
-  // in that dtype are used in place; `made` holds the ones built here.
+  // in that dtype are used in place; `made` holds the ones built here. A
+  // scalar goes to the kernel by value (`inputs` null): no device array, no
+  // fill launch.
   Array made[3];
   const Array* inputs[3];
+  alignas(16) unsigned char scalar_bytes[3][16];
+  const void* by_value[kMaxOperands] = {};
   for (int i = 0; i < arity; ++i) {
     DType want = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
     if (args[i].is_array()) {
@@ -209,11 +214,12 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
         inputs[i] = &made[i];
       }
     } else {
-      made[i] = scalar_array(args[i].scalar(), want, device);
-      inputs[i] = &made[i];
+      args[i].scalar().store(want, scalar_bytes[i]);
+      by_value[i] = scalar_bytes[i];
+      inputs[i] = nullptr;
     }
   }
-  if (op == OpId::power && is_integer(types.loop)) check_integer_exponent(*inputs[1]);
+  if (op == OpId::power && is_integer(types.loop)) check_integer_exponent(args[1], types.loop);
 
   Array result;
   bool write_back = false;
@@ -235,7 +241,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     write_back = out->dtype() != types.output;
     result = write_back ? Array::empty(shape, types.output, device) : *out;
     for (int i = 0; i < arity; ++i) {
-      if (overlaps(*inputs[i], result)) {
+      if (inputs[i] && overlaps(*inputs[i], result)) {
         made[i] = inputs[i]->copy();
         inputs[i] = &made[i];
       }
@@ -248,7 +254,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     const Array* operands[kMaxOperands];
     for (int i = 0; i < arity; ++i) operands[i] = inputs[i];
     operands[arity] = &result;
-    detail::StridedPlan plan(operands, arity + 1, shape);
+    detail::StridedPlan plan(operands, arity + 1, shape, by_value, device.index);
     kernel(plan.args());
   }
   if (write_back) {

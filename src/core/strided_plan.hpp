@@ -11,8 +11,11 @@ namespace kiln::detail {
 
 class StridedPlan {
  public:
-  // `count` operands walked over `shape`; each must broadcast to it.
-  StridedPlan(const Array* const* operands, int count, const Shape& shape);
+  // `count` operands walked over `shape`; each must broadcast to it. Where
+  // `by_value` is given, operand k may be null with by_value[k] its one value
+  // in host memory (StridedArgs::by_value); `device` is then the arrays'.
+  StridedPlan(const Array* const* operands, int count, const Shape& shape,
+              const void* const* by_value = nullptr, int device = 0);
   StridedPlan(std::initializer_list<const Array*> operands, const Shape& shape)
       : StridedPlan(operands.begin(), static_cast<int>(operands.size()), shape) {}
   const StridedArgs& args() const { return args_; }

@@ -111,6 +111,14 @@ KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* items
     for (int k = 0; k < a.nargs; ++k)
       p.step[k] = (a.ndim && a.strides[k][0] != 0) ? a.strides[k][0] / static_cast<int64_t>(itemsizes[k]) : 0;
   }
+  // Inputs by value travel in the parameters, marked by step -1 in every
+  // layout (the kernel never reads their host pointer).
+  for (int k = 0; k < a.nargs; ++k)
+    if (a.by_value[k]) {
+      std::memcpy(p.value + 16 * k, a.by_value[k], itemsizes[k]);
+      p.data[k] = nullptr;
+      p.step[k] = -1;
+    }
   return p;
 }
 

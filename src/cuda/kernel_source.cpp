@@ -18,6 +18,21 @@ const char* layout_suffix(Layout l) {
   return "";
 }
 
+// Input k's one value where it repeats: from the parameters when passed by
+// value (step -1), else from its broadcast element.
+std::string one_value(const std::string& t, int k) {
+  const std::string j = std::to_string(k);
+  return "(p.step[" + j + "] < 0 ? *(const " + t + "*)(p.value + " + std::to_string(16 * k) + ") : *(const " + t +
+         "*)p.data[" + j + "])";
+}
+
+// Input k's element i in the contiguous layouts.
+std::string contiguous_input(const std::string& t, int k) {
+  const std::string j = std::to_string(k);
+  return "(p.step[" + j + "] < 0 ? *(const " + t + "*)(p.value + " + std::to_string(16 * k) + ") : ((const " + t +
+         "*)p.data[" + j + "])[i * p.step[" + j + "]])";
+}
+
 // The vector body: each thread handles whole groups of `width` elements with
 // one aligned load per input and one store, then a scalar loop the tail.
 std::string vector_body(const KernelSpec& s, int width) {
@@ -34,10 +49,13 @@ std::string vector_body(const KernelSpec& s, int width) {
        "  for (long long g = first; g < groups; g += stride) {\n";
   for (int j = 0; j < s.nin; ++j) {
     std::string t = device_type(s.in[j]), idx = std::to_string(j);
-    // A broadcast input (step 0) repeats its one value.
+    // A broadcast input (step 0) or one by value (-1) repeats its one value.
     k += "    vec" + idx + " a" + idx + ";\n"
-         "    if (p.step[" + idx + "]) a" + idx + " = ((const vec" + idx + "*)p.data[" + idx + "])[g];\n"
-         "    else for (int e = 0; e < " + w + "; ++e) a" + idx + ".v[e] = *(const " + t + "*)p.data[" + idx + "];\n";
+         "    if (p.step[" + idx + "] > 0) a" + idx + " = ((const vec" + idx + "*)p.data[" + idx + "])[g];\n"
+         "    else {\n"
+         "      const " + t + " one = " + one_value(t, j) + ";\n"
+         "      for (int e = 0; e < " + w + "; ++e) a" + idx + ".v[e] = one;\n"
+         "    }\n";
   }
   k += "    vec_out r;\n"
        "#pragma unroll\n"
@@ -51,7 +69,7 @@ std::string vector_body(const KernelSpec& s, int width) {
        "  for (long long i = groups * " + w + " + first; i < n; i += stride) {\n";
   for (int j = 0; j < s.nin; ++j) {
     std::string t = device_type(s.in[j]), idx = std::to_string(j);
-    k += "    const " + t + " x" + idx + " = ((const " + t + "*)p.data[" + idx + "])[i * p.step[" + idx + "]];\n";
+    k += "    const " + t + " x" + idx + " = " + contiguous_input(t, j) + ";\n";
   }
   k += "    ((" + std::string(device_type(s.out)) + "*)p.data[" + std::to_string(out) + "])[i] = " + s.expr + ";\n"
        "  }\n}\n";
@@ -101,7 +119,7 @@ std::string kernel_prelude() {
          "  long long step[4];\n"
          "  long long shape[KILN_MAX_DIMS];\n"
          "  long long strides[4][KILN_MAX_DIMS];\n"
-         "  unsigned char value[32];\n"
+         "  unsigned char value[48];\n"
          "  int ndim;\n"
          "};\n";
 }
@@ -136,8 +154,10 @@ std::string kernel_body(const KernelSpec& s) {
   }
   for (int j = 0; j < s.nin; ++j) {
     std::string t = device_type(s.in[j]), x = "x" + std::to_string(j), idx = std::to_string(j);
-    if (strided) k += "    const " + t + " " + x + " = *(const " + t + "*)(p.data[" + idx + "] + off[" + idx + "]);\n";
-    else k += "    const " + t + " " + x + " = ((const " + t + "*)p.data[" + idx + "])[i * p.step[" + idx + "]];\n";
+    if (strided)
+      k += "    const " + t + " " + x + " = p.step[" + idx + "] < 0 ? *(const " + t + "*)(p.value + " +
+           std::to_string(16 * j) + ") : *(const " + t + "*)(p.data[" + idx + "] + off[" + idx + "]);\n";
+    else k += "    const " + t + " " + x + " = " + contiguous_input(t, j) + ";\n";
   }
   std::string t = device_type(s.out), o = std::to_string(out);
   if (strided) k += "    *(" + t + "*)(p.data[" + o + "] + off[" + o + "]) = " + s.expr + ";\n";

@@ -29,10 +29,12 @@ inline constexpr int kVectorBytes = 16;
 // Mirrors the struct the generated kernels take by value.
 struct KernelParams {
   char* data[4];
-  long long step[4];  // contiguous layouts: 0 (broadcast value) or 1, in elements
+  // Contiguous layouts: 0 (broadcast value) or 1, in elements; every layout:
+  // -1 for an input passed by value, read from value[16 * k].
+  long long step[4];
   long long shape[kMaxKernelDims];
   long long strides[4][kMaxKernelDims];  // bytes
-  unsigned char value[32];               // fill value, or arange's start and step
+  unsigned char value[48];               // inputs by value; fill's value; arange's start and step
   int ndim;
 };
 

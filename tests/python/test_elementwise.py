@@ -144,6 +144,35 @@ def test_weak_python_scalars(name, dtype, scalar, device, rng):
     check(getattr(kiln, name), BINARY[name], (scalar, a), (scalar, k))
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64",
+                                   "complex128"])
+def test_scalars_go_by_value_in_every_layout(dtype, device, rng):
+    """A scalar operand reaches the eager kernel as a value, not as a device
+    array: every position (where's three included), every memory layout the
+    GPU picks (dense vectors with a tail, a 2-d and an n-d strided walk), out=."""
+    a = random_array((1031,), dtype, rng, 1, 5)
+    k = kiln.asarray(a, device=device)
+    grid = random_array((4, 6, 5), dtype, rng, 1, 5)
+    kg = kiln.asarray(grid, device=device)
+    cond = np.arange(1031) % 3 == 0
+    kcond = kiln.asarray(cond, device=device)
+    with kiln.fusion.disabled():
+        for x, kx in ((a, k), (a[1:], k[1:]), (grid[:, ::2, 1:], kg[:, ::2, 1:]), (grid.transpose(2, 0, 1),
+                                                                                   kg.transpose(2, 0, 1))):
+            check(kiln.add, np.add, (x, 3), (kx, 3))
+            check(kiln.subtract, np.subtract, (2, x), (2, kx))
+            check(kiln.maximum, np.maximum, (x, 2.5), (kx, 2.5))
+            check(kiln.multiply, np.multiply, (1.5 - 2j, x), (1.5 - 2j, kx))
+        check(kiln.where, np.where, (cond, a, 0), (kcond, k, 0))
+        check(kiln.where, np.where, (cond, 1, a), (kcond, 1, k))
+        check(kiln.where, np.where, (cond, 2, 7), (kcond, 2, 7))
+        check(kiln.where, np.where, (True, a, 2), (True, k, 2))
+        out = kiln.empty(a.shape, dtype="complex128", device=device)
+        kiln.add(k, 1, out=out)
+        np.testing.assert_array_equal(out.get(), np.add(a, 1, out=np.empty(a.shape, "complex128")))
+        assert kiln.add(kiln.asarray(np.array(2, dtype), device=device), 3).shape == ()
+
+
 @pytest.mark.parametrize("dtype", ["float32", "int8"])
 def test_numpy_scalars_are_strong(dtype, device):
     k = kiln.ones(3, dtype=dtype, device=device)
