@@ -59,15 +59,23 @@ void push_pruned(std::vector<std::weak_ptr<Pending>>& list, const std::shared_pt
 
 void remember(const std::shared_ptr<Pending>& p) { push_pruned(registry(), p, 64); }
 
-// A whole pending buffer seen through `a` (same shape, C order, from its
-// start): its graph can be inlined; any other view of it is read as a leaf.
-const Pending* whole_pending(const Array& a) {
+// The pending expression whose whole value `a` is in C order, in any shape
+// (a reshape, such as argmax's ravel, reads the elements in the same order).
+const Pending* pending_in_c_order(const Array& a) {
   const BufferPtr& b = a.buffer();
   if (!b || !b->pending()) return nullptr;
   const Pending* p = b->pending().get();
   const Node& root = *p->root();
-  if (a.offset() != 0 || a.dtype() != root.dtype || a.shape() != root.shape || !a.is_c_contiguous()) return nullptr;
+  if (a.offset() != 0 || a.dtype() != root.dtype || a.size() != shape_size(root.shape) || !a.is_c_contiguous())
+    return nullptr;
   return p;
+}
+
+// A whole pending buffer seen through `a` in its own shape: its graph can be
+// inlined; any other view of it is read as a leaf.
+const Pending* whole_pending(const Array& a) {
+  const Pending* p = pending_in_c_order(a);
+  return p && a.shape() == p->root()->shape ? p : nullptr;
 }
 
 void add_buffers(std::vector<const Buffer*>& into, const std::vector<const Buffer*>& from) {
@@ -272,7 +280,7 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
 
 bool reduce_pending(const Array& x, int reduction, ReduceKernel kernel, ReduceArgs& args) {
   if (suspended || !settings().enabled) return false;
-  const Pending* p = whole_pending(x);
+  const Pending* p = pending_in_c_order(x);
   if (!p || !run_fused_reduce(*p->root(), x.device(), reduction, kernel, args)) return false;
   // A result dropped now need not run (one kept runs when it is read, as
   // any pending result).

@@ -121,12 +121,10 @@ Array reduce(ReduceOp op, const Array& x, const std::vector<bool>& mask, bool ke
   args.out_strides = out_strides.data();
   args.kept_size = out.size();
   args.reduce_size = reduce_size;
-  // A pending expression's value is reduced as it is computed, never stored.
+  // A pending expression's value is reduced as it is computed, never stored
+  // (every reduction's kernel takes the backend's computed input).
   const bool widening = kernel == kernel_table(x.device().kind).widening_sum[static_cast<int>(x.dtype())];
-  const bool folds = op == ReduceOp::sum || op == ReduceOp::prod || op == ReduceOp::min || op == ReduceOp::max ||
-                     op == ReduceOp::any || op == ReduceOp::all;
-  if (folds || widening)
-    if (fusion::reduce_pending(x, widening ? fusion::kWideningSum : static_cast<int>(op), kernel, args)) return out;
+  if (fusion::reduce_pending(x, widening ? fusion::kWideningSum : static_cast<int>(op), kernel, args)) return out;
   args.in = x.data();
   kernel(args);
   return out;

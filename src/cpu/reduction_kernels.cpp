@@ -547,8 +547,114 @@ KILN_VECTOR_CLONES int64_t first_extreme_index(const T* x, int64_t n) {
     if (x[j] == best) return j;
 }
 
+// An arg reduction's running answer: the index of the first extreme (or
+// first NaN) seen so far, and its value.
+template <class T>
+struct Found {
+  int64_t index = -1;
+  T value{};
+};
+
+// Whether `next` (found later in C order) replaces `best`: a first NaN wins
+// and stays; otherwise a strictly better value.
+template <class T, bool IsMax>
+bool replaces(const Found<T>& best, const Found<T>& next) {
+  if (next.index < 0) return false;
+  if (best.index < 0) return true;
+  if (DeviceOp<dev::op_isnan>::call(best.value)) return false;
+  if (DeviceOp<dev::op_isnan>::call(next.value)) return true;
+  return IsMax ? DeviceOp<dev::op_less>::call(best.value, next.value)
+               : DeviceOp<dev::op_less>::call(next.value, best.value);
+}
+
+// The first extreme (or NaN) of n >= 1 contiguous elements.
+template <class T, bool IsMax>
+Found<T> first_extreme(const T* x, int64_t n) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    if (n >= 64) {
+      const int64_t i = first_extreme_index<IsMax ? 1 : -1>(x, n);
+      return {i, x[i]};
+    }
+  }
+  Found<T> best{0, x[0]};
+  for (int64_t i = 1; i < n && !DeviceOp<dev::op_isnan>::call(best.value); ++i)
+    if (replaces<T, IsMax>(best, Found<T>{i, x[i]})) best = {i, x[i]};
+  return best;
+}
+
+// The same over computed elements [first, first + n), a tile at a time;
+// indices count from `first`.
+template <class T, bool IsMax>
+Found<T> computed_extreme(const ComputedInput& c, int64_t first, int64_t n) {
+  T* x = thread_tile<T>();
+  Found<T> best;
+  for (int64_t b = 0; b < n && !(best.index >= 0 && DeviceOp<dev::op_isnan>::call(best.value)); b += kTile) {
+    const int64_t len = std::min(kTile, n - b);
+    c.fill(c.context, first + b, len, x);
+    Found<T> here = first_extreme<T, IsMax>(x, len);
+    here.index += b;
+    if (replaces<T, IsMax>(best, here)) best = here;
+  }
+  return best;
+}
+
+// Whether output k reads computed elements [k * reduce_size, (k + 1) *
+// reduce_size): the reduced axes are the input's last, in C order.
+bool reduced_axes_last(const ReduceArgs& a, int64_t item) {
+  int64_t expect = item;
+  for (int d = a.kept_ndim + a.reduce_ndim - 1; d >= 0; --d) {
+    if (a.shape[d] != 1 && a.in_strides[d] != expect) return false;
+    expect *= a.shape[d];
+  }
+  return true;
+}
+
+template <class T, bool IsMax>
+void arg_reduce(const ReduceArgs& a);
+
+// argmin/argmax of a pending expression: each output's range computed a
+// tile at a time; one output's range split over the cores, the parts'
+// answers taken in order. Where the reduced axes are not the last, the value
+// is stored first and reduced as unfused code would.
+template <class T, bool IsMax>
+void computed_arg_reduce(const ReduceArgs& a) {
+  const ComputedInput& c = *a.computed;
+  const int64_t n = a.reduce_size;
+  if (!reduced_axes_last(a, sizeof(T))) {
+    std::vector<unsigned char> stored(static_cast<size_t>(a.kept_size * n) * sizeof(T));  // new's alignment
+    parallel_for(a.kept_size * n, kTile, [&](int64_t begin, int64_t end) {
+      c.fill(c.context, begin, end - begin, stored.data() + begin * static_cast<int64_t>(sizeof(T)));
+    });
+    ReduceArgs from_memory = a;
+    from_memory.in = reinterpret_cast<const char*>(stored.data());
+    from_memory.computed = nullptr;
+    return arg_reduce<T, IsMax>(from_memory);
+  }
+  if (a.kept_size == 1) {
+    std::vector<Found<T>> found(max_threads());
+    parallel_for(n, kCheapGrain, [&](int64_t begin, int64_t end) {
+      Found<T> part = computed_extreme<T, IsMax>(c, begin, end - begin);
+      part.index += begin;
+      found[omp_in_parallel() ? omp_get_thread_num() : 0] = part;
+    });
+    Found<T> best;
+    for (const Found<T>& part : found)
+      if (replaces<T, IsMax>(best, part)) best = part;
+    *reinterpret_cast<int64_t*>(a.out) = best.index;
+    return;
+  }
+  parallel_for(a.kept_size, std::max<int64_t>(1, kCheapGrain / n), [&](int64_t begin, int64_t end) {
+    for (int64_t k = begin; k < end; ++k) {
+      int64_t in_off, out_off;
+      kept_offsets(a, k, &in_off, &out_off);
+      *reinterpret_cast<int64_t*>(a.out + out_off) = computed_extreme<T, IsMax>(c, k * n, n).index;
+    }
+  });
+}
+
 template <class T, bool IsMax>
 void arg_reduce(const ReduceArgs& a) {
+  if (a.computed) return computed_arg_reduce<T, IsMax>(a);
   const int nd = a.reduce_ndim;
   const int64_t* rshape = a.shape + a.kept_ndim;
   const int64_t* rstrides = a.in_strides + a.kept_ndim;

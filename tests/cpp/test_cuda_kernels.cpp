@@ -113,7 +113,7 @@ TEST_F(CudaKernels, EveryReductionKernelCompiles) {
 // Reductions of fused expressions (src/core/fused_kernel.cpp): the input
 // that computes each element, for each dtype, over contiguous inputs and
 // over broadcast and strided ones (the reductions' templates are those of
-// the test above), and every fold over a few dtypes.
+// the test above), and every reduction over a few dtypes.
 TEST_F(CudaKernels, EveryFusedReductionInputCompiles) {
   fusion::Settings saved = fusion::settings(), s = saved;
   s.enabled = true;
@@ -128,7 +128,8 @@ TEST_F(CudaKernels, EveryFusedReductionInputCompiles) {
     const Array strided = is_bool ? logical_and(half, row) : add(half, row);
     std::vector<int> folds = {is_bool ? int(ReduceOp::any) : int(ReduceOp::sum)};
     if (dt == DType::Bool || dt == DType::Int8 || dt == DType::Float32 || dt == DType::Complex128) {
-      folds = {int(ReduceOp::min), int(ReduceOp::max)};
+      folds = {int(ReduceOp::min), int(ReduceOp::max), int(ReduceOp::argmin), int(ReduceOp::argmax),
+               int(ReduceOp::squared_deviations)};
       if (is_bool) folds.insert(folds.end(), {int(ReduceOp::any), int(ReduceOp::all), fusion::kWideningSum});
       else folds.insert(folds.end(), {int(ReduceOp::sum), int(ReduceOp::prod)});
       if (dt == DType::Int8) folds.push_back(fusion::kWideningSum);

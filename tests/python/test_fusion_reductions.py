@@ -1,6 +1,6 @@
 """Reductions of pending fused expressions (kiln.fusion): sum, prod, min,
-max, any, all (and so mean) compute the expression's elements as they read
-them, never storing the value, and combine them in the order they combine
+max, any, all, argmin, argmax and var's one pass (and so mean, std)
+compute the expression's elements as they read them, never storing the value, and combine them in the order they combine
 stored elements, so the result is the unfused result bit for bit on both
 devices (FMA contraction off): over every dtype, axes, keepdims, broadcast
 and strided inputs, lengths past the CPU's tiles, and the pending result
@@ -51,6 +51,46 @@ def test_fold_of_an_expression_matches_unfused(device, fused, dtype, reduction, 
     # any/all of numbers and prod of narrow integers convert the expression
     # first: the conversion joins it
     assert fused_count == 1
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES)
+@pytest.mark.parametrize("reduction", ["argmin", "argmax"])
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_arg_reduction_of_an_expression_matches_unfused(device, fused, dtype, reduction, axis):
+    rng = np.random.default_rng(12)
+    x = kiln.array(random_array((6, 35, 9), dtype, rng, -3, 3), device=device)
+    y = kiln.array(random_array((6, 35, 9), dtype, rng, -3, 3), device=device)
+    e = expression(dtype)
+    got, plain, fused_count = both(lambda x, y: getattr(kiln, reduction)(e(x, y), axis=axis), x, y)
+    np.testing.assert_array_equal(got, plain)
+    assert fused_count == 1
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int16"])
+@pytest.mark.parametrize("shape,axis", [((100_003,), None), ((40, 9_001), 1), ((9_001, 40), 0)])
+def test_arg_reductions_over_long_ranges_find_the_first_extreme_or_nan(device, fused, dtype, shape, axis):
+    # ties everywhere (values from a few integers) and NaNs placed past the
+    # CPU's tiles: the first extreme, or the first NaN, in C order
+    rng = np.random.default_rng(6)
+    base = rng.integers(-4, 5, shape).astype(dtype)
+    if dtype != "int16":
+        base.reshape(-1)[[7_001, 50_000, 60_000]] = np.nan
+    x = kiln.array(base, device=device)
+    for name in ("argmin", "argmax"):
+        got, plain, fused_count = both(lambda x: getattr(kiln, name)(x * 2 - 1, axis=axis), x)
+        np.testing.assert_array_equal(got, plain)
+        np.testing.assert_array_equal(got, getattr(np, name)(base * 2 - 1, axis=axis))
+        assert fused_count == 1
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32"])
+@pytest.mark.parametrize("axis", [None, 1])
+def test_var_of_an_expression_matches_unfused(device, fused, dtype, axis):
+    rng = np.random.default_rng(13)
+    x = kiln.array(random_array((40, 3_001), dtype, rng, -3, 3), device=device)
+    got, plain, fused_count = both(lambda x: kiln.var(x * 3 + 1, axis=axis), x)
+    same_bits(got, plain)
+    assert fused_count >= 1
 
 
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "int32", "uint8"])
