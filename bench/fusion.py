@@ -34,6 +34,16 @@ def row_sums(xp, a, b, c):
     return (a * b + c).sum(axis=1)
 
 
+def variance(xp, a, b, c):
+    """NumPy's var (PyTorch's takes correction=0 for the same value)."""
+    e = a * b + c
+    return e.var(correction=0) if xp.__name__ == "torch" else e.var()
+
+
+def first_maximum(xp, a, b, c):
+    return (a * b + c).argmax()
+
+
 def square(xp, arrays):
     """The flat inputs as square matrices."""
     side = int(round(arrays[0].shape[0] ** 0.5))
@@ -77,7 +87,7 @@ def warm_up(call, arrays, small):
     the steady state (the first sight's cost has a row of its own)."""
     with kiln.fusion.configured(wait_for_compile=True, cpu_min_size=0):
         kept = (call(expression, arrays[0]), sum_of_squares(kiln, *arrays), row_sums(kiln, *square(kiln, arrays)),
-                chain(kiln, small))
+                variance(kiln, *arrays), first_maximum(kiln, *arrays), chain(kiln, small))
         kiln.fusion.flush()  # a result nothing holds never runs: `kept` holds them
     del kept
 
@@ -161,7 +171,7 @@ def gpu_rows():
     except ImportError:
         pass
 
-    expr_t, sum_t, rows_t, chain_t, op_t = {}, {}, {}, {}, {}
+    expr_t, sum_t, rows_t, chain_t, op_t, var_t, arg_t = {}, {}, {}, {}, {}, {}, {}
     ka = [kiln.asarray(h, device="cuda") for h in hosts]
     ks = kiln.asarray(small, device="cuda")
     for name, (call, settings) in kiln_modes().items():
@@ -170,6 +180,8 @@ def gpu_rows():
             expr_t[name] = timed(lambda: call(expression, ka[0]), kiln.cuda.synchronize)
             if name != "kiln.fuse":
                 sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), lambda: None)
+                var_t[name] = timed(lambda: float(variance(kiln, *ka)), lambda: None)
+                arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), lambda: None)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), kiln.cuda.synchronize)
                 chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize,
                                       per_call=True)
@@ -183,6 +195,8 @@ def gpu_rows():
         expr_t["cupy eager"] = timed(lambda: expression(cp, ca[0]), sync)
         expr_t["cupy.fuse"] = timed(lambda: fused(ca[0]), sync)
         sum_t["cupy eager"] = timed(lambda: float(sum_of_squares(cp, *ca)), lambda: None)
+        var_t["cupy eager"] = timed(lambda: float(variance(cp, *ca)), lambda: None)
+        arg_t["cupy eager"] = timed(lambda: int(first_maximum(cp, *ca)), lambda: None)
         rows_t["cupy eager"] = timed(lambda: row_sums(cp, *square(cp, ca)), sync)
         chain_t["cupy eager"] = timed(lambda: chain(cp, cs), sync, per_call=True)
         op_t["cupy eager"] = timed(lambda: cs + 1.0, sync, per_call=True)
@@ -194,6 +208,8 @@ def gpu_rows():
         sync = torch.cuda.synchronize
         expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), sync)
         sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), lambda: None)
+        var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), lambda: None)
+        arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), lambda: None)
         rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), sync)
         chain_t["torch eager"] = timed(lambda: chain(torch, ts), sync, per_call=True)
         op_t["torch eager"] = timed(lambda: ts + 1.0, sync, per_call=True)
@@ -202,8 +218,12 @@ def gpu_rows():
             compiled_sum = torch.compile(lambda a, b, c: sum_of_squares(torch, a, b, c))
             compiled_chain = torch.compile(lambda a: chain(torch, a))
             compiled_rows = torch.compile(lambda a, b, c: row_sums(torch, a, b, c))
+            compiled_var = torch.compile(lambda a, b, c: variance(torch, a, b, c))
+            compiled_arg = torch.compile(lambda a, b, c: first_maximum(torch, a, b, c))
             expr_t["torch.compile"] = timed(lambda: compiled(ta[0]), sync)
             sum_t["torch.compile"] = timed(lambda: float(compiled_sum(*ta)), lambda: None)
+            var_t["torch.compile"] = timed(lambda: float(compiled_var(*ta)), lambda: None)
+            arg_t["torch.compile"] = timed(lambda: int(compiled_arg(*ta)), lambda: None)
             rows_t["torch.compile"] = timed(lambda: compiled_rows(*square(torch, ta)), sync)
             chain_t["torch.compile"] = timed(lambda: compiled_chain(ts), sync, per_call=True)
         except Exception as e:  # no Triton, or another inductor failure: the row says n/a
@@ -211,6 +231,8 @@ def gpu_rows():
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
     row("(a*b + c).sum(axis=1), 3 x 8192^2 float32", "reported", rows_t, 3 * n * 4)
+    row(f"(a*b + c).var(), 3 x {n >> 20}M float32", "reported", var_t, 3 * n * 4)
+    row(f"(a*b + c).argmax(), 3 x {n >> 20}M float32", "reported", arg_t, 3 * n * 4)
     row(f"{CHAIN_OPS}-op chain on 1000 float32, per chain", "<= 30 us", chain_t)
     row("a + 1.0 on 1000 float32, per call", "<= 5 us", op_t)
     row("a new fused expression: record to result, empty cache (fresh process)", "<= 50 ms",
@@ -227,7 +249,7 @@ def cpu_rows():
     # kiln.array copies: memory NumPy can write is read at once, not fused.
     ka = [kiln.array(h, device="cpu") for h in hosts]
     ks = kiln.array(small, device="cpu")
-    expr_t, sum_t, rows_t, chain_t = {}, {}, {}, {}
+    expr_t, sum_t, rows_t, chain_t, var_t, arg_t = {}, {}, {}, {}, {}, {}
     nothing = lambda: None  # noqa: E731
     for name, (call, settings) in kiln_modes().items():
         warm_up(call, ka, ks)
@@ -235,15 +257,21 @@ def cpu_rows():
             expr_t[name] = timed(lambda: (call(expression, ka[0]), kiln.fusion.flush()), nothing)
             if name != "kiln.fuse":
                 sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), nothing)
+                var_t[name] = timed(lambda: float(variance(kiln, *ka)), nothing)
+                arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), nothing)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), nothing)
                 chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), nothing, per_call=True)
     expr_t["numpy"] = timed(lambda: expression(np, hosts[0]), nothing)
     sum_t["numpy"] = timed(lambda: float(sum_of_squares(np, *hosts)), nothing)
+    var_t["numpy"] = timed(lambda: float(variance(np, *hosts)), nothing)
+    arg_t["numpy"] = timed(lambda: int(first_maximum(np, *hosts)), nothing)
     rows_t["numpy"] = timed(lambda: row_sums(np, *square(np, hosts)), nothing)
     chain_t["numpy"] = timed(lambda: chain(np, small), nothing, per_call=True)
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "reported", sum_t, 3 * n * 4)
     row("(a*b + c).sum(axis=1), 3 x 4096^2 float32", "reported", rows_t, 3 * n * 4)
+    row(f"(a*b + c).var(), 3 x {n >> 20}M float32", "reported", var_t, 3 * n * 4)
+    row(f"(a*b + c).argmax(), 3 x {n >> 20}M float32", "reported", arg_t, 3 * n * 4)
     row(f"{CHAIN_OPS}-op chain on 1000 float32 (below cpu_min_size: not fused)", "reported", chain_t)
     row("a new fused expression: record to result, empty cache (fresh process)", "<= 1.5 s",
         {"kiln auto-fused": first_fused("cpu")})
