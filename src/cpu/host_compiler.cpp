@@ -280,7 +280,20 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  int rc;
+  // The child reads its environment until it execs, while the other threads
+  // run on: a setenv there (os.environ, a test's monkeypatch) can free the
+  // array `environ` pointed to, and the spawn then fails with EFAULT. So it
+  // gets a copy of its own, taken again if that happened anyway.
+  for (int attempt = 0;; ++attempt) {
+    std::vector<std::string> variables;
+    for (char** e = environ; e && *e; ++e) variables.emplace_back(*e);
+    std::vector<char*> envp;
+    for (std::string& v : variables) envp.push_back(v.data());
+    envp.push_back(nullptr);
+    rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
+    if (rc != EFAULT || attempt == 2) break;
+  }
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw CompileError("could not run the host compiler " + args[0] + ": " + std::strerror(rc));
   // A signal that lands while we wait (a Python handler, a profiler's timer)
