@@ -34,6 +34,12 @@ def row_sums(xp, a, b, c):
     return (a * b + c).sum(axis=1)
 
 
+def read_once(xp, a, b, c):
+    """Each input read once and nothing else: the floor of the sums of an
+    expression of them, as this device and library read memory."""
+    return a.sum() + b.sum() + c.sum()
+
+
 def variance(xp, a, b, c):
     """NumPy's var (PyTorch's takes correction=0 for the same value)."""
     e = a * b + c
@@ -171,7 +177,7 @@ def gpu_rows():
     except ImportError:
         pass
 
-    expr_t, sum_t, rows_t, chain_t, op_t, var_t, arg_t = {}, {}, {}, {}, {}, {}, {}
+    expr_t, sum_t, rows_t, chain_t, op_t, var_t, arg_t, read_t = {}, {}, {}, {}, {}, {}, {}, {}
     ka = [kiln.asarray(h, device="cuda") for h in hosts]
     ks = kiln.asarray(small, device="cuda")
     for name, (call, settings) in kiln_modes().items():
@@ -180,6 +186,7 @@ def gpu_rows():
             expr_t[name] = timed(lambda: call(expression, ka[0]), kiln.cuda.synchronize)
             if name != "kiln.fuse":
                 sum_t[name] = timed(lambda: float(sum_of_squares(kiln, *ka)), lambda: None)
+                read_t[name] = timed(lambda: float(read_once(kiln, *ka)), lambda: None)
                 var_t[name] = timed(lambda: float(variance(kiln, *ka)), lambda: None)
                 arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), lambda: None)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), kiln.cuda.synchronize)
@@ -195,6 +202,7 @@ def gpu_rows():
         expr_t["cupy eager"] = timed(lambda: expression(cp, ca[0]), sync)
         expr_t["cupy.fuse"] = timed(lambda: fused(ca[0]), sync)
         sum_t["cupy eager"] = timed(lambda: float(sum_of_squares(cp, *ca)), lambda: None)
+        read_t["cupy eager"] = timed(lambda: float(read_once(cp, *ca)), lambda: None)
         var_t["cupy eager"] = timed(lambda: float(variance(cp, *ca)), lambda: None)
         arg_t["cupy eager"] = timed(lambda: int(first_maximum(cp, *ca)), lambda: None)
         rows_t["cupy eager"] = timed(lambda: row_sums(cp, *square(cp, ca)), sync)
@@ -208,6 +216,7 @@ def gpu_rows():
         sync = torch.cuda.synchronize
         expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), sync)
         sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), lambda: None)
+        read_t["torch eager"] = timed(lambda: float(read_once(torch, *ta)), lambda: None)
         var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), lambda: None)
         arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), lambda: None)
         rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), sync)
@@ -230,6 +239,8 @@ def gpu_rows():
             print(f"  torch.compile: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
+    row(f"one read: a.sum() + b.sum() + c.sum(), 3 x {n >> 20}M float32", "the row above's floor", read_t,
+        3 * n * 4)
     row("(a*b + c).sum(axis=1), 3 x 8192^2 float32", "reported", rows_t, 3 * n * 4)
     row(f"(a*b + c).var(), 3 x {n >> 20}M float32", "reported", var_t, 3 * n * 4)
     row(f"(a*b + c).argmax(), 3 x {n >> 20}M float32", "reported", arg_t, 3 * n * 4)

@@ -129,7 +129,14 @@ void launch(CUfunction fn, const StridedArgs& a, KernelParams& p, Layout layout)
   ContextScope scope(a.device);
   unsigned n32 = static_cast<unsigned>(a.size);
   long long n64 = a.size;
-  void* args[] = {&p, layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
+  DenseKernelParams dense;
+  if (is_dense(layout)) {
+    std::memcpy(dense.data, p.data, sizeof dense.data);
+    std::memcpy(dense.step, p.step, sizeof dense.step);
+    std::memcpy(dense.value, p.value, sizeof dense.value);
+  }
+  void* args[] = {is_dense(layout) ? static_cast<void*>(&dense) : static_cast<void*>(&p),
+                  layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
   CUstream stream = reinterpret_cast<CUstream>(current_stream(a.device).handle());
   auto ceil_div = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
   unsigned grid[3] = {1, 1, 1}, block[3] = {kThreadsPerBlock, 1, 1};

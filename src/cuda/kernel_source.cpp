@@ -41,7 +41,7 @@ std::string vector_body(const KernelSpec& s, int width) {
   auto vec_type = [&](DType dt) {
     return "struct __align__(" + std::to_string(itemsize(dt) * width) + ") { " + device_type(dt) + " v[" + w + "]; }";
   };
-  std::string k = "extern \"C\" __global__ void " + s.name + "(kiln_params p, long long n) {\n";
+  std::string k = "extern \"C\" __global__ void " + s.name + "(kiln_dense_params p, long long n) {\n";
   for (int j = 0; j < s.nin; ++j) k += "  typedef " + vec_type(s.in[j]) + " vec" + std::to_string(j) + ";\n";
   k += "  typedef " + vec_type(s.out) + " vec_out;\n";
   k += "  const long long groups = n / " + w + ", stride = (long long)gridDim.x * blockDim.x;\n"
@@ -121,6 +121,11 @@ std::string kernel_prelude() {
          "  long long strides[4][KILN_MAX_DIMS];\n"
          "  unsigned char value[48];\n"
          "  int ndim;\n"
+         "};\n"
+         "struct kiln_dense_params {\n"
+         "  char* data[4];\n"
+         "  long long step[4];\n"
+         "  unsigned char value[48];\n"
          "};\n";
 }
 
@@ -136,7 +141,8 @@ std::string kernel_body(const KernelSpec& s) {
   const bool strided = s.layout == Layout::Strided || s.layout == Layout::Strided2;
   const std::string index = s.layout == Layout::Contiguous32 ? "unsigned int" : "long long";
   const int out = s.nin;
-  std::string k = "extern \"C\" __global__ void " + s.name + "(kiln_params p, " + index + " n) {\n";
+  std::string k = "extern \"C\" __global__ void " + s.name + "(" + (strided ? "kiln_params" : "kiln_dense_params") +
+                  " p, " + index + " n) {\n";
   k += "  for (" + index + " i = (" + index + ")blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (" + index +
        ")gridDim.x * blockDim.x) {\n";
   if (s.layout == Layout::Strided2) {

@@ -38,6 +38,17 @@ struct KernelParams {
   int ndim;
 };
 
+// What the dense layouts (Contiguous32/64, Vector) take instead: the
+// fields they read, a fifth of the size (a launch copies its parameters).
+struct DenseKernelParams {
+  char* data[4];
+  long long step[4];
+  unsigned char value[48];
+};
+inline bool is_dense(Layout layout) {
+  return layout == Layout::Contiguous32 || layout == Layout::Contiguous64 || layout == Layout::Vector;
+}
+
 struct KernelSpec {
   std::string name;
   int nin = 0;
