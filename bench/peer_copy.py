@@ -14,7 +14,8 @@ import platform
 import numpy as np
 
 import kiln
-from run import machine, median_seconds, replace_doc_section, save_result
+from linalg_batched import write_table
+from run import machine, median_seconds, save_result
 
 SIDE = 16384  # 16384 x 16384 float32: 1 GiB
 
@@ -95,33 +96,20 @@ def main():
     result = {
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
-        "device": " + ".join(kiln.cuda.Device(d).name for d in (0, 1)),
-        "peer_access": kiln.cuda.runtime.deviceCanAccessPeer(0, 1),
+        "device": " + ".join(kiln.cuda.Device(d).name for d in (0, 1))
+        + (", peer access possible" if kiln.cuda.runtime.deviceCanAccessPeer(0, 1) else ", no peer access"),
         "versions": {"kiln": kiln.__version__} | {lib: __import__(lib).__version__ for lib, *_ in libs[1:]}
         | {"python": platform.python_version()},
         "rows": rows,
     }
     save_result(result, "peer-copy-cuda")
     if not args.no_doc:
-        write_table(result, [lib for lib, *_ in libs])
+        write_table(result, [lib for lib, *_ in libs], "peer-copy-cuda", gigabytes_per_second)
 
 
-def write_table(result, libs):
-    lines = [
-        f"Measured {result['date']} on {result['device']} (host: {result['machine']}; peer access "
-        f"{'possible' if result['peer_access'] else 'not possible'}); "
-        + ", ".join(f"{k} {v}" for k, v in result["versions"].items()) + ".",
-        "",
-        "| case | " + " | ".join(libs) + " | kiln / best peer (time) |",
-        "|---|" + "---:|" * (len(libs) + 1),
-    ]
-    for row in result["rows"]:
-        s = row["seconds"]
-        cells = " | ".join(f"{row['bytes'] / s[lib] / 1e9:.1f} GB/s" if lib in s else "n/a" for lib in libs)
-        peers = [s[lib] for lib in libs if lib != "kiln" and lib in s]
-        ratio = f"{s['kiln'] / min(peers):.2f}" if peers and "kiln" in s else "n/a"
-        lines.append(f"| {row['case']} | {cells} | {ratio} |")
-    replace_doc_section("peer-copy-cuda", "\n".join(lines))
+def gigabytes_per_second(row, seconds):
+    """A copy's cell: the data it moved per second (the ratio column stays kiln's time over the best peer's)."""
+    return f"{row['bytes'] / seconds / 1e9:.1f} GB/s"
 
 
 if __name__ == "__main__":
