@@ -1939,6 +1939,29 @@ def test_kernels_and_ufuncs_pickle_by_value(current):
     np.testing.assert_array_equal(pickle.loads(pickle.dumps(twice))(np.arange(3)), [0, 2, 4])
 
 
+def test_pre_launch_callbacks_run_before_each_launch_of_their_configuration(current):
+    """Numba's configured launches: callback(kernel, configuration) runs
+    before each launch through that configuration, a new `kernel[...]`
+    has none, and a configuration with callbacks refuses to pickle."""
+    import pickle
+
+    @cuda.jit
+    def bump(arr):
+        arr[0] += 1
+
+    configured = bump[1, 1]
+    seen = []
+    configured.pre_launch_callbacks.append(lambda kernel, launch: seen.append((arr[0], launch.griddim)))
+    arr = np.zeros(1)
+    configured(arr)
+    configured(arr)
+    assert seen == [(0.0, (1, 1, 1)), (1.0, (1, 1, 1))]
+    bump[1, 1](arr)
+    assert arr[0] == 3 and len(seen) == 2 and bump[1, 1].pre_launch_callbacks == []
+    with pytest.raises(pickle.PicklingError, match="pre-launch callbacks"):
+        pickle.dumps(configured)
+
+
 def test_complex_builds_its_parts_as_python_does(current):
     """complex(re, im): real parts stand as they are (inf + nan j stays so,
     -0.0 keeps its sign; multiplying by 1j lost both); complex arguments add

@@ -6,6 +6,7 @@ for a GPU, the host compiler for the CPU, cached on disk) and launched as
 import ast
 import enum
 import os
+import pickle
 
 import numpy as np
 
@@ -359,6 +360,11 @@ class Dispatcher:
             pass
         return launch
 
+    def _forget_launch(self, launch):
+        """Stops handing `launch` out for its configuration."""
+        for config in [c for c, known in self._launches.items() if known is launch]:
+            del self._launches[config]
+
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launch with enough threads for `ntasks` (Numba's ``kernel.forall(n)``)."""
         if ntasks < 0:
@@ -656,13 +662,31 @@ def _configured(dispatcher, grid, block, stream, shared):
 class _Launch:
     """A configured kernel: ``kernel[griddim, blockdim, stream, sharedmem]``."""
 
-    __slots__ = ("dispatcher", "grid", "block", "stream", "shared")
+    __slots__ = ("dispatcher", "grid", "block", "stream", "shared", "_callbacks")
 
     def __init__(self, dispatcher, grid, block, stream, shared):
         self.dispatcher, self.grid, self.block, self.stream, self.shared = dispatcher, grid, block, stream, shared
+        self._callbacks = None
 
     def __reduce__(self):
+        if self._callbacks:
+            raise pickle.PicklingError("Cannot pickle configured launches with pre-launch callbacks")
         return _configured, (self.dispatcher, self.grid, self.block, self.stream or 0, self.shared)
+
+    @property
+    def pre_launch_callbacks(self):
+        """Numba's: callables run as ``callback(kernel, configuration)``
+        before each launch through this configuration. Numba makes a new
+        configuration at each ``kernel[...]``; kiln hands the same one out
+        again, except one whose callbacks were asked for."""
+        if self._callbacks is None:
+            self._callbacks = []
+            self.dispatcher._forget_launch(self)
+        return self._callbacks
+
+    def _run_callbacks(self, kernel):
+        for callback in self._callbacks:
+            callback(kernel, self)
 
     @property
     def griddim(self):
@@ -679,6 +703,8 @@ class _Launch:
         kernel = self.dispatcher._by_key.get(key)
         if kernel is None:
             return self._first_call(args, key)
+        if self._callbacks:
+            self._run_callbacks(kernel)
         kernel._launch(self.grid, self.block, args, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
             _raise_recorded(kernel, args, self.dispatcher.__name__)
@@ -697,6 +723,8 @@ class _Launch:
         kernel = d.kernel_for(types)
         _check_captured(kernel, converted, d.__name__)
         converted = tuple(_passed(t, a) for t, a in zip(types, converted))
+        if self._callbacks:
+            self._run_callbacks(kernel)
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
             _raise_recorded(kernel, converted, d.__name__)
