@@ -115,7 +115,7 @@ KernelParams params_for(const StridedArgs& a, Layout layout, const size_t* items
   // layout (the kernel never reads their host pointer).
   for (int k = 0; k < a.nargs; ++k)
     if (a.by_value[k]) {
-      std::memcpy(p.value + 16 * k, a.by_value[k], itemsizes[k]);
+      std::memcpy(p.value + kValueSlotBytes * k, a.by_value[k], itemsizes[k]);
       p.data[k] = nullptr;
       p.step[k] = -1;
     }
@@ -185,7 +185,7 @@ void run_iota(DType dt, const StridedArgs& a, const void* start, const void* ste
   CUfunction fn = function_for(iota_slots[int(dt)], a.device, [&] { return iota_spec(dt); });
   KernelParams p = params_for(a, Layout::Contiguous64, itemsizes);
   std::memcpy(p.value, start, itemsize(dt));
-  std::memcpy(p.value + 16, step, itemsize(dt));
+  std::memcpy(p.value + kValueSlotBytes, step, itemsize(dt));
   launch(fn, a, p, Layout::Contiguous64);
 }
 

@@ -18,19 +18,22 @@ const char* layout_suffix(Layout l) {
   return "";
 }
 
-// Input k's one value where it repeats: from the parameters when passed by
-// value (step -1), else from its broadcast element.
+// Input k read as `from_memory`, or from the parameters where it was passed
+// by value (step -1).
+std::string input(const std::string& t, int k, const std::string& from_memory) {
+  return "(p.step[" + std::to_string(k) + "] < 0 ? *(const " + t + "*)(p.value + " +
+         std::to_string(kValueSlotBytes * k) + ") : " + from_memory + ")";
+}
+
+// Input k's one value where it repeats (broadcast, or by value).
 std::string one_value(const std::string& t, int k) {
-  const std::string j = std::to_string(k);
-  return "(p.step[" + j + "] < 0 ? *(const " + t + "*)(p.value + " + std::to_string(16 * k) + ") : *(const " + t +
-         "*)p.data[" + j + "])";
+  return input(t, k, "*(const " + t + "*)p.data[" + std::to_string(k) + "]");
 }
 
 // Input k's element i in the contiguous layouts.
 std::string contiguous_input(const std::string& t, int k) {
   const std::string j = std::to_string(k);
-  return "(p.step[" + j + "] < 0 ? *(const " + t + "*)(p.value + " + std::to_string(16 * k) + ") : ((const " + t +
-         "*)p.data[" + j + "])[i * p.step[" + j + "]])";
+  return input(t, k, "((const " + t + "*)p.data[" + j + "])[i * p.step[" + j + "]]");
 }
 
 // The vector body: each thread handles whole groups of `width` elements with
@@ -160,10 +163,9 @@ std::string kernel_body(const KernelSpec& s) {
   }
   for (int j = 0; j < s.nin; ++j) {
     std::string t = device_type(s.in[j]), x = "x" + std::to_string(j), idx = std::to_string(j);
-    if (strided)
-      k += "    const " + t + " " + x + " = p.step[" + idx + "] < 0 ? *(const " + t + "*)(p.value + " +
-           std::to_string(16 * j) + ") : *(const " + t + "*)(p.data[" + idx + "] + off[" + idx + "]);\n";
-    else k += "    const " + t + " " + x + " = " + contiguous_input(t, j) + ";\n";
+    const std::string value = strided ? input(t, j, "*(const " + t + "*)(p.data[" + idx + "] + off[" + idx + "])")
+                                      : contiguous_input(t, j);
+    k += "    const " + t + " " + x + " = " + value + ";\n";
   }
   std::string t = device_type(s.out), o = std::to_string(out);
   if (strided) k += "    *(" + t + "*)(p.data[" + o + "] + off[" + o + "]) = " + s.expr + ";\n";
@@ -210,7 +212,8 @@ KernelSpec iota_spec(DType dt) {
   s.out = dt;
   s.name = "kiln_iota_" + std::string(name(dt));
   std::string t = device_type(dt);
-  std::string start = "*(const " + t + "*)p.value", step = "*(const " + t + "*)(p.value + 16)";
+  std::string start = "*(const " + t + "*)p.value",
+              step = "*(const " + t + "*)(p.value + " + std::to_string(kValueSlotBytes) + ")";
   // Integers step exactly in 64 bits; floats compute start + i * step as NumPy does.
   if (is_integer(dt) || dt == DType::Bool)
     s.expr = "(" + t + ")((long long)(" + start + ") + (long long)i * (long long)(" + step + "))";

@@ -26,11 +26,14 @@ inline constexpr int kTransposeTile = 32;
 inline constexpr int kTransposeRowsPerPass = 8;  // the block is kTransposeTile x this
 inline constexpr int kVectorBytes = 16;
 
+// Bytes of `value` per input passed by value (a complex128 fits).
+inline constexpr int kValueSlotBytes = 16;
+
 // Mirrors the struct the generated kernels take by value.
 struct KernelParams {
   char* data[4];
   // Contiguous layouts: 0 (broadcast value) or 1, in elements; every layout:
-  // -1 for an input passed by value, read from value[16 * k].
+  // -1 for an input passed by value, read from value[kValueSlotBytes * k].
   long long step[4];
   long long shape[kMaxKernelDims];
   long long strides[4][kMaxKernelDims];  // bytes
