@@ -609,13 +609,29 @@ bool reduced_axes_last(const ReduceArgs& a, int64_t item) {
   return true;
 }
 
+// The first extreme (or NaN) of one output's n elements, `piece(first, m)`
+// answering for elements [first, first + m) (indices from first): the range
+// split over the cores, the pieces' answers taken in order.
+template <class T, bool IsMax, class Piece>
+int64_t first_extreme_split(int64_t n, Piece piece) {
+  std::vector<Found<T>> found(max_threads());
+  parallel_for(n, kCheapGrain, [&](int64_t begin, int64_t end) {
+    Found<T> part = piece(begin, end - begin);
+    part.index += begin;
+    found[omp_in_parallel() ? omp_get_thread_num() : 0] = part;
+  });
+  Found<T> best;
+  for (const Found<T>& part : found)
+    if (replaces<T, IsMax>(best, part)) best = part;
+  return best.index;
+}
+
 template <class T, bool IsMax>
 void arg_reduce(const ReduceArgs& a);
 
 // argmin/argmax of a pending expression: each output's range computed a
-// tile at a time; one output's range split over the cores, the parts'
-// answers taken in order. Where the reduced axes are not the last, the value
-// is stored first and reduced as unfused code would.
+// tile at a time. Where the reduced axes are not the last, the value is
+// stored first and reduced as unfused code would.
 template <class T, bool IsMax>
 void computed_arg_reduce(const ReduceArgs& a) {
   const ComputedInput& c = *a.computed;
@@ -631,16 +647,8 @@ void computed_arg_reduce(const ReduceArgs& a) {
     return arg_reduce<T, IsMax>(from_memory);
   }
   if (a.kept_size == 1) {
-    std::vector<Found<T>> found(max_threads());
-    parallel_for(n, kCheapGrain, [&](int64_t begin, int64_t end) {
-      Found<T> part = computed_extreme<T, IsMax>(c, begin, end - begin);
-      part.index += begin;
-      found[omp_in_parallel() ? omp_get_thread_num() : 0] = part;
-    });
-    Found<T> best;
-    for (const Found<T>& part : found)
-      if (replaces<T, IsMax>(best, part)) best = part;
-    *reinterpret_cast<int64_t*>(a.out) = best.index;
+    *reinterpret_cast<int64_t*>(a.out) = first_extreme_split<T, IsMax>(
+        n, [&](int64_t first, int64_t m) { return computed_extreme<T, IsMax>(c, first, m); });
     return;
   }
   parallel_for(a.kept_size, std::max<int64_t>(1, kCheapGrain / n), [&](int64_t begin, int64_t end) {
@@ -658,59 +666,36 @@ void arg_reduce(const ReduceArgs& a) {
   const int nd = a.reduce_ndim;
   const int64_t* rshape = a.shape + a.kept_ndim;
   const int64_t* rstrides = a.in_strides + a.kept_ndim;
-  if constexpr (std::is_arithmetic_v<T>) {
-    if (a.kept_size == 1 && nd == 1 && rstrides[0] == sizeof(T) && a.reduce_size >= 64) {
-      // One contiguous run: each thread finds its part's first extreme (or
-      // NaN); the parts, in order, give the first of the whole.
-      constexpr int kExtreme = IsMax ? 1 : -1;
-      const T* x = reinterpret_cast<const T*>(a.in);
-      std::vector<int64_t> found(max_threads(), -1);
-      parallel_for(a.reduce_size, kCheapGrain, [&](int64_t begin, int64_t end) {
-        found[omp_in_parallel() ? omp_get_thread_num() : 0] = begin + first_extreme_index<kExtreme>(x + begin, end - begin);
-      });
-      int64_t best = -1;
-      for (int64_t i : found) {
-        if (i < 0) continue;
-        const bool better = x[i] != x[i] || (kExtreme > 0 ? x[i] > x[best] : x[i] < x[best]);
-        if (best < 0 || (x[best] == x[best] && better)) best = i;
-      }
-      *reinterpret_cast<int64_t*>(a.out) = best;
-      return;
-    }
+  const bool contiguous = nd == 1 && rstrides[0] == sizeof(T);
+  if (a.kept_size == 1 && contiguous) {
+    const T* x = reinterpret_cast<const T*>(a.in);
+    *reinterpret_cast<int64_t*>(a.out) = first_extreme_split<T, IsMax>(
+        a.reduce_size, [&](int64_t first, int64_t m) { return first_extreme<T, IsMax>(x + first, m); });
+    return;
   }
   int64_t grain = std::max<int64_t>(1, kCheapGrain / a.reduce_size);
   parallel_for(a.kept_size, grain, [&](int64_t begin, int64_t end) {
     for (int64_t k = begin; k < end; ++k) {
       int64_t in_off, out_off;
       kept_offsets(a, k, &in_off, &out_off);
-      if constexpr (std::is_arithmetic_v<T>) {
-        if (nd == 1 && rstrides[0] == sizeof(T) && a.reduce_size >= 64) {
-          *reinterpret_cast<int64_t*>(a.out + out_off) = first_extreme_index<IsMax ? 1 : -1>(
-              reinterpret_cast<const T*>(a.in + in_off), a.reduce_size);
-          continue;
-        }
+      int64_t* out = reinterpret_cast<int64_t*>(a.out + out_off);
+      if (contiguous) {
+        *out = first_extreme<T, IsMax>(reinterpret_cast<const T*>(a.in + in_off), a.reduce_size).index;
+        continue;
       }
       int64_t idx[kMaxDims] = {};
-      int64_t best = 0;
-      T best_v{};
-      for (int64_t r = 0; r < a.reduce_size; ++r) {
+      Found<T> best;
+      for (int64_t r = 0; r < a.reduce_size && !(r > 0 && DeviceOp<dev::op_isnan>::call(best.value)); ++r) {
         const char* p = a.in + in_off;
         for (int d = 0; d < nd; ++d) p += idx[d] * rstrides[d];
-        T v = *reinterpret_cast<const T*>(p);
-        if (DeviceOp<dev::op_isnan>::call(v)) {
-          best = r;
-          break;
-        }
-        if (r == 0 || (IsMax ? DeviceOp<dev::op_less>::call(best_v, v) : DeviceOp<dev::op_less>::call(v, best_v))) {
-          best_v = v;
-          best = r;
-        }
+        const Found<T> here{r, *reinterpret_cast<const T*>(p)};
+        if (replaces<T, IsMax>(best, here)) best = here;
         for (int d = nd - 1; d >= 0; --d) {
           if (++idx[d] < rshape[d]) break;
           idx[d] = 0;
         }
       }
-      *reinterpret_cast<int64_t*>(a.out + out_off) = best;
+      *out = best.index;
     }
   });
 }
