@@ -19,6 +19,9 @@ template <class R> __device__ __forceinline__ complex<R> operator*(complex<R> a,
   return make_complex(fma(a.re, b.re, -mul_rn(a.im, b.im)), fma(a.re, b.im, mul_rn(a.im, b.re)));
 }
 template <class R> __device__ __forceinline__ complex<R> scale(complex<R> a, R s) { return make_complex(a.re * s, a.im * s); }
+// |x|^2 without a square root: x * x for a real, re^2 + im^2 for a complex value.
+template <class R> __device__ __forceinline__ R squared_magnitude(R x) { return x * x; }
+template <class R> __device__ __forceinline__ R squared_magnitude(complex<R> z) { return z.re * z.re + z.im * z.im; }
 template <class R> __device__ __forceinline__ bool operator==(complex<R> a, complex<R> b) { return a.re == b.re && a.im == b.im; }
 template <class R> __device__ __forceinline__ bool operator!=(complex<R> a, complex<R> b) { return !(a == b); }
 // Smith's division with NumPy's handling of a zero divisor.

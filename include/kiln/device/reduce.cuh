@@ -102,8 +102,6 @@ template <> struct moments_type<float> { typedef float type; };
 template <class R> struct moments_type<complex<R> > { typedef complex<R> type; };
 template <class T> struct real_part { typedef T type; };
 template <class R> struct real_part<complex<R> > { typedef R type; };
-template <class R> __device__ __forceinline__ R squared_magnitude(R x) { return x * x; }
-template <class R> __device__ __forceinline__ R squared_magnitude(complex<R> z) { return z.re * z.re + z.im * z.im; }
 template <class R> __device__ __forceinline__ bool is_finite_value(R x) { return x - x == R(0); }
 template <class R> __device__ __forceinline__ bool is_finite_value(complex<R> z) {
   return is_finite_value(z.re) && is_finite_value(z.im);

@@ -26,10 +26,8 @@ template <class T> __device__ __forceinline__ T pivot_magnitude(T x) { return op
 template <class R> __device__ __forceinline__ R pivot_magnitude(complex<R> z) {
   return op_abs::call(z.re) + op_abs::call(z.im);
 }
-template <class T> __device__ __forceinline__ T real_part(T x) { return x; }
-template <class R> __device__ __forceinline__ R real_part(complex<R> z) { return z.re; }
-template <class T> __device__ __forceinline__ T squared_magnitude(T x) { return x * x; }
-template <class R> __device__ __forceinline__ R squared_magnitude(complex<R> z) { return z.re * z.re + z.im * z.im; }
+template <class T> __device__ __forceinline__ T real_value(T x) { return x; }
+template <class R> __device__ __forceinline__ R real_value(complex<R> z) { return z.re; }
 template <class T> __device__ __forceinline__ T divided_by_real(T x, T s) { return x / s; }
 template <class R> __device__ __forceinline__ complex<R> divided_by_real(complex<R> z, R s) {
   return make_complex(z.re / s, z.im / s);
@@ -128,7 +126,7 @@ KILN_UNROLL
     auto sum = squared_magnitude(convert<T>(0));
 KILN_UNROLL
     for (int k = 0; k < j; ++k) sum += squared_magnitude(l[j][k]);
-    const auto d = real_part(l[j][j]) - sum;
+    const auto d = real_value(l[j][j]) - sum;
     if (d <= 0) return j + 1;
     const auto s = sqrt(d);
     l[j][j] = convert<T>(s);
