@@ -39,4 +39,19 @@ cudaDataType lapack_real_type(DType dt);
 // The infos of a stack (device ints) into LAPACK's host infos: the one wait.
 void infos_to_host(const void* device_infos, int64_t batch, int device, int64_t* out);
 
+// A table entry calling Op for dtype D, and a row of LAPACK kernels
+// (KernelTable::lapack's or small_matrix's) filled with Op for each of the
+// four LAPACK dtypes.
+template <void (*Op)(const LapackArgs&, DType), int D>
+void lapack_entry(const LapackArgs& p) {
+  Op(p, static_cast<DType>(D));
+}
+template <void (*Op)(const LapackArgs&, DType)>
+void fill_lapack_row(LapackKernel (&row)[kNumDTypes]) {
+  row[static_cast<int>(DType::Float32)] = &lapack_entry<Op, static_cast<int>(DType::Float32)>;
+  row[static_cast<int>(DType::Float64)] = &lapack_entry<Op, static_cast<int>(DType::Float64)>;
+  row[static_cast<int>(DType::Complex64)] = &lapack_entry<Op, static_cast<int>(DType::Complex64)>;
+  row[static_cast<int>(DType::Complex128)] = &lapack_entry<Op, static_cast<int>(DType::Complex128)>;
+}
+
 }  // namespace kiln::cuda

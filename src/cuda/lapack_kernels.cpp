@@ -218,34 +218,21 @@ void gesvd(const LapackArgs& p, DType dt) {
   gesvdj_each(p, dt);
 }
 
-template <void (*Op)(const LapackArgs&, DType), int D>
-void entry(const LapackArgs& p) {
-  Op(p, static_cast<DType>(D));
-}
-
-template <void (*Op)(const LapackArgs&, DType)>
-void register_op(KernelTable& t, LapackOp op) {
-  auto& row = t.lapack[static_cast<int>(op)];
-  row[static_cast<int>(DType::Float32)] = &entry<Op, static_cast<int>(DType::Float32)>;
-  row[static_cast<int>(DType::Float64)] = &entry<Op, static_cast<int>(DType::Float64)>;
-  row[static_cast<int>(DType::Complex64)] = &entry<Op, static_cast<int>(DType::Complex64)>;
-  row[static_cast<int>(DType::Complex128)] = &entry<Op, static_cast<int>(DType::Complex128)>;
-}
-
 }  // namespace
 
 void register_lapack_kernels(KernelTable& t) {
-  register_op<&getrf>(t, LapackOp::getrf);
-  register_op<&getrs>(t, LapackOp::getrs);
-  register_op<&potrf>(t, LapackOp::potrf);
-  register_op<&geqrf>(t, LapackOp::geqrf);
-  register_op<&orgqr>(t, LapackOp::orgqr);
-  register_op<&syevd>(t, LapackOp::syevd);
-  register_op<&gesvd>(t, LapackOp::gesvd);
-  register_op<&lu_slogdet>(t, LapackOp::lu_slogdet);
-  auto& geev_row = t.lapack[static_cast<int>(LapackOp::geev)];
-  geev_row[static_cast<int>(DType::Complex64)] = &entry<&geev, static_cast<int>(DType::Complex64)>;
-  geev_row[static_cast<int>(DType::Complex128)] = &entry<&geev, static_cast<int>(DType::Complex128)>;
+  auto row = [&](LapackOp op) -> LapackKernel (&)[kNumDTypes] { return t.lapack[static_cast<int>(op)]; };
+  fill_lapack_row<&getrf>(row(LapackOp::getrf));
+  fill_lapack_row<&getrs>(row(LapackOp::getrs));
+  fill_lapack_row<&potrf>(row(LapackOp::potrf));
+  fill_lapack_row<&geqrf>(row(LapackOp::geqrf));
+  fill_lapack_row<&orgqr>(row(LapackOp::orgqr));
+  fill_lapack_row<&syevd>(row(LapackOp::syevd));
+  fill_lapack_row<&gesvd>(row(LapackOp::gesvd));
+  fill_lapack_row<&lu_slogdet>(row(LapackOp::lu_slogdet));
+  auto& geev_row = row(LapackOp::geev);
+  geev_row[static_cast<int>(DType::Complex64)] = &lapack_entry<&geev, static_cast<int>(DType::Complex64)>;
+  geev_row[static_cast<int>(DType::Complex128)] = &lapack_entry<&geev, static_cast<int>(DType::Complex128)>;
 }
 
 }  // namespace kiln::cuda

@@ -48,20 +48,6 @@ void small_matrix(const LapackArgs& p, DType dt) {
   infos_to_host(infos->data(), p.batch, p.device, p.info);
 }
 
-template <SmallMatrixOp Op, int D>
-void entry(const LapackArgs& p) {
-  small_matrix<Op>(p, static_cast<DType>(D));
-}
-
-template <SmallMatrixOp Op>
-void register_op(KernelTable& t) {
-  auto& row = t.small_matrix[static_cast<int>(Op)];
-  row[static_cast<int>(DType::Float32)] = &entry<Op, static_cast<int>(DType::Float32)>;
-  row[static_cast<int>(DType::Float64)] = &entry<Op, static_cast<int>(DType::Float64)>;
-  row[static_cast<int>(DType::Complex64)] = &entry<Op, static_cast<int>(DType::Complex64)>;
-  row[static_cast<int>(DType::Complex128)] = &entry<Op, static_cast<int>(DType::Complex128)>;
-}
-
 }  // namespace
 
 const char* small_matrix_kernel_source() {
@@ -87,8 +73,8 @@ KILN_SMALL_BOUNDS(kiln::dev::complex128, z)
 }
 
 void register_small_matrix_kernels(KernelTable& t) {
-  register_op<SmallMatrixOp::inverse>(t);
-  register_op<SmallMatrixOp::cholesky>(t);
+  fill_lapack_row<&small_matrix<SmallMatrixOp::inverse>>(t.small_matrix[static_cast<int>(SmallMatrixOp::inverse)]);
+  fill_lapack_row<&small_matrix<SmallMatrixOp::cholesky>>(t.small_matrix[static_cast<int>(SmallMatrixOp::cholesky)]);
 }
 
 }  // namespace kiln::cuda
