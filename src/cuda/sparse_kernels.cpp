@@ -44,9 +44,8 @@ void matvec(const SparseMatvecArgs& a) {
   const void* alpha = single ? static_cast<const void*>(one_f) : one;
   const void* beta = single ? static_cast<const void*>(zero_f) : zero;
   const cusparseOperation_t op = a.transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
-  // CSR_ALG2 gives the same bits on every run (the default's row-splitting
-  // kernel, csrmv_v3, combines partial sums in an order that varies, and
-  // compute-sanitizer's racecheck reports its shared-memory exchange).
+  // CSR_ALG2: cuSPARSE documents it as giving the same bits on every run,
+  // which the default algorithm does not promise.
   const cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_CSR_ALG2;
   size_t bytes = 0;
   check(api.cusparseSpMV_bufferSize(handle, op, alpha, matrix.get(), x.get(), beta, y.get(), t, algorithm,

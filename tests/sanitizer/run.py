@@ -35,6 +35,29 @@ SELECT = ("(cuda or gpu or cupy or torch) and not fault and not poisoned and not
           " and not nccl")
 
 
+# Kernels of NVIDIA's libraries, by the namespace of their demangled names:
+# a report inside one is counted apart from reports in kiln's own kernels.
+LIBRARY_KERNEL = re.compile(r"\b(cusparse|cusolver|cublas|cublasLt|cufft|nccl)\w*::|\b(cusparse|cusolver|cublas|cufft)_")
+REPORT = re.compile(r"========= (?:Error: |Warning: |Invalid )")
+KERNEL = re.compile(r" at (.+?)\+0x[0-9a-f]+")
+
+
+def reports_by_owner(text):
+    """(reports in kiln's kernels, reports in NVIDIA's library kernels) of a log."""
+    kiln = library = 0
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not REPORT.search(line):
+            continue
+        # the kernel is named on the report's first line (racecheck) or the next (memcheck)
+        kernel = next((m.group(1) for m in map(KERNEL.search, lines[i:i + 3]) if m), "")
+        if LIBRARY_KERNEL.search(kernel):
+            library += 1
+        else:
+            kiln += 1
+    return kiln, library
+
+
 def sanitizer():
     return shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
 
@@ -107,15 +130,21 @@ def main():
         errors = re.findall(r"ERROR SUMMARY: (\d+) error", text)
         hazards = re.findall(r"RACECHECK SUMMARY: (\d+) hazard", text)
         found = sum(map(int, errors + hazards)) if (errors or hazards) else None
+        in_kiln, in_library = reports_by_owner(text)
         deadline_skips = sum(int(m) for m in re.findall(r"SKIPPED \[(\d+)\].*past KILN_TEST_DEADLINE", text))
-        rows.append((n, len(shards[n]), count("passed"), count("failed"), deadline_skips, found, proc.returncode))
+        rows.append((n, len(shards[n]), count("passed"), count("failed"), deadline_skips, found, in_kiln, in_library,
+                     proc.returncode))
         bad |= proc.returncode != 0 or found is None or found > 0
     print(f"{args.tool}: {len(ids)} tests in {args.shards} shards, {time.time() - start:.0f} s")
-    print("shard  tests  passed  failed  past-deadline  sanitizer-errors  rc")
+    # errors: the tool's summary count ("?" where the shard was killed before it);
+    # reports: the reports in the log, by whose kernel they name
+    print("shard  tests  passed  failed  past-deadline  errors  reports-kiln  reports-library  rc")
     for r in rows:
-        print("{:5d} {:6d} {:7d} {:7d} {:14d} {:>17} {:3d}".format(*r[:5], "?" if r[5] is None else r[5], r[6]))
-    total = [sum(r[i] for r in rows) for i in (1, 2, 3)]
-    print(f"total: {total[0]} tests, {total[1]} passed, {total[2]} failed")
+        print("{:5d} {:6d} {:7d} {:7d} {:14d} {:>7} {:13d} {:16d} {:3d}".format(
+            *r[:5], "?" if r[5] is None else r[5], *r[6:]))
+    total = [sum(r[i] for r in rows) for i in (1, 2, 3, 6, 7)]
+    print(f"total: {total[0]} tests, {total[1]} passed, {total[2]} failed; reports in kiln's kernels {total[3]},"
+          f" in NVIDIA's library kernels {total[4]}")
     sys.exit(1 if bad else 0)
 
 
