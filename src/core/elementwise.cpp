@@ -8,6 +8,7 @@
 #include "kiln/reductions.hpp"
 #include "kiln/registry.hpp"
 #include "fusion_graph.hpp"
+#include "eager_op.hpp"
 #include "op_types.hpp"
 #include "strided_plan.hpp"
 
@@ -159,6 +160,19 @@ DType result_dtype(OpId op, const std::vector<Operand>& args) {
   return resolve_operands_loop(op, args.data(), first_promoted(op), static_cast<int>(args.size())).output;
 }
 
+namespace {
+
+// The backend's loop for `op` in dtype `loop`; TypeError naming both where it has none.
+ElementwiseKernel elementwise_kernel(OpId op, DType loop, Device device) {
+  const ElementwiseKernel kernel = kernel_table(device.kind).elementwise[static_cast<int>(op)][static_cast<int>(loop)];
+  if (!kernel)
+    throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " + std::string(name(loop)) + " on " +
+                    device.str());
+  return kernel;
+}
+
+}  // namespace
+
 Array apply(OpId op, const Operand* args, int count, const Array* out) {
   const int arity = op_arity(op);
   if (count != arity)
@@ -176,10 +190,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
     for (int i = 0; i < arity; ++i)
       if (!args[i].is_array()) args[i].scalar().check_fits(types.loop);
 
-  ElementwiseKernel kernel = kernel_table(device.kind).elementwise[static_cast<int>(op)][static_cast<int>(types.loop)];
-  if (!kernel)
-    throw TypeError(std::string("kiln.") + op_name(op) + " has no kernel for " +
-                    std::string(name(types.loop)) + " on " + device.str());
+  elementwise_kernel(op, types.loop, device);  // refused here, at the call, when there is none
 
   // The arrays' broadcast shape (scalars broadcast to anything).
   Shape shape;
@@ -194,7 +205,14 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
   // generated kernel (integer power first checks its exponents' values).
   if (!(op == OpId::power && is_integer(types.loop)))
     if (auto pending = fusion::record(op, args, arity, types, shape, device, out)) return *pending;
+  return detail::run_resolved(op, args, arity, types, shape, device, out);
+}
 
+namespace detail {
+
+Array run_resolved(OpId op, const Operand* args, int arity, const LoopTypes& types, Shape shape, Device device,
+                   const Array* out) {
+  const ElementwiseKernel kernel = elementwise_kernel(op, types.loop, device);
   // Inputs in the loop dtype (the condition of where in bool). Arrays already
   // in that dtype are used in place; `made` holds the ones built here. A
   // scalar goes to the kernel by value (`inputs` null): no device array, no
@@ -263,6 +281,8 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
   }
   return result;
 }
+
+}  // namespace detail
 
 #define KILN_DEFINE_OP_1(name) \
   Array name(const Operand& x, const Array* out) { return apply(OpId::name, {x}, out); }

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "eager_op.hpp"
 #include "fused_kernel.hpp"
 #include "kiln/error.hpp"
 
@@ -119,21 +120,40 @@ NodePtr leaf_node(const Array& a) {
   return n;
 }
 
+// One op node's value from its inputs' values, types and shape as recorded.
+Array run_node(const Node& node, const std::vector<Operand>& args, Device device) {
+  if (node.cast) return args[0].array().astype(node.dtype);
+  return detail::run_resolved(node.op, args.data(), static_cast<int>(args.size()), {node.loop, node.dtype},
+                              node.shape, device);
+}
+
 // The value the graph computes, run op by op with kiln's own kernels.
-Array run_op_by_op(const NodePtr& node, std::unordered_map<const Node*, Array>& done) {
+Array run_op_by_op(const NodePtr& node, Device device, std::unordered_map<const Node*, Array>& done) {
   auto it = done.find(node.get());
   if (it != done.end()) return it->second;
   std::vector<Operand> args;
+  args.reserve(node->inputs.size());
   for (const NodePtr& in : node->inputs) {
     switch (in->kind) {
       case Node::Kind::Leaf: args.emplace_back(in->leaf); break;
       case Node::Kind::Scalar: args.emplace_back(in->scalar); break;
-      case Node::Kind::Op: args.emplace_back(run_op_by_op(in, done)); break;
+      case Node::Kind::Op: args.emplace_back(run_op_by_op(in, device, done)); break;
     }
   }
-  Array result = node->cast ? args[0].array().astype(node->dtype) : kiln::apply(node->op, args);
+  Array result = run_node(*node, args, device);
   done.emplace(node.get(), result);
   return result;
+}
+
+// A graph of one op (its inputs leaves and scalars): no graph walk.
+Array run_single_op(const Node& node, Device device) {
+  std::vector<Operand> args;
+  args.reserve(node.inputs.size());
+  for (const NodePtr& in : node.inputs) {
+    if (in->kind == Node::Kind::Leaf) args.emplace_back(in->leaf);
+    else args.emplace_back(in->scalar);
+  }
+  return run_node(node, args, device);
 }
 
 }  // namespace
@@ -346,8 +366,12 @@ bool Pending::run() {
     }
   }
   if (!memory) {
-    std::unordered_map<const Node*, Array> done;
-    memory = run_op_by_op(root_, done).buffer();
+    if (root.ops == 1) {
+      memory = run_single_op(root, device_).buffer();
+    } else {
+      std::unordered_map<const Node*, Array> done;
+      memory = run_op_by_op(root_, device_, done).buffer();
+    }
     ++unfused_runs;
   }
   target->data_ = memory->data();

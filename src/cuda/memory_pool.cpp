@@ -1,13 +1,14 @@
 // The caching device allocator: one BlockPool per device over segments from
 // cuMemAlloc. When the driver runs out of memory (or the pool's limit would be
 // passed) the pool frees its wholly free segments and retries once.
+#include <atomic>
 #include <cstdlib>
-#include <map>
 #include <mutex>
 #include <string>
 
 #include "../core/block_pool.hpp"
 #include "context.hpp"
+#include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
 #include "memory_pool.hpp"
@@ -106,13 +107,17 @@ class DevicePool {
 };
 
 DevicePool& pool(int device) {
+  // Looked up on every allocation: a lock-free read once the pool exists.
+  // The pools are leaked: they outlive every array.
+  static std::atomic<DevicePool*> pools[kMaxDevices] = {};
+  if (device >= 0 && device < kMaxDevices)
+    if (DevicePool* known = pools[device].load(std::memory_order_acquire)) return *known;
   static std::mutex mutex;
-  static std::map<int, DevicePool*>* pools = new std::map<int, DevicePool*>;  // leaked: outlives every array
   std::lock_guard<std::mutex> lock(mutex);
   check_device(device);
-  auto it = pools->find(device);
-  if (it == pools->end()) it = pools->emplace(device, new DevicePool(device)).first;
-  return *it->second;
+  check_device_index(device);
+  if (!pools[device].load(std::memory_order_relaxed)) pools[device].store(new DevicePool(device), std::memory_order_release);
+  return *pools[device].load(std::memory_order_relaxed);
 }
 
 }  // namespace
