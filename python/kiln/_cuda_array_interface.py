@@ -1,7 +1,9 @@
 """``__cuda_array_interface__`` (version 3) both ways: exported by arrays on a
-GPU with kiln's current stream, and read by ``kiln.asarray``, which waits for
-the producer's stream first (``KILN_CUDA_ARRAY_INTERFACE_SYNC=0`` skips that,
-as CuPy's and Numba's switches do).
+GPU with kiln's current stream, and read by ``kiln.asarray``, which orders
+kiln's current stream after the producer's with an event, as CuPy does
+(``KILN_CUDA_ARRAY_INTERFACE_SYNC=0`` skips that). kiln.cuda's Numba face
+synchronizes the producer's stream on the host instead, as Numba does
+(``kiln.cuda.config.CUDA_ARRAY_INTERFACE_SYNC``).
 
 In a process without a GPU, where kiln's CPU stands in for CUDA device 0
 (``kiln.cuda.host_mode()``), arrays on the CPU export it too, their host
@@ -56,8 +58,13 @@ def exported(obj):
     return interface if isinstance(interface, dict) else None
 
 
-def from_interface(obj):
-    """A kiln array viewing the GPU memory ``obj`` describes (kept alive by it)."""
+def from_interface(obj, synchronize=None):
+    """A kiln array viewing the GPU memory ``obj`` describes (kept alive by it).
+
+    Where the interface names the producer's stream, kiln's current stream is
+    ordered after it with an event (no wait on the host), unless
+    `synchronize` says otherwise: True waits for that stream on the host, as
+    Numba does (its face here); False leaves the ordering to the caller."""
     import numpy as np
 
     from .cuda.stream import _from_interchange, _wait, get_current_stream
@@ -76,12 +83,16 @@ def from_interface(obj):
     strides = None if strides is None else tuple(strides)
     from .cuda.device import host_mode
 
+    stream = desc.get("stream")
     if host_mode():  # no GPU: the "device" memory is the host's (see above)
+        if stream is not None and synchronize:
+            _from_interchange(stream, None).synchronize()
         return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, "cpu")
     device = _core._cuda_pointer_device(ptr) if ptr else _core._cuda_current_device()
     if device < 0:
         raise ValueError(f"obj: __cuda_array_interface__ points at {ptr:#x}, which is not GPU memory")
-    stream = desc.get("stream")
-    if stream is not None and os.environ.get("KILN_CUDA_ARRAY_INTERFACE_SYNC", "1") != "0":
+    if stream is not None and synchronize:
+        _from_interchange(stream, device).synchronize()
+    elif stream is not None and synchronize is None and os.environ.get("KILN_CUDA_ARRAY_INTERFACE_SYNC", "1") != "0":
         _wait(get_current_stream(device), _from_interchange(stream, device))
     return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, f"cuda:{device}")

@@ -1,5 +1,7 @@
 #include "driver.hpp"
 
+#include <pthread.h>
+
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -11,6 +13,14 @@
 
 namespace kiln::cuda {
 namespace {
+
+// Set in a child forked after the driver was initialised: CUDA's state does
+// not survive fork, and the driver's own errors there are unrelated-looking.
+std::atomic<bool> forked_after_init{false};
+constexpr const char* kForked =
+    "CUDA initialized before forking: this process is a fork of one that had initialised CUDA, and CUDA cannot "
+    "be used in it (start child processes with multiprocessing's 'spawn' or 'forkserver' method)";
+void mark_forked() { forked_after_init.store(true, std::memory_order_relaxed); }
 
 // The driver, once resolved, is initialised; a failing cuInit is the error.
 const LoadedApi<Driver>& load() {
@@ -31,6 +41,8 @@ const LoadedApi<Driver>& load() {
       const char* name = nullptr;
       l.api.cuGetErrorName(r, &name);
       l.error = std::string("cuInit failed: ") + (name ? name : "unknown error");
+    } else {
+      pthread_atfork(nullptr, nullptr, &mark_forked);
     }
     return l;
   }();
@@ -39,11 +51,16 @@ const LoadedApi<Driver>& load() {
 
 }  // namespace
 
-const Driver& driver() { return api_or_throw(load()); }
+const Driver& driver() {
+  if (forked_after_init.load(std::memory_order_relaxed)) throw CudaError(kForked);
+  return api_or_throw(load());
+}
 
-bool driver_available() { return load().error.empty(); }
+bool driver_available() { return !forked_after_init.load(std::memory_order_relaxed) && load().error.empty(); }
 
-const char* driver_error() { return load().error.c_str(); }
+const char* driver_error() {
+  return forked_after_init.load(std::memory_order_relaxed) ? kForked : load().error.c_str();
+}
 
 namespace {
 

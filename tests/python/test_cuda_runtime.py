@@ -343,6 +343,34 @@ def test_a_kernel_fault_is_reported_as_a_poisoned_context():
     assert later_op == first and later_sync == first
 
 
+FORK_AFTER_INIT = r"""
+import os, kiln
+x = kiln.arange(4.0, device="cuda")
+pid = os.fork()
+if pid == 0:
+    try:
+        kiln.ones(3, device="cuda")
+        print("no error", flush=True)
+    except kiln.cuda.CUDAError as e:
+        print(type(e).__name__, "|", e, flush=True)
+    print("cpu", float(kiln.ones(3, device="cpu").sum()), flush=True)
+    os._exit(0)  # stdio is flushed above: _exit leaves the parent's buffers alone
+os.waitpid(pid, 0)
+print("parent", float((x * 2).sum()))
+"""
+
+
+@needs_gpu
+def test_cuda_in_a_fork_of_a_process_that_used_it_is_refused_by_name():
+    """CUDA's state does not survive fork: the child gets one clear error
+    (Numba's wording) for any GPU work; its CPU work and the parent go on."""
+    done = subprocess.run([sys.executable, "-c", FORK_AFTER_INIT], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("CUDAError | CUDA initialized before forking") and "spawn" in lines[0], lines
+    assert lines[1:] == ["cpu 3.0", "parent 12.0"], lines
+
+
 def test_cusolver_version_without_a_gpu():
     """CuPy's cuda.cusolver._getVersion(): the loaded cuSOLVER's version, a
     GPU or not (the library is what answers); CUDAError where it is missing."""

@@ -1740,6 +1740,45 @@ def test_numba_arrays_keep_their_stream(current):
     np.testing.assert_array_equal(made.copy_to_host(), np.arange(4.0))  # on the array's stream
 
 
+def test_a_foreign_arrays_stream_is_synchronized_as_numba_does(current, monkeypatch):
+    """The Numba face synchronizes the stream an imported interface names
+    before using the memory: once in as_cuda_array, once per foreign argument
+    of a launch; sync=False and config.CUDA_ARRAY_INTERFACE_SYNC = 0 skip it."""
+    if current.type == "cpu" and not cuda.device.host_mode():
+        pytest.skip("arrays on the CPU beside a GPU have no __cuda_array_interface__ to carry a stream")
+    from unittest import mock
+
+    class Foreign:
+        def __init__(self, a):
+            self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+    s1, s2 = cuda.stream(), cuda.stream()
+    a, b = Foreign(cuda.device_array(4, stream=s1)), Foreign(cuda.device_array(4, stream=s2))
+    no_stream = Foreign(cuda.device_array(4))
+
+    @cuda.jit
+    def fill(x, y):
+        i = cuda.grid(1)
+        if i < x.size:
+            x[i] = i
+            y[i] = 2 * i
+
+    with mock.patch.object(cuda.Stream, "synchronize", autospec=True) as sync:
+        cuda.as_cuda_array(a)
+        assert [c.args[0].handle for c in sync.call_args_list] == [s1.handle]
+        cuda.as_cuda_array(a, sync=False)
+        cuda.as_cuda_array(no_stream)
+        assert sync.call_count == 1
+        fill[1, 4](a, b)
+        assert sorted(int(c.args[0].handle) for c in sync.call_args_list[1:]) == sorted([int(s1.handle), int(s2.handle)])
+        monkeypatch.setattr(cuda.config, "CUDA_ARRAY_INTERFACE_SYNC", 0)
+        cuda.as_cuda_array(a)
+        fill[1, 4](a, b)
+        assert sync.call_count == 3
+    cuda.synchronize()
+    np.testing.assert_array_equal(cuda.as_cuda_array(b).copy_to_host(), 2 * np.arange(4.0))
+
+
 def test_pointer_arguments_and_carray(current):
     """CPointer parameters take addresses (indexed without bounds), and
     carray/farray view them as arrays, as Numba's kernels have them."""

@@ -829,12 +829,15 @@ def _raise_recorded(kernel, args, name):
 
 def foreign_arrays_viewed(args):
     """Objects that are arrays only by ``__cuda_array_interface__`` (CuPy's,
-    PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory."""
+    PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory,
+    the streams their interfaces name synchronized first, as Numba does
+    (unless ``kiln.cuda.config.CUDA_ARRAY_INTERFACE_SYNC`` is 0)."""
     from .._cuda_array_interface import exported, from_interface
+    from ..cuda import config
 
     def viewed(a):
         foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray)) and exported(a) is not None
-        return from_interface(a) if foreign else a
+        return from_interface(a, bool(config.CUDA_ARRAY_INTERFACE_SYNC)) if foreign else a
 
     return T.map_leaves(args, viewed)
 

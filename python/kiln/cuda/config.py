@@ -17,3 +17,6 @@ CUDA_LOW_OCCUPANCY_WARNINGS = _flag("NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS", 0)
 CUDA_WARN_ON_IMPLICIT_COPY = _flag("NUMBA_CUDA_WARN_ON_IMPLICIT_COPY", 1)
 # No performance warnings at all.
 DISABLE_PERFORMANCE_WARNINGS = _flag("NUMBA_DISABLE_PERFORMANCE_WARNINGS", 0)
+# Synchronize the stream an imported __cuda_array_interface__ names before
+# using its memory (kernel arguments, as_cuda_array), as Numba does.
+CUDA_ARRAY_INTERFACE_SYNC = _flag("NUMBA_CUDA_ARRAY_INTERFACE_SYNC", 1)

@@ -13,6 +13,7 @@ GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 import contextlib
 import functools
 
+from . import config
 from ._backend import core
 from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
 
@@ -301,10 +302,13 @@ def is_cuda_array(obj):
 
 def from_cuda_array_interface(desc, owner=None, sync=True):
     """Numba's: a kiln array viewing the memory a ``__cuda_array_interface__``
-    dictionary describes (kept alive through `owner`, when given)."""
+    dictionary describes (kept alive through `owner`, when given). Where the
+    dictionary names a stream, that stream is synchronized first, as Numba
+    does, unless `sync` or ``config.CUDA_ARRAY_INTERFACE_SYNC`` is false."""
     from .._cuda_array_interface import from_interface
 
-    return _numba_array(from_interface(_Interface(desc, owner)), _stream_of(desc))
+    synchronize = bool(sync and config.CUDA_ARRAY_INTERFACE_SYNC)
+    return _numba_array(from_interface(_Interface(desc, owner), synchronize), _stream_of(desc))
 
 
 class _Interface:
@@ -316,12 +320,16 @@ class _Interface:
 
 def as_cuda_array(obj, sync=True):
     """A kiln array sharing `obj`'s device memory (``__cuda_array_interface__``), no copy."""
+    from .._array import ndarray
     from .._creation import asarray
+    from .record_arrays import DeviceRecordArray
 
     if not is_cuda_array(obj):
         raise TypeError(f"as_cuda_array: a {type(obj).__name__} is not a CUDA array (it has no "
                         "__cuda_array_interface__)")
-    return _numba_array(asarray(obj), _stream_of(obj.__cuda_array_interface__))
+    if isinstance(obj, (ndarray, DeviceRecordArray)):  # kiln's own: no other stream to wait for
+        return _numba_array(asarray(obj), _stream_of(obj.__cuda_array_interface__))
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
 
 
 def _stream_of(desc):

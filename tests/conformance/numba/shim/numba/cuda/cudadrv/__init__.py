@@ -1,2 +1,2 @@
 """``numba.cuda.cudadrv``: Numba's driver package, by its names in kiln."""
-from . import devicearray, driver  # noqa: F401
+from . import devicearray, driver, error  # noqa: F401
