@@ -46,6 +46,20 @@ bool enable_peer_access(int device, int peer);
 // memory CUDA does not know or host memory.
 int pointer_device(uintptr_t address);
 void synchronize(int device);
+
+// CUDA IPC. The handle of the allocation holding `address` (a kiln pool
+// segment, or any cuMemAlloc block), with the address's offset into it.
+struct IpcExport {
+  std::string handle;  // CUipcMemHandle's 64 bytes
+  uint64_t offset = 0;
+  uint64_t allocation_bytes = 0;
+  int device = 0;
+};
+IpcExport ipc_export(uintptr_t address);
+// Maps another process's allocation into `device`'s context by its handle:
+// the allocation's base address here (closed by ipc_close).
+uintptr_t ipc_open(const std::string& handle, int device);
+void ipc_close(uintptr_t base, int device);
 // The CUDA profiler's collection on `device` (Nsight Systems' --capture-range=cudaProfilerApi).
 void profiler_start(int device);
 void profiler_stop(int device);

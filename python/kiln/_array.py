@@ -229,6 +229,12 @@ def _construct(shape, dtype, memptr, strides, order):
     return _core._wrap_memory(memptr.ptr, dt, shape, tuple(strides), memptr, True, memptr.array_device)
 
 
+def _ipc():
+    from .cuda import ipc
+
+    return ipc
+
+
 def _data(self):
     """A kiln.cuda.MemoryPointer to the array's first element (CuPy's ndarray.data)."""
     from .cuda.memory import ArrayMemory, MemoryPointer
@@ -466,6 +472,7 @@ _METHODS = {
     "flatten": _flatten,
     "data": property(_data),
     "gpu_data": property(_data),  # Numba's name of the memory (gpu_data.device_pointer: the address)
+    "get_ipc_handle": lambda self: _ipc().get_ipc_handle(self),  # Numba's, for another process
     "flat": property(_FlatIterator),
     "item": _item,
     "tobytes": _tobytes,

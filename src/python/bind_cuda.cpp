@@ -76,6 +76,14 @@ void bind_cuda(nb::module_& m) {
   m.def("_set_synchronize_allowed", &set_synchronize_allowed);
   m.def("_synchronize_allowed", &synchronize_allowed);
   m.def("_cuda_pointer_device", &pointer_device);
+  m.def("_cuda_ipc_export", [](uintptr_t address) {
+    IpcExport e = ipc_export(address);
+    return nb::make_tuple(nb::bytes(e.handle.data(), e.handle.size()), e.offset, e.allocation_bytes, e.device);
+  });
+  m.def("_cuda_ipc_open", [](nb::bytes handle, int device) {
+    return ipc_open(std::string(handle.c_str(), handle.size()), device);
+  });
+  m.def("_cuda_ipc_close", &ipc_close);
   m.def("_cuda_current_device", &current_device);
   m.def("_cuda_set_current_device", &set_current_device);
 

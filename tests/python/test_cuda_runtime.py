@@ -371,6 +371,54 @@ def test_cuda_in_a_fork_of_a_process_that_used_it_is_refused_by_name():
     assert lines[1:] == ["cpu 3.0", "parent 12.0"], lines
 
 
+IPC_CHILD = r"""
+import pickle, sys
+import numpy as np
+from kiln import cuda
+handle, array_handle = pickle.loads(sys.stdin.buffer.read())
+assert handle.base is None
+view = handle.open_array(cuda.current_context(), shape=handle.size // 8, dtype=np.int64)
+print(view.copy_to_host().tolist())
+handle.close()
+with array_handle as a:
+    print(a.copy_to_host().tolist())
+    try:
+        array_handle.open()
+    except ValueError as e:
+        print(e)
+"""
+
+
+@needs_gpu
+def test_ipc_handles_open_in_another_process():
+    """Numba's IpcHandle and devarr.get_ipc_handle(): pickled to a spawned
+    process, opened there over the same memory; a slice carries its offset
+    into the pool's allocation."""
+    from kiln import cuda
+    import pickle
+
+    whole = cuda.to_device(np.arange(10, dtype=np.int64))
+    part = whole[3:8]
+    handle = cuda.current_context().get_ipc_handle(part.gpu_data)
+    assert handle.size == 40 and handle.base is not None
+    payload = pickle.dumps((handle, whole[2:].get_ipc_handle()))
+    done = subprocess.run([sys.executable, "-c", IPC_CHILD], input=payload, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()[-3000:]
+    assert done.stdout.decode().splitlines() == [str(list(range(3, 8))), str(list(range(2, 10))),
+                                                 "IpcHandle is already opened"]
+
+
+@no_gpu
+def test_ipc_without_a_gpu_is_refused_by_name():
+    from kiln import cuda
+
+    a = cuda.to_device(np.arange(4))
+    with pytest.raises(cuda.CUDAError, match="IPC shares GPU memory"):
+        a.get_ipc_handle()
+    with pytest.raises(cuda.CUDAError, match="IPC shares GPU memory"):
+        kiln.cuda.runtime.ipcGetMemHandle(a.data.ptr)
+
+
 def test_cusolver_version_without_a_gpu():
     """CuPy's cuda.cusolver._getVersion(): the loaded cuSOLVER's version, a
     GPU or not (the library is what answers); CUDAError where it is missing."""

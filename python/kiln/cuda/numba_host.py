@@ -14,6 +14,7 @@ import contextlib
 import functools
 
 from . import config
+from .numba_arrays import numba_array as _numba_array
 from ._backend import core
 from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
 
@@ -24,17 +25,6 @@ def _device():
     from .._device import default_device
 
     return default_device()
-
-
-def _numba_array(a, stream=0):
-    """`a` marked as made by Numba's host API: NumPy converts it to a host
-    copy, as Numba's device arrays allow (``np.testing.assert_equal(d, h)``);
-    CuPy's arrays refuse to (kiln/_array.py). Its ``stream`` is the stream
-    it was made on (0: none), which it exports through
-    ``__cuda_array_interface__`` (see _cuda_array_interface.py)."""
-    a._numba_device_array = True
-    a._numba_stream = stream or 0
-    return a
 
 
 def _structured(dtype):
@@ -262,6 +252,15 @@ class Context:
 
     def synchronize(self):
         self.device.synchronize()
+
+    def get_ipc_handle(self, memory):
+        """Numba's: an IpcHandle of a MemoryPointer's memory (``devarr.gpu_data``)
+        for another process (see ipc.py)."""
+        from .ipc import export
+
+        handle = export(int(memory), memory.mem.size - (int(memory) - memory.mem.ptr))
+        handle.base = memory
+        return handle
 
     def reset(self):
         """Waits for the device's work and returns the memory pool's cached

@@ -261,3 +261,29 @@ def eventQuery(event):
 
 def eventElapsedTime(start, end):
     return _event(end).elapsed_ms_since(_event(start))
+
+
+# CUDA IPC by handle, as CuPy's runtime has it: the handle names the whole
+# driver allocation holding the pointer (kiln's pool shares one among
+# blocks), and opens at its start; ipc.py's IpcHandle carries the offset.
+def ipcGetMemHandle(devPtr):
+    """The 64-byte handle of the allocation holding `devPtr`, for another process."""
+    from .ipc import _refuse_on_host
+
+    _refuse_on_host()
+    return core()._cuda_ipc_export(int(devPtr))[0]
+
+
+def ipcOpenMemHandle(handle, flags=1):
+    """Maps another process's allocation into the current device; its address here."""
+    from .ipc import _refuse_on_host
+
+    _refuse_on_host()
+    return core()._cuda_ipc_open(bytes(handle), get_device_id())
+
+
+def ipcCloseMemHandle(devPtr):
+    from .ipc import _refuse_on_host
+
+    _refuse_on_host()
+    core()._cuda_ipc_close(int(devPtr), get_device_id())
