@@ -397,7 +397,7 @@ def test_ipc_handles_open_in_another_process():
     from kiln import cuda
     import pickle
 
-    whole = cuda.to_device(np.arange(10, dtype=np.int64))
+    whole = kiln.asarray(np.arange(10, dtype=np.int64), device="cuda")
     part = whole[3:8]
     handle = cuda.current_context().get_ipc_handle(part.gpu_data)
     assert handle.size == 40 and handle.base is not None

@@ -63,6 +63,7 @@ from .linking import CUSource, declare_device  # noqa: F401  (Numba's foreign de
 from .bf16 import bfloat16  # noqa: F401  (Numba's cuda.bfloat16; its functions are in cuda.bf16)
 from . import devicearray  # noqa: F401  (Numba's cuda.devicearray)
 from .ipc import open_ipc_array  # noqa: F401  (Numba's CUDA IPC)
+from . import devices  # noqa: F401  (Numba's cuda.devices: get_context, gpus)
 from . import vector_types  # noqa: F401  (Numba's vector types: cuda.float32x4, cuda.float4...)
 globals().update(vector_types.constructors)
 

@@ -12,8 +12,6 @@ On a machine without a GPU there is no device memory to share between
 processes: exporting raises CUDAError."""
 import contextlib
 
-import numpy as np
-
 from ._backend import CUDAError, core
 from .device import get_device_id, host_mode
 from .numba_arrays import numba_array
@@ -116,6 +114,8 @@ class IpcHandle:
 
     def open_array(self, context, shape, dtype, strides=None):
         """Like open(), as a device array of `shape` and `dtype` over the memory."""
+        import numpy as np
+
         dtype = np.dtype(dtype)
         shape = (shape,) if np.isscalar(shape) else tuple(shape)
         if strides is not None:
@@ -179,6 +179,8 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     """Numba's ``cuda.open_ipc_array``: the memory of a handle's bytes (from
     ``IpcHandle.handle.reserved``), `offset` bytes into its allocation, as a
     device array for the block."""
+    import numpy as np
+
     dtype = np.dtype(dtype)
     shape = (shape,) if np.isscalar(shape) else tuple(shape)
     size = int(np.prod(shape)) * dtype.itemsize
