@@ -12,19 +12,20 @@
 namespace kiln::cuda {
 namespace {
 
-bool has_cub(const std::string& dir) {
+bool exists(const std::string& path) {
   struct stat st;
-  return stat((dir + "/cub/version.cuh").c_str(), &st) == 0;
+  return stat(path.c_str(), &st) == 0;
 }
+
+bool has_cub(const std::string& dir) { return exists(dir + "/cub/version.cuh"); }
 
 std::string parent(const std::string& path) {
   size_t slash = path.find_last_of('/');
   return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
-std::vector<std::string> candidates(const std::string& nvrtc_library) {
-  std::vector<std::string> dirs;
-  if (const char* v = std::getenv("KILN_CCCL_DIR")) dirs.push_back(v);
+// Where a CUDA toolkit (or NVIDIA's wheels) may be, most specific first.
+std::vector<std::string> toolkit_roots(const std::string& nvrtc_library) {
   std::vector<std::string> roots;
   for (const char* env : {"CUDA_HOME", "CUDA_PATH"})
     if (const char* v = std::getenv(env)) roots.push_back(v);
@@ -34,7 +35,13 @@ std::vector<std::string> candidates(const std::string& nvrtc_library) {
   roots.push_back(parent(KILN_CUDA_INCLUDE_DIR));
 #endif
   roots.push_back("/usr/local/cuda");
-  for (const std::string& root : roots) {
+  return roots;
+}
+
+std::vector<std::string> candidates(const std::string& nvrtc_library) {
+  std::vector<std::string> dirs;
+  if (const char* v = std::getenv("KILN_CCCL_DIR")) dirs.push_back(v);
+  for (const std::string& root : toolkit_roots(nvrtc_library)) {
     dirs.push_back(root + "/include/cccl");
     dirs.push_back(root + "/include");
   }
@@ -55,6 +62,24 @@ const std::string& cccl_include_dir(const std::string& nvrtc_library) {
     throw CudaError("this operation is built on CUB, whose headers (CCCL) were not found; install the CUDA toolkit "
                     "or the nvidia-cuda-cccl wheel, or set KILN_CCCL_DIR. Searched:" + searched);
   }
+  return found;
+}
+
+const std::vector<std::string>& toolkit_include_dirs(const std::string& nvrtc_library) {
+  static const std::vector<std::string> found = [&] {
+    std::vector<std::string> dirs;
+    for (const std::string& root : toolkit_roots(nvrtc_library))
+      if (exists(root + "/include/cuda.h")) {
+        dirs.push_back(root + "/include");
+        break;
+      }
+    for (const std::string& dir : candidates(nvrtc_library))
+      if (has_cub(dir)) {
+        if (dirs.empty() || dirs[0] != dir) dirs.push_back(dir);
+        break;
+      }
+    return dirs;
+  }();
   return found;
 }
 

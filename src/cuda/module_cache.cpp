@@ -124,6 +124,11 @@ std::string cached_compile(const std::string& source, const std::string& program
     options.push_back("-I" + cccl_include_dir(compiler_identity().library));
     h.update(cccl_version(compiler_identity().library) + "\n");
   }
+  if (includes == Includes::KilnAndToolkit)
+    for (const std::string& dir : toolkit_include_dirs(compiler_identity().library)) {
+      options.push_back("-I" + dir);
+      h.update("include " + dir + "\n");
+    }
   for (const std::string& o : user_options) {
     options.push_back(o);
     h.update("option " + o + "\n");
@@ -169,6 +174,7 @@ CUmodule load_module(int device, const std::string& cubin) {
 
 std::string ptx(const std::string& source, int arch, const std::vector<std::string>& user_options) {
   std::vector<std::string> options = kOptions;
+  for (const std::string& dir : toolkit_include_dirs(compiler_identity().library)) options.push_back("-I" + dir);
   options.insert(options.end(), user_options.begin(), user_options.end());
   return compile_ptx(source, "kernel.cu", arch, options, nvrtc_headers());
 }
@@ -179,7 +185,7 @@ std::string cubin_for(const std::string& source, const std::string& program_name
 
 CUmodule load_program(int device, const std::string& source, const std::vector<std::string>& options,
                       const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
-  return load_module(device, cached_compile(source, "kernel.cu", device_arch(device), Includes::Kiln, options,
+  return load_module(device, cached_compile(source, "kernel.cu", device_arch(device), Includes::KilnAndToolkit, options,
                                             name_expressions, lowered_names));
 }
 

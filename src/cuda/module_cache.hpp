@@ -11,7 +11,10 @@
 namespace kiln::cuda {
 
 // What a program includes besides kiln/device/*.cuh.
-enum class Includes : uint8_t { Kiln, KilnAndCccl };
+// What a program's #include finds besides NVRTC's own headers: kiln's device
+// headers; with CCCL's (kiln's CUB-based kernels); or, for users' code, the
+// CUDA toolkit's and CCCL's where they are installed.
+enum class Includes : uint8_t { Kiln, KilnAndCccl, KilnAndToolkit };
 
 // The function `kernel_name` of `source`, loaded on `device`. Compiles on a
 // cache miss; CompileError on failure.

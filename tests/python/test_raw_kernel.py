@@ -262,3 +262,33 @@ def test_structured_scalars_as_vector_types_and_structs(device):
     too_big = np.zeros((), dtype=[("v", "f8", (18,))])[()]
     with pytest.raises(TypeError, match="larger than 136 bytes"):
         kernel((1,), (1,), (too_big, pair, double2, out))
+
+
+CURAND_KERNEL = r'''
+#include <curand_kernel.h>
+extern "C" __global__ void first_draw(unsigned int* out, unsigned long long seed) {
+  curandStateXORWOW_t state;
+  curand_init(seed, 1, 0, &state);
+  *out = curand(&state);
+}
+'''
+
+
+def _toolkit_headers_found():
+    return os.path.exists("/usr/local/cuda/include/curand_kernel.h") or "CUDA_HOME" in os.environ
+
+
+@pytest.mark.skipif(not _toolkit_headers_found(), reason="no CUDA toolkit headers here")
+def test_user_code_includes_the_toolkits_headers_without_a_gpu():
+    """Users' CUDA C may include the toolkit's headers (curand_kernel.h), as
+    CuPy's RawKernel code may: NVRTC finds the toolkit's and CCCL's include
+    directories. NVRTC runs without a GPU."""
+    ptx = kiln._core._cuda_ptx(CURAND_KERNEL, 90, [])
+    assert ".entry first_draw" in ptx
+
+
+@pytest.mark.skipif(not kiln.cuda.is_available(), reason="no CUDA device")
+def test_a_raw_kernel_draws_with_curand():
+    out = kiln.zeros(1, dtype="uint32", device="cuda")
+    kiln.RawKernel(CURAND_KERNEL, "first_draw")((1,), (1,), (out, np.uint64(1)))
+    assert int(out.get()[0]) == 323845807  # XORWOW's first draw for seed 1, sequence 1 (Numba's test_device_func)

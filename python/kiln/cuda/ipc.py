@@ -101,7 +101,8 @@ class IpcHandle:
             from .._creation import asarray
 
             self._staged = asarray(mapped, device=f"cuda:{context.device.id}", copy=True)
-            self._staged.device.synchronize()  # before the source is unmapped
+            for device in {source, context.device.id}:  # the copy is done before the source is unmapped
+                core()._cuda_synchronize(device)
         finally:
             core()._cuda_ipc_close(base, source)
         return MemoryPointer(UnownedMemory(self._staged._data_ptr, self.size, self._staged, context.device.id), 0)
