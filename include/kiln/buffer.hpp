@@ -65,6 +65,8 @@ class Buffer {
   bool writeable_;
   mutable bool shared_ = false;
   mutable std::shared_ptr<fusion::Pending> pending_;
+  // A pending buffer's memory once its expression ran (another buffer's).
+  mutable std::shared_ptr<Buffer> backing_;
   mutable std::vector<std::weak_ptr<fusion::Pending>> readers_;
 };
 

@@ -145,15 +145,24 @@ Array run_op_by_op(const NodePtr& node, Device device, std::unordered_map<const 
   return result;
 }
 
-// A graph of one op (its inputs leaves and scalars): no graph walk.
+// A graph of one op (its inputs leaves and scalars): no graph walk, and its
+// operands on the stack (this is the path of every lone small op).
 Array run_single_op(const Node& node, Device device) {
-  std::vector<Operand> args;
-  args.reserve(node.inputs.size());
-  for (const NodePtr& in : node.inputs) {
-    if (in->kind == Node::Kind::Leaf) args.emplace_back(in->leaf);
-    else args.emplace_back(in->scalar);
+  if (node.cast) return node.inputs[0]->leaf.astype(node.dtype);
+  const int count = static_cast<int>(node.inputs.size());
+  alignas(Operand) unsigned char storage[kMaxOperands * sizeof(Operand)];
+  Operand* args = reinterpret_cast<Operand*>(storage);
+  for (int i = 0; i < count; ++i) {
+    const Node& in = *node.inputs[i];
+    if (in.kind == Node::Kind::Leaf) new (&args[i]) Operand(in.leaf);
+    else new (&args[i]) Operand(in.scalar);
   }
-  return run_node(node, args, device);
+  struct Destroy {
+    Operand* args;
+    int count;
+    ~Destroy() { for (int i = 0; i < count; ++i) args[i].~Operand(); }
+  } destroy{args, count};
+  return detail::run_resolved(node.op, args, count, {node.loop, node.dtype}, node.shape, device);
 }
 
 }  // namespace
@@ -256,6 +265,7 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
   node->dtype = types.output;
   node->shape = shape;
   node->ops = 1;
+  node->inputs.reserve(count);
   for (int i = 0; i < count; ++i) {
     if (args[i].is_array()) {
       add_input(*node, args[i].array(), s);
@@ -375,7 +385,7 @@ bool Pending::run() {
     ++unfused_runs;
   }
   target->data_ = memory->data();
-  target->release_ = [memory](void*) {};  // the memory lives as long as the buffer
+  target->backing_ = std::move(memory);  // the memory lives as long as the buffer
   unstart.done = true;
   return true;
 }
