@@ -480,3 +480,21 @@ def test_copies_between_two_gpus():
         with kiln.cuda.Device(0):
             runtime.deviceEnablePeerAccess(1)
             runtime.deviceEnablePeerAccess(1)  # again: not an error in kiln
+
+
+def test_numbas_driver_copies_by_address():
+    """Numba's cuda.driver.device_to_host / host_to_device / device_to_device:
+    bytes between device pointers and host arrays (the host's memory in CPU mode)."""
+    from kiln import cuda
+
+    source = cuda.to_device(np.arange(6, dtype=np.int64))
+    host = np.zeros(6, dtype=np.int64)
+    cuda.driver.device_to_host(host, source.gpu_data, size=48)
+    np.testing.assert_array_equal(host, np.arange(6))
+    target = cuda.device_array(6, dtype=np.int64)
+    cuda.driver.host_to_device(target, host[::-1].copy(), 48)
+    np.testing.assert_array_equal(target.copy_to_host(), np.arange(6)[::-1])
+    again = cuda.device_array(6, dtype=np.int64)
+    cuda.driver.device_to_device(again, target, 24, stream=cuda.stream())
+    cuda.synchronize()
+    np.testing.assert_array_equal(again.copy_to_host()[:3], [5, 4, 3])
