@@ -71,9 +71,12 @@ def targets():
                         "get_include", "get_cmake_dir", "get_library_dir"):
                 continue  # they print, empty the shared cache, or only wrap functions
             out.append((f"{module_name}.{name}", _parameters(obj)))
+    no_gpu = not kiln.cuda.is_available()
     for name in sorted(dir(kiln.ndarray)):
         if name in ("tofile", "dump", "dumps"):
             continue
+        if name == "get_ipc_handle" and no_gpu:
+            continue  # exports GPU memory to other processes: CUDAError by design where there is no GPU
         method = getattr(kiln.ndarray, name, None)
         if not name.startswith("_") and callable(method):
             out.append((f"ndarray.{name}", _parameters(method)))
