@@ -58,13 +58,24 @@ def exported(obj):
     return interface if isinstance(interface, dict) else None
 
 
+def _synchronize_unless_current(stream, device):
+    """Waits on the host for the producer's `stream` (an interchange value)
+    unless it is the stream kiln's next work goes to."""
+    from .cuda.stream import _from_interchange, _to_interchange, get_current_stream
+
+    if _to_interchange(get_current_stream(device)) != stream:
+        _from_interchange(stream, device).synchronize()
+
+
 def from_interface(obj, synchronize=None):
     """A kiln array viewing the GPU memory ``obj`` describes (kept alive by it).
 
     Where the interface names the producer's stream, kiln's current stream is
     ordered after it with an event (no wait on the host), unless
     `synchronize` says otherwise: True waits for that stream on the host, as
-    Numba does (its face here); False leaves the ordering to the caller."""
+    Numba does (its face here), unless it is kiln's current stream, whose
+    own order already puts the producer's work first; False leaves the
+    ordering to the caller."""
     import numpy as np
 
     from .cuda.stream import _from_interchange, _wait, get_current_stream
@@ -86,13 +97,13 @@ def from_interface(obj, synchronize=None):
     stream = desc.get("stream")
     if host_mode():  # no GPU: the "device" memory is the host's (see above)
         if stream is not None and synchronize:
-            _from_interchange(stream, None).synchronize()
+            _synchronize_unless_current(stream, None)
         return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, "cpu")
     device = _core._cuda_pointer_device(ptr) if ptr else _core._cuda_current_device()
     if device < 0:
         raise ValueError(f"obj: __cuda_array_interface__ points at {ptr:#x}, which is not GPU memory")
     if stream is not None and synchronize:
-        _from_interchange(stream, device).synchronize()
+        _synchronize_unless_current(stream, device)
     elif stream is not None and synchronize is None and os.environ.get("KILN_CUDA_ARRAY_INTERFACE_SYNC", "1") != "0":
         _wait(get_current_stream(device), _from_interchange(stream, device))
     return _core._wrap_memory(ptr, _BY_NAME[dtype.name], shape, strides, obj, not readonly, f"cuda:{device}")

@@ -1743,7 +1743,8 @@ def test_numba_arrays_keep_their_stream(current):
 def test_a_foreign_arrays_stream_is_synchronized_as_numba_does(current, monkeypatch):
     """The Numba face synchronizes the stream an imported interface names
     before using the memory: once in as_cuda_array, once per foreign argument
-    of a launch; sync=False and config.CUDA_ARRAY_INTERFACE_SYNC = 0 skip it."""
+    of a launch; not kiln's current stream (its order suffices), and
+    sync=False and config.CUDA_ARRAY_INTERFACE_SYNC = 0 skip it."""
     if current.type == "cpu" and not cuda.device.host_mode():
         pytest.skip("arrays on the CPU beside a GPU have no __cuda_array_interface__ to carry a stream")
     from unittest import mock
@@ -1768,6 +1769,9 @@ def test_a_foreign_arrays_stream_is_synchronized_as_numba_does(current, monkeypa
         assert [c.args[0].handle for c in sync.call_args_list] == [s1.handle]
         cuda.as_cuda_array(a, sync=False)
         cuda.as_cuda_array(no_stream)
+        on_current = Foreign(cuda.device_array(4))
+        on_current.__cuda_array_interface__ = dict(on_current.__cuda_array_interface__, stream=1)
+        cuda.as_cuda_array(on_current)  # kiln's current stream (the null stream, 1) orders it already
         assert sync.call_count == 1
         fill[1, 4](a, b)
         assert sorted(int(c.args[0].handle) for c in sync.call_args_list[1:]) == sorted([int(s1.handle), int(s2.handle)])

@@ -302,8 +302,9 @@ def is_cuda_array(obj):
 def from_cuda_array_interface(desc, owner=None, sync=True):
     """Numba's: a kiln array viewing the memory a ``__cuda_array_interface__``
     dictionary describes (kept alive through `owner`, when given). Where the
-    dictionary names a stream, that stream is synchronized first, as Numba
-    does, unless `sync` or ``config.CUDA_ARRAY_INTERFACE_SYNC`` is false."""
+    dictionary names a stream other than kiln's current one, that stream is
+    synchronized first, as Numba does, unless `sync` or
+    ``config.CUDA_ARRAY_INTERFACE_SYNC`` is false."""
     from .._cuda_array_interface import from_interface
 
     synchronize = bool(sync and config.CUDA_ARRAY_INTERFACE_SYNC)
