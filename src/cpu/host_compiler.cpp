@@ -39,6 +39,9 @@ namespace kiln::cpu {
 // host_launch.hpp, host_language.hpp and host_runtime.hpp, embedded by CMake
 // (kiln_embed_headers), in that order.
 const std::vector<std::pair<std::string, std::string>>& host_runtime_headers();
+// Headers by CUDA libraries' names that only CPU kernels see (curand_kernel.h:
+// on a GPU, NVRTC finds NVIDIA's own in the toolkit), embedded by CMake.
+const std::vector<std::pair<std::string, std::string>>& host_face_headers();
 
 namespace {
 
@@ -239,7 +242,9 @@ const std::string& host_runtime_text() {
 const std::string& device_headers_digest() {
   static const std::string digest = [] {
     detail::Sha256 headers;
-    for (const auto& [name, text] : detail::kernel_headers()) headers.update(name + "\n" + text);
+    const auto kernel_headers = detail::kernel_headers();
+    for (const auto* list : {&kernel_headers, &host_face_headers()})
+      for (const auto& [name, text] : *list) headers.update(name + "\n" + text);
     return headers.hex_digest();
   }();
   return digest;
@@ -308,15 +313,17 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   return log;
 }
 
-// The headers kernels include (kiln/device/..., pycuda-complex.hpp) written
-// under `dir`, for the compiler's -I.
+// The headers kernels include (kiln/device/..., pycuda-complex.hpp,
+// curand_kernel.h) written under `dir`, for the compiler's -I.
 void write_device_headers(const std::string& dir) {
   mkdir((dir + "/kiln").c_str(), 0700);
   mkdir((dir + "/kiln/device").c_str(), 0700);
-  for (const auto& [name, text] : detail::kernel_headers()) {
-    const std::string path = dir + "/" + name;
-    detail::write_atomically(path.substr(0, path.rfind('/')), path, text);
-  }
+  const auto kernel_headers = detail::kernel_headers();
+  for (const auto* list : {&kernel_headers, &host_face_headers()})
+    for (const auto& [name, text] : *list) {
+      const std::string path = dir + "/" + name;
+      detail::write_atomically(path.substr(0, path.rfind('/')), path, text);
+    }
 }
 
 void remove_tree(const std::string& path) {

@@ -1175,6 +1175,33 @@ def test_declared_device_functions_from_cuda_cpp(current, tmp_path):
     np.testing.assert_array_equal(f.copy_to_host(), x + 0.5)
 
 
+def test_declared_functions_may_spell_the_result_pointer_otherwise(current):
+    """Numba's convention passes the result slot untyped as far as the linker
+    knows: C code taking `unsigned int *` for an int32 result links, as it
+    does in Numba, and may include the CUDA toolkit's curand_kernel.h (kiln's
+    own cuRAND XORWOW on the CPU)."""
+    source = cuda.CUSource("""
+    #include <curand_kernel.h>
+    extern "C" __device__ int first_draw(unsigned int *out, unsigned long long seed) {
+      curandStateXORWOW_t state;
+      curand_init(seed, 1, 0, &state);
+      *out = curand(&state);
+      return 0;
+    }""")
+    if current.type == "cuda" and not os.path.exists("/usr/local/cuda/include/curand_kernel.h") \
+            and "CUDA_HOME" not in os.environ:
+        pytest.skip("no CUDA toolkit headers here")
+    first_draw = cuda.declare_device("first_draw", cuda.int32(cuda.uint64), link=[source])
+
+    @cuda.jit
+    def kernel(x, seed):
+        x[0] = first_draw(seed)
+
+    x = np.zeros(1, dtype=np.uint32)
+    kernel[1, 1](x, 1)
+    assert x[0] == 323845807  # cuRAND's first XORWOW draw for seed 1, subsequence 1
+
+
 def test_declare_device_refuses_what_it_cannot_take(tmp_path):
     with pytest.raises(TypeError, match="Return type must be provided"):
         cuda.declare_device("f1", "(float32[:],)")

@@ -287,8 +287,73 @@ def test_user_code_includes_the_toolkits_headers_without_a_gpu():
     assert ".entry first_draw" in ptx
 
 
-@pytest.mark.skipif(not kiln.cuda.is_available(), reason="no CUDA device")
-def test_a_raw_kernel_draws_with_curand():
-    out = kiln.zeros(1, dtype="uint32", device="cuda")
+def test_a_raw_kernel_draws_with_curand(device):
+    """cuRAND's XORWOW from <curand_kernel.h> on either device (NVIDIA's
+    header on a GPU, kiln's on the CPU): the same integers."""
+    if device.type == "cuda" and not _toolkit_headers_found():
+        pytest.skip("no CUDA toolkit headers here")
+    out = kiln.zeros(1, dtype="uint32", device=device)
     kiln.RawKernel(CURAND_KERNEL, "first_draw")((1,), (1,), (out, np.uint64(1)))
     assert int(out.get()[0]) == 323845807  # XORWOW's first draw for seed 1, sequence 1 (Numba's test_device_func)
+
+
+CURAND_PROPERTIES = r'''
+#include <curand_kernel.h>
+// Per thread: draws 0-7 of (seed, sequence = thread); the draw after
+// skipahead(5) and after an init at offset 5; a uniform and its integer.
+extern "C" __global__ void properties(unsigned int* draws, unsigned int* skipped, float* uniform,
+                                      unsigned int* uniform_bits, float* normal, double* normal_double,
+                                      double* uniform_double, unsigned long long seed) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  curandState s;
+  curand_init(seed, i, 0, &s);
+  for (int k = 0; k < 8; ++k) draws[i * 8 + k] = curand(&s);
+  curandState a, b, c;
+  curand_init(seed, i, 0, &a);
+  skipahead(5, &a);
+  skipahead_sequence(1, &a);
+  curand_init(seed, i + 1, 5, &b);
+  skipped[i * 2] = curand(&a);
+  skipped[i * 2 + 1] = curand(&b);
+  curand_init(seed, i, 0, &c);
+  uniform_bits[i] = curand(&c);
+  curand_init(seed, i, 0, &c);
+  uniform[i] = curand_uniform(&c);
+  normal[2 * i] = curand_normal(&c);
+  normal[2 * i + 1] = curand_normal(&c);
+  normal_double[i] = curand_normal_double(&c);
+  uniform_double[i] = curand_uniform_double(&c);
+}
+'''
+
+
+def test_curand_xorwow_jumps_and_transforms(device):
+    """skipahead and skipahead_sequence agree with curand_init's offset and
+    subsequence; uniforms are cuRAND's (u * 2^-32 + 2^-33); normals look normal."""
+    if device.type == "cuda" and not _toolkit_headers_found():
+        pytest.skip("no CUDA toolkit headers here")
+    n = 2048
+    draws = kiln.zeros(n * 8, dtype="uint32", device=device)
+    skipped = kiln.zeros(n * 2, dtype="uint32", device=device)
+    uniform = kiln.zeros(n, dtype="float32", device=device)
+    bits = kiln.zeros(n, dtype="uint32", device=device)
+    normal = kiln.zeros(2 * n, dtype="float32", device=device)
+    normal_double = kiln.zeros(n, dtype="float64", device=device)
+    uniform_double = kiln.zeros(n, dtype="float64", device=device)
+    kiln.RawKernel(CURAND_PROPERTIES, "properties")(
+        (n // 128,), (128,), (draws, skipped, uniform, bits, normal, normal_double, uniform_double, np.uint64(42)))
+    d = draws.get().reshape(n, 8)
+    pairs = skipped.get().reshape(n, 2)
+    np.testing.assert_array_equal(pairs[:, 0], pairs[:, 1])  # the same jump two ways
+    np.testing.assert_array_equal(pairs[:-1, 0], d[1:, 5])  # sequence i + 1, sixth draw
+    assert len(np.unique(d)) > 0.99 * d.size  # the subsequences do not repeat each other
+    u, b = uniform.get(), bits.get()
+    expected = b.astype(np.float32) * np.float32(2.3283064e-10) + np.float32(2.3283064e-10 / 2)
+    np.testing.assert_array_max_ulp(u, expected, maxulp=1)  # NVRTC may fuse the multiply-add
+    assert 0 < u.min() and u.max() <= 1
+    z = normal.get().astype(np.float64)
+    assert abs(z.mean()) < 0.1 and abs(z.std() - 1) < 0.1
+    zd = normal_double.get()
+    assert abs(zd.mean()) < 0.1 and abs(zd.std() - 1) < 0.1
+    ud = uniform_double.get()
+    assert 0 < ud.min() and ud.max() <= 1 and abs(ud.mean() - 0.5) < 0.05

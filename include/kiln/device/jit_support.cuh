@@ -475,6 +475,16 @@ __device__ __forceinline__ complex<double> kiln_python_complex(complex<T> re, co
 #define KILN_JIT_NAMED_KERNEL __global__ void
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__
+
+// Numba's calling convention for declare_device functions passes the result
+// slot as the first argument, and the linked C code may spell that
+// pointer's type otherwise (unsigned int* for an int32 result), which no
+// linker checks: the slot converts to whatever pointer the function takes.
+struct kiln_result_slot {
+  void* address;
+  template <class T>
+  __device__ operator T*() const { return static_cast<T*>(address); }
+};
 // A recursive one cannot be inlined into itself: a call (the GPU's stack).
 #define KILN_JIT_RECURSIVE_DEVICE_FUNCTION static __device__
 // A device function compile_ptx shows on its own, with C linkage.

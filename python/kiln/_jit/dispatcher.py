@@ -140,7 +140,7 @@ class Module:
                 body = f"return {function.name}({', '.join(args)});"
             else:  # Numba's: a status returned, the result through the first argument
                 slot = returned if result is not None else "int"
-                body = (f"{slot} r = {{}}; {function.name}({', '.join(['&r'] + args)}); "
+                body = (f"{slot} r = {{}}; {function.name}({', '.join(['kiln_result_slot{&r}'] + args)}); "
                         f"{'return r;' if result is not None else ''}")
             self.definitions.append(
                 f"KILN_JIT_DEVICE_FUNCTION {returned} {wrapper}("
