@@ -1,6 +1,7 @@
 """CuPy's RawKernel and RawModule, on every device present: the same CUDA C
 source through NVRTC on a GPU and through the host compiler on the CPU."""
 import os
+import shutil
 import subprocess
 import sys
 
@@ -357,3 +358,91 @@ def test_curand_xorwow_jumps_and_transforms(device):
     assert abs(zd.mean()) < 0.1 and abs(zd.std() - 1) < 0.1
     ud = uniform_double.get()
     assert 0 < ud.min() and ud.max() <= 1 and abs(ud.mean() - 0.5) < 0.05
+
+
+CURAND_SEQUENCE = r'''
+#include <curand_kernel.h>
+// One thread per (seed, subsequence, offset): draws, jumps and transforms of
+// XORWOW (generator 0) or Philox4_32_10 (generator 1), as REFERENCE prints them.
+template <class State>
+__device__ void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off,
+                         unsigned int* words, double* values) {
+  State s;
+  curand_init(seed, seq, off, &s);
+  for (int i = 0; i < 7; ++i) words[i] = curand(&s);
+  skipahead(13, &s);
+  words[7] = curand(&s);
+  skipahead_sequence(3, &s);
+  words[8] = curand(&s);
+  values[0] = curand_normal(&s);
+  values[1] = curand_normal(&s);
+  values[2] = curand_log_normal(&s, 0.5f, 2.f);
+  values[3] = curand_normal_double(&s);
+  values[4] = curand_uniform_double(&s);
+  values[5] = curand_normal_double(&s);
+  values[6] = curand_uniform(&s);
+}
+extern "C" __global__ void run(const unsigned long long* params, int count, unsigned int* words, double* values) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= 2 * count) return;
+  const unsigned long long* p = params + 3 * (i / 2);
+  if (i % 2 == 0) sequence<curandStateXORWOW_t>(p[0], p[1], p[2], words + 9 * i, values + 7 * i);
+  else sequence<curandStatePhilox4_32_10_t>(p[0], p[1], p[2], words + 9 * i, values + 7 * i);
+}
+'''
+
+CURAND_REFERENCE = r'''
+#include <curand_kernel.h>
+#include <cstdio>
+template <class State> void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off) {
+  State s;
+  curand_init(seed, seq, off, &s);
+  for (int i = 0; i < 7; ++i) printf("%u ", curand(&s));
+  skipahead(13, &s);
+  printf("%u ", curand(&s));
+  skipahead_sequence(3, &s);
+  printf("%u ", curand(&s));
+  double v[7];
+  v[0] = curand_normal(&s);
+  v[1] = curand_normal(&s);
+  v[2] = curand_log_normal(&s, 0.5f, 2.f);
+  v[3] = curand_normal_double(&s);
+  v[4] = curand_uniform_double(&s);
+  v[5] = curand_normal_double(&s);
+  v[6] = curand_uniform(&s);
+  for (double x : v) printf("%a ", x);
+  printf("\n");
+}
+int main() {
+  unsigned long long seed, seq, off;
+  while (scanf("%llu %llu %llu", &seed, &seq, &off) == 3) {
+    sequence<curandStateXORWOW_t>(seed, seq, off);
+    sequence<curandStatePhilox4_32_10_t>(seed, seq, off);
+  }
+}
+'''
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/local/cuda/include/curand_kernel.h") or not shutil.which("c++"),
+                    reason="no CUDA toolkit headers or host compiler here to build NVIDIA's cuRAND on the host")
+def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
+    """kiln's <curand_kernel.h> for CPU kernels against NVIDIA's own, compiled
+    for the host by the host compiler: XORWOW and Philox4_32_10, large seeds,
+    subsequences and offsets, jumps, uniform, normal and log-normal draws."""
+    params = [(seed, seq, off) for seed in (0, 1, 1234567890123) for seq in (0, 1, 77, (1 << 40) + 5)
+              for off in (0, 3, 1 << 33)]
+    source, program = tmp_path / "reference.cpp", tmp_path / "reference"
+    source.write_text(CURAND_REFERENCE)
+    subprocess.run(["c++", "-std=c++17", "-O1", "-I/usr/local/cuda/include", str(source), "-o", str(program)],
+                   check=True, capture_output=True)
+    text = "\n".join(" ".join(map(str, p)) for p in params)
+    lines = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.split("\n")
+    expected = [line.split() for line in lines if line]
+    words = kiln.zeros(2 * len(params) * 9, dtype="uint32", device="cpu")
+    values = kiln.zeros(2 * len(params) * 7, dtype="float64", device="cpu")
+    flat = kiln.asarray(np.array(params, dtype=np.uint64).ravel(), device="cpu")
+    kiln.RawKernel(CURAND_SEQUENCE, "run")((1,), (2 * len(params),), (flat, np.int32(len(params)), words, values))
+    got_words, got_values = words.get().reshape(-1, 9), values.get().reshape(-1, 7)
+    for row, line in enumerate(expected):
+        assert [int(w) for w in line[:9]] == got_words[row].tolist(), (row, params[row // 2])
+        np.testing.assert_array_max_ulp(got_values[row], [float.fromhex(v) for v in line[9:]], maxulp=2)

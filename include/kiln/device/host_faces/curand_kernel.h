@@ -1,11 +1,11 @@
 // cuRAND's device API for CUDA C that kiln's CPU backend compiles: the
-// XORWOW generator (curandState, cuRAND's default), with cuRAND's seeding,
-// subsequence and offset jumps, and its uniform and normal transforms, so
-// that a kernel including <curand_kernel.h> draws on the CPU the integers it
-// draws on a GPU. Only the host compiler sees this file; NVRTC compiles
-// NVIDIA's own header. Normals go through the C library's logf/sinf/cosf
-// (the GPU's __sincosf differs in the last bits). Other generators (Philox,
-// MRG32k3a, MTGP32, Sobol) are not provided on the CPU.
+// XORWOW generator (curandState, cuRAND's default) and Philox4_32_10, with
+// cuRAND's seeding, subsequence and offset jumps, and its uniform and normal
+// transforms, so that a kernel including <curand_kernel.h> draws on the CPU
+// the integers it draws on a GPU. Only the host compiler sees this file;
+// NVRTC compiles NVIDIA's own header. Normals go through the C library's
+// logf/sinf/cosf (the GPU's __sincosf differs in the last bits). The other
+// generators (MRG32k3a, MTGP32, Sobol) are not provided on the CPU.
 #pragma once
 #include <math.h>
 #include <stdint.h>
@@ -108,13 +108,124 @@ inline unsigned int curand(curandStateXORWOW_t* state) {
   return state->v[4] + state->d;
 }
 
-// (0, 1]: the 32 bits scaled by 2^-32, plus half a step.
-inline float curand_uniform(curandStateXORWOW_t* state) {
-  const float scale = 2.3283064e-10f;
-  return curand(state) * scale + scale / 2.0f;
+// Philox4_32_10 (Salmon et al., SC'11): a 128-bit counter enciphered under
+// a 64-bit key in ten rounds gives four words; the state hands them out in
+// turn. A subsequence is 2^64 counters (the counter's high half).
+struct curandStatePhilox4_32_10 {
+  uint4 ctr;
+  uint4 output;
+  uint2 key;
+  unsigned int STATE;
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
+
+namespace kiln_curand {
+
+inline uint4 philox(uint4 c, uint2 k) {
+  for (int round = 0; round < 10; ++round) {
+    if (round) {
+      k.x += 0x9E3779B9u;
+      k.y += 0xBB67AE85u;
+    }
+    const unsigned long long p0 = 0xD2511F53ull * c.x, p1 = 0xCD9E8D57ull * c.z;
+    const uint4 next = {(unsigned int)(p1 >> 32) ^ c.y ^ k.x, (unsigned int)p1, (unsigned int)(p0 >> 32) ^ c.w ^ k.y,
+                        (unsigned int)p0};
+    c = next;
+  }
+  return c;
 }
 
-// 53 bits from two draws, scaled by 2^-53, plus half a step.
+// The counter plus n (128-bit arithmetic) from its lowest word `from` up.
+inline void advance(uint4& c, unsigned long long n, int from) {
+  unsigned int* w[4] = {&c.x, &c.y, &c.z, &c.w};
+  unsigned long long carry = n;
+  for (int i = from; i < 4 && carry; ++i) {
+    const unsigned long long sum = (unsigned long long)*w[i] + (carry & 0xffffffffull);
+    *w[i] = (unsigned int)sum;
+    carry = (carry >> 32) + (sum >> 32);
+  }
+}
+
+}  // namespace kiln_curand
+
+inline void skipahead(unsigned long long n, curandStatePhilox4_32_10_t* state) {
+  state->STATE += (unsigned int)(n & 3);
+  n /= 4;
+  if (state->STATE > 3) {
+    n += 1;
+    state->STATE -= 4;
+  }
+  kiln_curand::advance(state->ctr, n, 0);
+  state->output = kiln_curand::philox(state->ctr, state->key);
+}
+
+inline void skipahead_sequence(unsigned long long n, curandStatePhilox4_32_10_t* state) {
+  kiln_curand::advance(state->ctr, n, 2);
+  state->output = kiln_curand::philox(state->ctr, state->key);
+}
+
+inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                        curandStatePhilox4_32_10_t* state) {
+  state->ctr = uint4{0, 0, 0, 0};
+  state->key = uint2{(unsigned int)seed, (unsigned int)(seed >> 32)};
+  state->STATE = 0;
+  state->boxmuller_flag = state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.f;
+  state->boxmuller_extra_double = 0.;
+  skipahead_sequence(subsequence, state);
+  skipahead(offset, state);
+}
+
+inline unsigned int curand(curandStatePhilox4_32_10_t* state) {
+  const unsigned int words[4] = {state->output.x, state->output.y, state->output.z, state->output.w};
+  const unsigned int drawn = words[state->STATE++ & 3];
+  if (state->STATE == 4) {
+    kiln_curand::advance(state->ctr, 1, 0);
+    state->output = kiln_curand::philox(state->ctr, state->key);
+    state->STATE = 0;
+  }
+  return drawn;
+}
+
+// The next four words at once (the state's position moves by four).
+inline uint4 curand4(curandStatePhilox4_32_10_t* state) {
+  const uint4 old = state->output;
+  kiln_curand::advance(state->ctr, 1, 0);
+  state->output = kiln_curand::philox(state->ctr, state->key);
+  const unsigned int words[8] = {old.x, old.y, old.z, old.w,
+                                 state->output.x, state->output.y, state->output.z, state->output.w};
+  const unsigned int k = state->STATE;
+  return uint4{words[k], words[k + 1], words[k + 2], words[k + 3]};
+}
+
+// (0, 1]: the 32 bits scaled by 2^-32, plus half a step.
+namespace kiln_curand {
+inline float uniform(unsigned int x) {
+  const float scale = 2.3283064e-10f;
+  return x * scale + scale / 2.0f;
+}
+}  // namespace kiln_curand
+
+inline float curand_uniform(curandStateXORWOW_t* state) { return kiln_curand::uniform(curand(state)); }
+inline float curand_uniform(curandStatePhilox4_32_10_t* state) { return kiln_curand::uniform(curand(state)); }
+
+inline float4 curand_uniform4(curandStatePhilox4_32_10_t* state) {
+  const uint4 x = curand4(state);
+  return float4{kiln_curand::uniform(x.x), kiln_curand::uniform(x.y), kiln_curand::uniform(x.z),
+                kiln_curand::uniform(x.w)};
+}
+
+// Philox's: one draw, scaled by 2^-32, plus a whole step.
+inline double curand_uniform_double(curandStatePhilox4_32_10_t* state) {
+  const double scale = 2.3283064365386963e-10;
+  return curand(state) * scale + scale;
+}
+
+// XORWOW's: 53 bits from two draws, scaled by 2^-53, plus half a step.
 inline double curand_uniform_double(curandStateXORWOW_t* state) {
   const unsigned int x = curand(state), y = curand(state);
   const unsigned long long z = (unsigned long long)x ^ ((unsigned long long)y << 21);
@@ -124,11 +235,12 @@ inline double curand_uniform_double(curandStateXORWOW_t* state) {
 
 // Box-Muller on two draws: two normals, the first returned now and the
 // second on the next call of the same transform (the state's flag says
-// which transform cached it, as cuRAND's does).
+// which transform cached it, as cuRAND's does). Philox and XORWOW alike.
 namespace kiln_curand {
 enum : int { kNormal = 1, kLogNormal = 2 };
 
-inline void box_muller(curandStateXORWOW_t* state, float* first, float* second) {
+template <class State>
+inline void box_muller(State* state, float* first, float* second) {
   const unsigned int x = curand(state), y = curand(state);
   const float scale = 2.3283064e-10f, angle_scale = 2.3283064e-10f * 6.2831855f;
   const float u = x * scale + scale / 2, v = y * angle_scale + angle_scale / 2;
@@ -136,35 +248,37 @@ inline void box_muller(curandStateXORWOW_t* state, float* first, float* second) 
   *first = s * sinf(v);
   *second = s * cosf(v);
 }
-}  // namespace kiln_curand
 
-inline float curand_normal(curandStateXORWOW_t* state) {
-  if (state->boxmuller_flag == kiln_curand::kNormal) {
+template <class State>
+inline float normal(State* state) {
+  if (state->boxmuller_flag == kNormal) {
     state->boxmuller_flag = 0;
     return state->boxmuller_extra;
   }
   float first, second;
-  kiln_curand::box_muller(state, &first, &second);
+  box_muller(state, &first, &second);
   state->boxmuller_extra = second;
-  state->boxmuller_flag = kiln_curand::kNormal;
+  state->boxmuller_flag = kNormal;
   return first;
 }
 
-inline float curand_log_normal(curandStateXORWOW_t* state, float mean, float stddev) {
-  if (state->boxmuller_flag == kiln_curand::kLogNormal) {
+template <class State>
+inline float log_normal(State* state, float mean, float stddev) {
+  if (state->boxmuller_flag == kLogNormal) {
     state->boxmuller_flag = 0;
     return state->boxmuller_extra;
   }
   float first, second;
-  kiln_curand::box_muller(state, &first, &second);
+  box_muller(state, &first, &second);
   state->boxmuller_extra = expf(mean + stddev * second);
-  state->boxmuller_flag = kiln_curand::kLogNormal;
+  state->boxmuller_flag = kLogNormal;
   return expf(mean + stddev * first);
 }
 
-// The same in double precision, from four draws (53 bits a uniform).
-inline double curand_normal_double(curandStateXORWOW_t* state) {
-  if (state->boxmuller_flag_double == kiln_curand::kNormal) {
+// The same in double precision, from the next four draws (53 bits a uniform).
+template <class State>
+inline double normal_double(State* state) {
+  if (state->boxmuller_flag_double == kNormal) {
     state->boxmuller_flag_double = 0;
     return state->boxmuller_extra_double;
   }
@@ -175,6 +289,19 @@ inline double curand_normal_double(curandStateXORWOW_t* state) {
   const double u = zx * scale + scale / 2.0, v = zy * (scale * 2.0) + scale;
   const double s = sqrt(-2.0 * log(u));
   state->boxmuller_extra_double = s * cos(v * pi);
-  state->boxmuller_flag_double = kiln_curand::kNormal;
+  state->boxmuller_flag_double = kNormal;
   return s * sin(v * pi);
 }
+
+}  // namespace kiln_curand
+
+inline float curand_normal(curandStateXORWOW_t* state) { return kiln_curand::normal(state); }
+inline float curand_normal(curandStatePhilox4_32_10_t* state) { return kiln_curand::normal(state); }
+inline float curand_log_normal(curandStateXORWOW_t* state, float mean, float stddev) {
+  return kiln_curand::log_normal(state, mean, stddev);
+}
+inline float curand_log_normal(curandStatePhilox4_32_10_t* state, float mean, float stddev) {
+  return kiln_curand::log_normal(state, mean, stddev);
+}
+inline double curand_normal_double(curandStateXORWOW_t* state) { return kiln_curand::normal_double(state); }
+inline double curand_normal_double(curandStatePhilox4_32_10_t* state) { return kiln_curand::normal_double(state); }
