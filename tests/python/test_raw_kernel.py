@@ -381,13 +381,19 @@ __device__ void sequence(unsigned long long seed, unsigned long long seq, unsign
   values[4] = curand_uniform_double(&s);
   values[5] = curand_normal_double(&s);
   values[6] = curand_uniform(&s);
+  const float2 pair = curand_normal2(&s);
+  const double2 pair_double = curand_normal2_double(&s);
+  values[7] = pair.x;
+  values[8] = pair.y;
+  values[9] = pair_double.x;
+  values[10] = pair_double.y;
 }
 extern "C" __global__ void run(const unsigned long long* params, int count, unsigned int* words, double* values) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= 2 * count) return;
   const unsigned long long* p = params + 3 * (i / 2);
-  if (i % 2 == 0) sequence<curandStateXORWOW_t>(p[0], p[1], p[2], words + 9 * i, values + 7 * i);
-  else sequence<curandStatePhilox4_32_10_t>(p[0], p[1], p[2], words + 9 * i, values + 7 * i);
+  if (i % 2 == 0) sequence<curandStateXORWOW_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
+  else sequence<curandStatePhilox4_32_10_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
 }
 '''
 
@@ -402,7 +408,7 @@ template <class State> void sequence(unsigned long long seed, unsigned long long
   printf("%u ", curand(&s));
   skipahead_sequence(3, &s);
   printf("%u ", curand(&s));
-  double v[7];
+  double v[11];
   v[0] = curand_normal(&s);
   v[1] = curand_normal(&s);
   v[2] = curand_log_normal(&s, 0.5f, 2.f);
@@ -410,6 +416,12 @@ template <class State> void sequence(unsigned long long seed, unsigned long long
   v[4] = curand_uniform_double(&s);
   v[5] = curand_normal_double(&s);
   v[6] = curand_uniform(&s);
+  const float2 pair = curand_normal2(&s);
+  const double2 pair_double = curand_normal2_double(&s);
+  v[7] = pair.x;
+  v[8] = pair.y;
+  v[9] = pair_double.x;
+  v[10] = pair_double.y;
   for (double x : v) printf("%a ", x);
   printf("\n");
 }
@@ -428,7 +440,8 @@ int main() {
 def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     """kiln's <curand_kernel.h> for CPU kernels against NVIDIA's own, compiled
     for the host by the host compiler: XORWOW and Philox4_32_10, large seeds,
-    subsequences and offsets, jumps, uniform, normal and log-normal draws."""
+    subsequences and offsets, jumps, uniform, normal (one, a pair) and
+    log-normal draws."""
     params = [(seed, seq, off) for seed in (0, 1, 1234567890123) for seq in (0, 1, 77, (1 << 40) + 5)
               for off in (0, 3, 1 << 33)]
     source, program = tmp_path / "reference.cpp", tmp_path / "reference"
@@ -439,10 +452,10 @@ def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     lines = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.split("\n")
     expected = [line.split() for line in lines if line]
     words = kiln.zeros(2 * len(params) * 9, dtype="uint32", device="cpu")
-    values = kiln.zeros(2 * len(params) * 7, dtype="float64", device="cpu")
+    values = kiln.zeros(2 * len(params) * 11, dtype="float64", device="cpu")
     flat = kiln.asarray(np.array(params, dtype=np.uint64).ravel(), device="cpu")
     kiln.RawKernel(CURAND_SEQUENCE, "run")((1,), (2 * len(params),), (flat, np.int32(len(params)), words, values))
-    got_words, got_values = words.get().reshape(-1, 9), values.get().reshape(-1, 7)
+    got_words, got_values = words.get().reshape(-1, 9), values.get().reshape(-1, 11)
     for row, line in enumerate(expected):
         assert [int(w) for w in line[:9]] == got_words[row].tolist(), (row, params[row // 2])
         np.testing.assert_array_max_ulp(got_values[row], [float.fromhex(v) for v in line[9:]], maxulp=2)

@@ -277,20 +277,43 @@ inline float log_normal(State* state, float mean, float stddev) {
 
 // The same in double precision, from the next four draws (53 bits a uniform).
 template <class State>
-inline double normal_double(State* state) {
-  if (state->boxmuller_flag_double == kNormal) {
-    state->boxmuller_flag_double = 0;
-    return state->boxmuller_extra_double;
-  }
+inline void box_muller_double(State* state, double* first, double* second) {
   const unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
   const unsigned long long zx = (unsigned long long)x0 ^ ((unsigned long long)x1 << 21);
   const unsigned long long zy = (unsigned long long)y0 ^ ((unsigned long long)y1 << 21);
   const double scale = 1.1102230246251565e-16, pi = 3.1415926535897932;
   const double u = zx * scale + scale / 2.0, v = zy * (scale * 2.0) + scale;
   const double s = sqrt(-2.0 * log(u));
-  state->boxmuller_extra_double = s * cos(v * pi);
+  *first = s * sin(v * pi);
+  *second = s * cos(v * pi);
+}
+
+template <class State>
+inline double normal_double(State* state) {
+  if (state->boxmuller_flag_double == kNormal) {
+    state->boxmuller_flag_double = 0;
+    return state->boxmuller_extra_double;
+  }
+  double first, second;
+  box_muller_double(state, &first, &second);
+  state->boxmuller_extra_double = second;
   state->boxmuller_flag_double = kNormal;
-  return s * sin(v * pi);
+  return first;
+}
+
+// Both normals of a pair at once (no caching).
+template <class State>
+inline float2 normal2(State* state) {
+  float2 r;
+  box_muller(state, &r.x, &r.y);
+  return r;
+}
+
+template <class State>
+inline double2 normal2_double(State* state) {
+  double2 r;
+  box_muller_double(state, &r.x, &r.y);
+  return r;
 }
 
 }  // namespace kiln_curand
@@ -305,3 +328,13 @@ inline float curand_log_normal(curandStatePhilox4_32_10_t* state, float mean, fl
 }
 inline double curand_normal_double(curandStateXORWOW_t* state) { return kiln_curand::normal_double(state); }
 inline double curand_normal_double(curandStatePhilox4_32_10_t* state) { return kiln_curand::normal_double(state); }
+inline float2 curand_normal2(curandStateXORWOW_t* state) { return kiln_curand::normal2(state); }
+inline float2 curand_normal2(curandStatePhilox4_32_10_t* state) { return kiln_curand::normal2(state); }
+inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
+  const float2 a = kiln_curand::normal2(state), b = kiln_curand::normal2(state);
+  return float4{a.x, a.y, b.x, b.y};
+}
+inline double2 curand_normal2_double(curandStateXORWOW_t* state) { return kiln_curand::normal2_double(state); }
+inline double2 curand_normal2_double(curandStatePhilox4_32_10_t* state) {
+  return kiln_curand::normal2_double(state);
+}
