@@ -7,6 +7,8 @@ offset into it: Numba's ``IpcHandle`` (``ctx.get_ipc_handle``,
 ``devarr.get_ipc_handle()``) does, and pickles with it. A bare handle
 (``handle.reserved``, CuPy's ``runtime.ipcGetMemHandle``) opens at the
 allocation's start, as CUDA's does; ``offset`` says where the memory was.
+The importing process maps the whole allocation, so it can also reach the
+other blocks the pool placed in it, as with CuPy's pool.
 
 On a machine without a GPU there is no device memory to share between
 processes: exporting raises CUDAError."""
