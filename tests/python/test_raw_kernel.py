@@ -362,8 +362,8 @@ def test_curand_xorwow_jumps_and_transforms(device):
 
 CURAND_SEQUENCE = r'''
 #include <curand_kernel.h>
-// One thread per (seed, subsequence, offset): draws, jumps and transforms of
-// XORWOW (generator 0) or Philox4_32_10 (generator 1), as REFERENCE prints them.
+// One thread per (seed, subsequence, offset) and generator: draws, jumps and
+// transforms of XORWOW, Philox4_32_10 or MRG32k3a, as REFERENCE prints them.
 template <class State>
 __device__ void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off,
                          unsigned int* words, double* values) {
@@ -390,10 +390,11 @@ __device__ void sequence(unsigned long long seed, unsigned long long seq, unsign
 }
 extern "C" __global__ void run(const unsigned long long* params, int count, unsigned int* words, double* values) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= 2 * count) return;
-  const unsigned long long* p = params + 3 * (i / 2);
-  if (i % 2 == 0) sequence<curandStateXORWOW_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
-  else sequence<curandStatePhilox4_32_10_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
+  if (i >= 3 * count) return;
+  const unsigned long long* p = params + 3 * (i / 3);
+  if (i % 3 == 0) sequence<curandStateXORWOW_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
+  else if (i % 3 == 1) sequence<curandStatePhilox4_32_10_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
+  else sequence<curandStateMRG32k3a_t>(p[0], p[1], p[2], words + 9 * i, values + 11 * i);
 }
 '''
 
@@ -430,6 +431,7 @@ int main() {
   while (scanf("%llu %llu %llu", &seed, &seq, &off) == 3) {
     sequence<curandStateXORWOW_t>(seed, seq, off);
     sequence<curandStatePhilox4_32_10_t>(seed, seq, off);
+    sequence<curandStateMRG32k3a_t>(seed, seq, off);
   }
 }
 '''
@@ -439,7 +441,7 @@ int main() {
                     reason="no CUDA toolkit headers or host compiler here to build NVIDIA's cuRAND on the host")
 def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     """kiln's <curand_kernel.h> for CPU kernels against NVIDIA's own, compiled
-    for the host by the host compiler: XORWOW and Philox4_32_10, large seeds,
+    for the host by the host compiler: XORWOW, Philox4_32_10 and MRG32k3a, large seeds,
     subsequences and offsets, jumps, uniform, normal (one, a pair) and
     log-normal draws."""
     params = [(seed, seq, off) for seed in (0, 1, 1234567890123) for seq in (0, 1, 77, (1 << 40) + 5)
@@ -451,11 +453,11 @@ def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     text = "\n".join(" ".join(map(str, p)) for p in params)
     lines = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.split("\n")
     expected = [line.split() for line in lines if line]
-    words = kiln.zeros(2 * len(params) * 9, dtype="uint32", device="cpu")
-    values = kiln.zeros(2 * len(params) * 11, dtype="float64", device="cpu")
+    words = kiln.zeros(3 * len(params) * 9, dtype="uint32", device="cpu")
+    values = kiln.zeros(3 * len(params) * 11, dtype="float64", device="cpu")
     flat = kiln.asarray(np.array(params, dtype=np.uint64).ravel(), device="cpu")
-    kiln.RawKernel(CURAND_SEQUENCE, "run")((1,), (2 * len(params),), (flat, np.int32(len(params)), words, values))
+    kiln.RawKernel(CURAND_SEQUENCE, "run")((1,), (3 * len(params),), (flat, np.int32(len(params)), words, values))
     got_words, got_values = words.get().reshape(-1, 9), values.get().reshape(-1, 11)
     for row, line in enumerate(expected):
-        assert [int(w) for w in line[:9]] == got_words[row].tolist(), (row, params[row // 2])
+        assert [int(w) for w in line[:9]] == got_words[row].tolist(), (row, params[row // 3])
         np.testing.assert_array_max_ulp(got_values[row], [float.fromhex(v) for v in line[9:]], maxulp=2)

@@ -1,5 +1,6 @@
 // cuRAND's device API for CUDA C that kiln's CPU backend compiles: the
-// XORWOW generator (curandState, cuRAND's default) and Philox4_32_10, with
+// XORWOW generator (curandState, cuRAND's default), Philox4_32_10 and
+// MRG32k3a, with
 // cuRAND's seeding, subsequence and offset jumps, and its uniform and normal
 // transforms, so that a kernel including <curand_kernel.h> draws on the CPU
 // the integers it draws on a GPU. Only the host compiler sees this file;
@@ -233,6 +234,147 @@ inline double curand_uniform_double(curandStateXORWOW_t* state) {
   return z * scale + scale / 2.0;
 }
 
+// MRG32k3a (L'Ecuyer): two order-3 recurrences modulo the primes m1 and m2,
+// their difference the output. Its jumps are powers of the recurrences' 3x3
+// matrices modulo m1 and m2: an offset steps, a subsequence 2^76 steps and a
+// sequence 2^127 steps, as cuRAND spaces them.
+struct curandStateMRG32k3a {
+  unsigned int s1[3];
+  unsigned int s2[3];
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
+
+namespace kiln_curand {
+
+constexpr unsigned long long kMrgModulus[2] = {4294967087ull, 4294944443ull};
+
+struct Matrix3 {
+  unsigned long long a[3][3];
+};
+
+inline Matrix3 product(const Matrix3& x, const Matrix3& y, unsigned long long m) {
+  Matrix3 r;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      unsigned long long sum = 0;
+      for (int k = 0; k < 3; ++k) sum = (sum + x.a[i][k] * y.a[k][j] % m) % m;
+      r.a[i][j] = sum;
+    }
+  return r;
+}
+
+inline void apply(const Matrix3& x, unsigned int v[3], unsigned long long m) {
+  unsigned long long r[3];
+  for (int i = 0; i < 3; ++i) {
+    unsigned long long sum = 0;
+    for (int k = 0; k < 3; ++k) sum = (sum + x.a[i][k] * v[k] % m) % m;
+    r[i] = sum;
+  }
+  for (int i = 0; i < 3; ++i) v[i] = (unsigned int)r[i];
+}
+
+// mrg_powers()[c][k]: component c's one-step matrix to the power 2^k, k < 191.
+inline const Matrix3 (*mrg_powers())[191] {
+  static const Matrix3 (*table)[191] = [] {
+    auto* p = new Matrix3[2][191];
+    const unsigned long long m1 = kMrgModulus[0], m2 = kMrgModulus[1];
+    p[0][0] = Matrix3{{{0, 1, 0}, {0, 0, 1}, {m1 - 810728ull, 1403580ull, 0}}};
+    p[1][0] = Matrix3{{{0, 1, 0}, {0, 0, 1}, {m2 - 1370589ull, 0, 527612ull}}};
+    for (int c = 0; c < 2; ++c)
+      for (int k = 1; k < 191; ++k) p[c][k] = product(p[c][k - 1], p[c][k - 1], kMrgModulus[c]);
+    return p;
+  }();
+  return table;
+}
+
+inline void mrg_jump(curandStateMRG32k3a_t* state, unsigned long long n, int first_power) {
+  for (int k = 0; n; ++k, n >>= 1)
+    if (n & 1) {
+      apply(mrg_powers()[0][first_power + k], state->s1, kMrgModulus[0]);
+      apply(mrg_powers()[1][first_power + k], state->s2, kMrgModulus[1]);
+    }
+}
+
+// The next output, in (0, m1].
+inline double mrg_next(curandStateMRG32k3a_t* state) {
+  const unsigned long long m1 = kMrgModulus[0], m2 = kMrgModulus[1];
+  const unsigned long long p1 = (1403580ull * state->s1[1] + 810728ull * (m1 - state->s1[0])) % m1;
+  const unsigned long long p2 = (527612ull * state->s2[2] + 1370589ull * (m2 - state->s2[0])) % m2;
+  state->s1[0] = state->s1[1];
+  state->s1[1] = state->s1[2];
+  state->s1[2] = (unsigned int)p1;
+  state->s2[0] = state->s2[1];
+  state->s2[1] = state->s2[2];
+  state->s2[2] = (unsigned int)p2;
+  return p1 > p2 ? (double)(p1 - p2) : (double)p1 - (double)p2 + (double)m1;
+}
+
+}  // namespace kiln_curand
+
+inline void skipahead(unsigned long long n, curandStateMRG32k3a_t* state) { kiln_curand::mrg_jump(state, n, 0); }
+inline void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a_t* state) {
+  kiln_curand::mrg_jump(state, n, 76);
+}
+inline void skipahead_sequence(unsigned long long n, curandStateMRG32k3a_t* state) {
+  kiln_curand::mrg_jump(state, n, 127);
+}
+
+inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                        curandStateMRG32k3a_t* state) {
+  for (int i = 0; i < 3; ++i) state->s1[i] = state->s2[i] = 12345u;
+  if (seed != 0) {  // cuRAND's salts, then each word times its start value
+    const unsigned long long x1 = (unsigned int)seed ^ 0x55555555u, x2 = (unsigned int)(seed >> 32) ^ 0xAAAAAAAAu;
+    const unsigned long long m1 = kiln_curand::kMrgModulus[0], m2 = kiln_curand::kMrgModulus[1];
+    state->s1[0] = (unsigned int)(x1 * 12345u % m1);
+    state->s1[1] = (unsigned int)(x2 * 12345u % m1);
+    state->s1[2] = (unsigned int)(x1 * 12345u % m1);
+    state->s2[0] = (unsigned int)(x2 * 12345u % m2);
+    state->s2[1] = (unsigned int)(x1 * 12345u % m2);
+    state->s2[2] = (unsigned int)(x2 * 12345u % m2);
+  }
+  skipahead_subsequence(subsequence, state);
+  skipahead(offset, state);
+  state->boxmuller_flag = state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.f;
+  state->boxmuller_extra_double = 0.;
+}
+
+// 32 bits: the output scaled to [0, 2^32).
+inline unsigned int curand(curandStateMRG32k3a_t* state) {
+  return (unsigned int)(kiln_curand::mrg_next(state) * 1.000000048662);
+}
+
+inline float curand_uniform(curandStateMRG32k3a_t* state) {
+  return (float)(kiln_curand::mrg_next(state) * 2.3283065498378288e-10);
+}
+
+inline double curand_uniform_double(curandStateMRG32k3a_t* state) {
+  return kiln_curand::mrg_next(state) * 2.3283065498378288e-10;
+}
+
+namespace kiln_curand {
+
+// MRG32k3a's Box-Muller takes its uniforms, not its integers.
+inline void box_muller(curandStateMRG32k3a_t* state, float* first, float* second) {
+  const float x = curand_uniform(state), y = curand_uniform(state) * 6.2831855f;
+  const float s = sqrtf(-2.0f * logf(x));
+  *first = sinf(y) * s;
+  *second = cosf(y) * s;
+}
+
+inline void box_muller_double(curandStateMRG32k3a_t* state, double* first, double* second) {
+  const double x = curand_uniform_double(state), y = curand_uniform_double(state) * 2.0;
+  const double s = sqrt(-2.0 * log(x)), pi = 3.1415926535897932;
+  *first = sin(y * pi) * s;
+  *second = cos(y * pi) * s;
+}
+
+}  // namespace kiln_curand
+
 // Box-Muller on two draws: two normals, the first returned now and the
 // second on the next call of the same transform (the state's flag says
 // which transform cached it, as cuRAND's does). Philox and XORWOW alike.
@@ -338,3 +480,10 @@ inline double2 curand_normal2_double(curandStateXORWOW_t* state) { return kiln_c
 inline double2 curand_normal2_double(curandStatePhilox4_32_10_t* state) {
   return kiln_curand::normal2_double(state);
 }
+inline float curand_normal(curandStateMRG32k3a_t* state) { return kiln_curand::normal(state); }
+inline float curand_log_normal(curandStateMRG32k3a_t* state, float mean, float stddev) {
+  return kiln_curand::log_normal(state, mean, stddev);
+}
+inline double curand_normal_double(curandStateMRG32k3a_t* state) { return kiln_curand::normal_double(state); }
+inline float2 curand_normal2(curandStateMRG32k3a_t* state) { return kiln_curand::normal2(state); }
+inline double2 curand_normal2_double(curandStateMRG32k3a_t* state) { return kiln_curand::normal2_double(state); }
