@@ -69,6 +69,14 @@ inline const Matrix* powers() {
   return table;
 }
 
+// A fresh state has no normal of a Box-Muller pair kept for the next call.
+template <class State>
+inline void forget_cached_normals(State* state) {
+  state->boxmuller_flag = state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.f;
+  state->boxmuller_extra_double = 0.;
+}
+
 inline void jump(unsigned long long n, int first_power, uint32_t v[5]) {
   for (int k = 0; n; ++k, n >>= 1)
     if (n & 1) apply(powers()[first_power + k], v);
@@ -98,9 +106,7 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   state->v[4] = 5783321u + t0;
   skipahead_sequence(subsequence, state);
   skipahead(offset, state);
-  state->boxmuller_flag = state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.f;
-  state->boxmuller_extra_double = 0.;
+  kiln_curand::forget_cached_normals(state);
 }
 
 inline unsigned int curand(curandStateXORWOW_t* state) {
@@ -174,9 +180,7 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   state->ctr = uint4{0, 0, 0, 0};
   state->key = uint2{(unsigned int)seed, (unsigned int)(seed >> 32)};
   state->STATE = 0;
-  state->boxmuller_flag = state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.f;
-  state->boxmuller_extra_double = 0.;
+  kiln_curand::forget_cached_normals(state);
   skipahead_sequence(subsequence, state);
   skipahead(offset, state);
 }
@@ -338,9 +342,7 @@ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
   }
   skipahead_subsequence(subsequence, state);
   skipahead(offset, state);
-  state->boxmuller_flag = state->boxmuller_flag_double = 0;
-  state->boxmuller_extra = 0.f;
-  state->boxmuller_extra_double = 0.;
+  kiln_curand::forget_cached_normals(state);
 }
 
 // 32 bits: the output scaled to [0, 2^32).
@@ -391,30 +393,32 @@ inline void box_muller(State* state, float* first, float* second) {
   *second = s * cosf(v);
 }
 
+// The first of a fresh pair (`draw` makes it, `map` transforms it), keeping
+// the second in the state for the next call of the same `kind`.
+template <class T, class Draw, class Map>
+inline T from_pair(int& flag, T& extra, int kind, Draw draw, Map map) {
+  if (flag == kind) {
+    flag = 0;
+    return extra;
+  }
+  T first, second;
+  draw(&first, &second);
+  extra = map(second);
+  flag = kind;
+  return map(first);
+}
+
 template <class State>
 inline float normal(State* state) {
-  if (state->boxmuller_flag == kNormal) {
-    state->boxmuller_flag = 0;
-    return state->boxmuller_extra;
-  }
-  float first, second;
-  box_muller(state, &first, &second);
-  state->boxmuller_extra = second;
-  state->boxmuller_flag = kNormal;
-  return first;
+  return from_pair(state->boxmuller_flag, state->boxmuller_extra, kNormal,
+                   [&](float* a, float* b) { box_muller(state, a, b); }, [](float x) { return x; });
 }
 
 template <class State>
 inline float log_normal(State* state, float mean, float stddev) {
-  if (state->boxmuller_flag == kLogNormal) {
-    state->boxmuller_flag = 0;
-    return state->boxmuller_extra;
-  }
-  float first, second;
-  box_muller(state, &first, &second);
-  state->boxmuller_extra = expf(mean + stddev * second);
-  state->boxmuller_flag = kLogNormal;
-  return expf(mean + stddev * first);
+  return from_pair(state->boxmuller_flag, state->boxmuller_extra, kLogNormal,
+                   [&](float* a, float* b) { box_muller(state, a, b); },
+                   [&](float x) { return expf(mean + stddev * x); });
 }
 
 // The same in double precision, from the next four draws (53 bits a uniform).
@@ -432,15 +436,8 @@ inline void box_muller_double(State* state, double* first, double* second) {
 
 template <class State>
 inline double normal_double(State* state) {
-  if (state->boxmuller_flag_double == kNormal) {
-    state->boxmuller_flag_double = 0;
-    return state->boxmuller_extra_double;
-  }
-  double first, second;
-  box_muller_double(state, &first, &second);
-  state->boxmuller_extra_double = second;
-  state->boxmuller_flag_double = kNormal;
-  return first;
+  return from_pair(state->boxmuller_flag_double, state->boxmuller_extra_double, kNormal,
+                   [&](double* a, double* b) { box_muller_double(state, a, b); }, [](double x) { return x; });
 }
 
 // Both normals of a pair at once (no caching).
