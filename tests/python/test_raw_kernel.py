@@ -360,13 +360,13 @@ def test_curand_xorwow_jumps_and_transforms(device):
     assert 0 < ud.min() and ud.max() <= 1 and abs(ud.mean() - 0.5) < 0.05
 
 
-CURAND_SEQUENCE = r'''
-#include <curand_kernel.h>
-// One thread per (seed, subsequence, offset) and generator: draws, jumps and
-// transforms of XORWOW, Philox4_32_10 or MRG32k3a, as REFERENCE prints them.
+# The draws, jumps and transforms both programs make, into words[9] and
+# values[11]: the kernel's (kiln's header on the CPU) and the reference's
+# (NVIDIA's header built for the host), so that the two cannot drift apart.
+CURAND_CALLS = r'''
 template <class State>
-__device__ void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off,
-                         unsigned int* words, double* values) {
+CALLS_QUALIFIER void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off,
+                              unsigned int* words, double* values) {
   State s;
   curand_init(seed, seq, off, &s);
   for (int i = 0; i < 7; ++i) words[i] = curand(&s);
@@ -388,6 +388,11 @@ __device__ void sequence(unsigned long long seed, unsigned long long seq, unsign
   values[9] = pair_double.x;
   values[10] = pair_double.y;
 }
+'''
+
+# One thread per (seed, subsequence, offset) and generator: XORWOW,
+# Philox4_32_10, MRG32k3a in turn, as the reference prints them.
+CURAND_SEQUENCE = "#include <curand_kernel.h>\n#define CALLS_QUALIFIER __device__\n" + CURAND_CALLS + r'''
 extern "C" __global__ void run(const unsigned long long* params, int count, unsigned int* words, double* values) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= 3 * count) return;
@@ -398,40 +403,21 @@ extern "C" __global__ void run(const unsigned long long* params, int count, unsi
 }
 '''
 
-CURAND_REFERENCE = r'''
-#include <curand_kernel.h>
-#include <cstdio>
-template <class State> void sequence(unsigned long long seed, unsigned long long seq, unsigned long long off) {
-  State s;
-  curand_init(seed, seq, off, &s);
-  for (int i = 0; i < 7; ++i) printf("%u ", curand(&s));
-  skipahead(13, &s);
-  printf("%u ", curand(&s));
-  skipahead_sequence(3, &s);
-  printf("%u ", curand(&s));
-  double v[11];
-  v[0] = curand_normal(&s);
-  v[1] = curand_normal(&s);
-  v[2] = curand_log_normal(&s, 0.5f, 2.f);
-  v[3] = curand_normal_double(&s);
-  v[4] = curand_uniform_double(&s);
-  v[5] = curand_normal_double(&s);
-  v[6] = curand_uniform(&s);
-  const float2 pair = curand_normal2(&s);
-  const double2 pair_double = curand_normal2_double(&s);
-  v[7] = pair.x;
-  v[8] = pair.y;
-  v[9] = pair_double.x;
-  v[10] = pair_double.y;
-  for (double x : v) printf("%a ", x);
+CURAND_REFERENCE = "#include <curand_kernel.h>\n#include <cstdio>\n#define CALLS_QUALIFIER\n" + CURAND_CALLS + r'''
+template <class State> void print(unsigned long long seed, unsigned long long seq, unsigned long long off) {
+  unsigned int words[9];
+  double values[11];
+  sequence<State>(seed, seq, off, words, values);
+  for (unsigned int w : words) printf("%u ", w);
+  for (double x : values) printf("%a ", x);
   printf("\n");
 }
 int main() {
   unsigned long long seed, seq, off;
   while (scanf("%llu %llu %llu", &seed, &seq, &off) == 3) {
-    sequence<curandStateXORWOW_t>(seed, seq, off);
-    sequence<curandStatePhilox4_32_10_t>(seed, seq, off);
-    sequence<curandStateMRG32k3a_t>(seed, seq, off);
+    print<curandStateXORWOW_t>(seed, seq, off);
+    print<curandStatePhilox4_32_10_t>(seed, seq, off);
+    print<curandStateMRG32k3a_t>(seed, seq, off);
   }
 }
 '''
@@ -453,6 +439,7 @@ def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     text = "\n".join(" ".join(map(str, p)) for p in params)
     lines = subprocess.run([str(program)], input=text, capture_output=True, text=True, check=True).stdout.split("\n")
     expected = [line.split() for line in lines if line]
+    assert len(expected) == 3 * len(params) and all(len(line) == 9 + 11 for line in expected)
     words = kiln.zeros(3 * len(params) * 9, dtype="uint32", device="cpu")
     values = kiln.zeros(3 * len(params) * 11, dtype="float64", device="cpu")
     flat = kiln.asarray(np.array(params, dtype=np.uint64).ravel(), device="cpu")
