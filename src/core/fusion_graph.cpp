@@ -121,10 +121,9 @@ NodePtr leaf_node(const Array& a) {
 }
 
 // One op node's value from its inputs' values, types and shape as recorded.
-Array run_node(const Node& node, const std::vector<Operand>& args, Device device) {
+Array run_node(const Node& node, const Operand* args, int count, Device device) {
   if (node.cast) return args[0].array().astype(node.dtype);
-  return detail::run_resolved(node.op, args.data(), static_cast<int>(args.size()), {node.loop, node.dtype},
-                              node.shape, device);
+  return detail::run_resolved(node.op, args, count, {node.loop, node.dtype}, node.shape, device);
 }
 
 // The value the graph computes, run op by op with kiln's own kernels.
@@ -140,7 +139,7 @@ Array run_op_by_op(const NodePtr& node, Device device, std::unordered_map<const 
       case Node::Kind::Op: args.emplace_back(run_op_by_op(in, device, done)); break;
     }
   }
-  Array result = run_node(*node, args, device);
+  Array result = run_node(*node, args.data(), static_cast<int>(args.size()), device);
   done.emplace(node.get(), result);
   return result;
 }
@@ -148,7 +147,6 @@ Array run_op_by_op(const NodePtr& node, Device device, std::unordered_map<const 
 // A graph of one op (its inputs leaves and scalars): no graph walk, and its
 // operands on the stack (this is the path of every lone small op).
 Array run_single_op(const Node& node, Device device) {
-  if (node.cast) return node.inputs[0]->leaf.astype(node.dtype);
   const int count = static_cast<int>(node.inputs.size());
   alignas(Operand) unsigned char storage[kMaxOperands * sizeof(Operand)];
   Operand* args = reinterpret_cast<Operand*>(storage);
@@ -162,7 +160,7 @@ Array run_single_op(const Node& node, Device device) {
     int count;
     ~Destroy() { for (int i = 0; i < count; ++i) args[i].~Operand(); }
   } destroy{args, count};
-  return detail::run_resolved(node.op, args, count, {node.loop, node.dtype}, node.shape, device);
+  return run_node(node, args, count, device);
 }
 
 }  // namespace

@@ -48,14 +48,20 @@ std::vector<std::string> candidates(const std::string& nvrtc_library) {
   return dirs;
 }
 
-}  // namespace
-
-const std::string& cccl_include_dir(const std::string& nvrtc_library) {
+// The first candidate that holds CUB, or "" (searched once).
+const std::string& found_cccl(const std::string& nvrtc_library) {
   static const std::string found = [&] {
     for (const std::string& dir : candidates(nvrtc_library))
       if (has_cub(dir)) return dir;
     return std::string();
   }();
+  return found;
+}
+
+}  // namespace
+
+const std::string& cccl_include_dir(const std::string& nvrtc_library) {
+  const std::string& found = found_cccl(nvrtc_library);
   if (found.empty()) {
     std::string searched;
     for (const std::string& dir : candidates(nvrtc_library)) searched += "\n  " + dir;
@@ -73,11 +79,8 @@ const std::vector<std::string>& toolkit_include_dirs(const std::string& nvrtc_li
         dirs.push_back(root + "/include");
         break;
       }
-    for (const std::string& dir : candidates(nvrtc_library))
-      if (has_cub(dir)) {
-        if (dirs.empty() || dirs[0] != dir) dirs.push_back(dir);
-        break;
-      }
+    const std::string& cccl = found_cccl(nvrtc_library);
+    if (!cccl.empty() && (dirs.empty() || dirs[0] != cccl)) dirs.push_back(cccl);
     return dirs;
   }();
   return found;

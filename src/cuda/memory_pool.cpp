@@ -110,14 +110,12 @@ DevicePool& pool(int device) {
   // Looked up on every allocation: a lock-free read once the pool exists.
   // The pools are leaked: they outlive every array.
   static std::atomic<DevicePool*> pools[kMaxDevices] = {};
-  if (device >= 0 && device < kMaxDevices)
-    if (DevicePool* known = pools[device].load(std::memory_order_acquire)) return *known;
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  check_device(device);
+  if (device < 0 || device >= kMaxDevices) check_device(device);  // a device that does not exist, by name
   check_device_index(device);
-  if (!pools[device].load(std::memory_order_relaxed)) pools[device].store(new DevicePool(device), std::memory_order_release);
-  return *pools[device].load(std::memory_order_relaxed);
+  return *load_or_build(pools[device], [&] {
+    check_device(device);
+    return new DevicePool(device);
+  });
 }
 
 }  // namespace

@@ -47,11 +47,12 @@ def _device_of(identity):
     raise CUDAError(f"no GPU of this process is at PCI location {identity}")
 
 
-def export(address, size):
-    """The IpcHandle of `size` bytes at device `address` (kept alive by the caller)."""
+def export(address, size, base):
+    """The IpcHandle of `size` bytes at device `address`, which `base` (the
+    memory's owner, kept by the handle) holds."""
     _refuse_on_host()
     handle, offset, _, device = core()._cuda_ipc_export(int(address))
-    return IpcHandle(None, _MemHandle(handle), int(size), _identity(device), offset)
+    return IpcHandle(base, _MemHandle(handle), int(size), _identity(device), offset)
 
 
 class IpcHandle:
@@ -67,20 +68,26 @@ class IpcHandle:
         self._opened = None  # (allocation base here, device) while open
         self._staged = None  # the copy open_staged made
 
-    def can_access_peer(self, context):
-        """Whether `context`'s device can map the memory directly."""
+    def _source_device(self):
         if self.source_info is None:
             raise RuntimeError("IPC handle doesn't have source info")
-        source = _device_of(self.source_info)
+        return _device_of(self.source_info)
+
+    def _check_not_open(self):
+        if self._opened is not None or self._staged is not None:
+            raise ValueError("IpcHandle is already opened")
+        _refuse_on_host()
+
+    def can_access_peer(self, context):
+        """Whether `context`'s device can map the memory directly."""
+        source = self._source_device()
         return source == context.device.id or bool(core()._cuda_can_access_peer(context.device.id, source))
 
     def open_direct(self, context):
         """The memory mapped into `context`'s device: a MemoryPointer."""
         from .memory import MemoryPointer, UnownedMemory
 
-        if self._opened is not None or self._staged is not None:
-            raise ValueError("IpcHandle is already opened")
-        _refuse_on_host()
+        self._check_not_open()
         device = context.device.id
         self._opened = (core()._cuda_ipc_open(self.handle.reserved, device), device)
         return MemoryPointer(UnownedMemory(self._opened[0] + self.offset, self.size, self, device), 0)
@@ -90,12 +97,8 @@ class IpcHandle:
         first): for devices that cannot map each other's memory."""
         from .memory import MemoryPointer, UnownedMemory
 
-        if self.source_info is None:
-            raise RuntimeError("IPC handle doesn't have source info")
-        if self._opened is not None or self._staged is not None:
-            raise ValueError("IpcHandle is already opened")
-        _refuse_on_host()
-        source = _device_of(self.source_info)
+        source = self._source_device()
+        self._check_not_open()
         base = core()._cuda_ipc_open(self.handle.reserved, source)
         try:
             mapped = core()._wrap_memory(base + self.offset, "uint8", (self.size,), None, self, False,
@@ -172,9 +175,8 @@ def get_ipc_handle(array):
     """``devarr.get_ipc_handle()``: an IpcArrayHandle of a contiguous device array."""
     if not (array.flags.c_contiguous or array.flags.f_contiguous):
         raise ValueError("get_ipc_handle: the array must be contiguous")
-    handle = export(array._data_ptr, array.nbytes)
-    handle.base = array
-    return IpcArrayHandle(handle, {"shape": array.shape, "strides": array.strides, "dtype": array.dtype})
+    return IpcArrayHandle(export(array._data_ptr, array.nbytes, array),
+                          {"shape": array.shape, "strides": array.strides, "dtype": array.dtype})
 
 
 @contextlib.contextmanager
@@ -184,9 +186,7 @@ def open_ipc_array(handle, shape, dtype, strides=None, offset=0):
     device array for the block."""
     import numpy as np
 
-    dtype = np.dtype(dtype)
-    shape = (shape,) if np.isscalar(shape) else tuple(shape)
-    size = int(np.prod(shape)) * dtype.itemsize
+    size = int(np.prod(shape)) * np.dtype(dtype).itemsize
     ipc = IpcHandle(None, getattr(handle, "reserved", handle), size, offset=offset)
     array = ipc.open_array(_CurrentContext(), shape, dtype, strides)
     try:

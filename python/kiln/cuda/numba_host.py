@@ -258,9 +258,7 @@ class Context:
         for another process (see ipc.py)."""
         from .ipc import export
 
-        handle = export(int(memory), memory.mem.size - (int(memory) - memory.mem.ptr))
-        handle.base = memory
-        return handle
+        return export(int(memory), memory.mem.size - (int(memory) - memory.mem.ptr), memory)
 
     def reset(self):
         """Waits for the device's work and returns the memory pool's cached
