@@ -79,7 +79,7 @@ const Pending* whole_pending(const Array& a) {
   return p && a.shape() == p->root()->shape ? p : nullptr;
 }
 
-void add_buffers(std::vector<const Buffer*>& into, const std::vector<const Buffer*>& from) {
+void add_buffers(SmallVector<const Buffer*, 4>& into, const SmallVector<const Buffer*, 4>& from) {
   for (const Buffer* b : from)
     if (std::find(into.begin(), into.end(), b) == into.end()) into.push_back(b);
 }

@@ -11,6 +11,7 @@
 #include "kiln/fusion.hpp"
 #include "kiln/ops.hpp"
 #include "kiln/registry.hpp"
+#include "kiln/small_vector.hpp"
 #include "op_types.hpp"
 
 namespace kiln::fusion {
@@ -31,7 +32,9 @@ struct Node {
   // read pending leaves, and so on): running the graph runs them first, one
   // inside another, so the depth is bounded (kMaxChain in fusion_graph.cpp).
   int chain = 0;
-  std::vector<const Buffer*> leaf_buffers;  // distinct buffers the graph reads
+  // Distinct buffers the graph reads (inline: a lone op's record allocates
+  // no list).
+  SmallVector<const Buffer*, 4> leaf_buffers;
 };
 using NodePtr = std::shared_ptr<const Node>;
 

@@ -54,6 +54,23 @@ template <int V, class L> __device__ __forceinline__ void kiln_load_vector(const
   for (int e = 0; e < V; ++e) v[e] = at[e];
 }
 
+// V results to `at`, as kiln_load_vector reads them.
+template <int V, class T> __device__ __forceinline__ void kiln_store_vector(T* at, const T (&v)[V]) {
+  constexpr unsigned long long bytes = V * sizeof(T);
+  if constexpr (bytes <= 16 && (bytes & (bytes - 1)) == 0) {
+    struct __align__(bytes) Word { T v[V]; };
+    if ((unsigned long long)at % bytes == 0) {
+      Word w;
+#pragma unroll
+      for (int e = 0; e < V; ++e) w.v[e] = v[e];
+      *(Word*)at = w;
+      return;
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < V; ++e) at[e] = v[e];
+}
+
 // An op's result as op-by-op code stores it. On the GPU, ptxas contracts a
 // multiply feeding an add into one FMA (rounded once) even across ops, and
 // an asm barrier does not stop it; the value's bits passed through an
