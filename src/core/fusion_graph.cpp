@@ -66,8 +66,7 @@ const Pending* pending_in_c_order(const Array& a) {
   const BufferPtr& b = a.buffer();
   if (!b || !b->pending()) return nullptr;
   const Pending* p = b->pending().get();
-  const Node& root = *p->root();
-  if (a.offset() != 0 || a.dtype() != root.dtype || a.size() != shape_size(root.shape) || !a.is_c_contiguous())
+  if (a.offset() != 0 || a.dtype() != p->dtype() || a.size() != shape_size(p->shape()) || !a.is_c_contiguous())
     return nullptr;
   return p;
 }
@@ -76,7 +75,7 @@ const Pending* pending_in_c_order(const Array& a) {
 // inlined; any other view of it is read as a leaf.
 const Pending* whole_pending(const Array& a) {
   const Pending* p = pending_in_c_order(a);
-  return p && a.shape() == p->root()->shape ? p : nullptr;
+  return p && a.shape() == p->shape() ? p : nullptr;
 }
 
 void add_buffers(SmallVector<const Buffer*, 4>& into, const SmallVector<const Buffer*, 4>& from) {
@@ -109,8 +108,8 @@ NodePtr leaf_node(const Array& a) {
   auto n = std::make_shared<Node>();
   if (a.buffer())
     if (std::shared_ptr<Pending> p = a.buffer()->pending()) {
-      if (p->root()->chain >= kMaxChain) a.buffer()->data_for_reading();
-      else n->chain = p->root()->chain + 1;
+      if (p->chain() >= kMaxChain) a.buffer()->data_for_reading();
+      else n->chain = p->chain() + 1;
     }
   n->kind = Node::Kind::Leaf;
   n->dtype = a.dtype();
@@ -147,20 +146,12 @@ Array run_op_by_op(const NodePtr& node, Device device, std::unordered_map<const 
 // A graph of one op (its inputs leaves and scalars): no graph walk, and its
 // operands on the stack (this is the path of every lone small op).
 Array run_single_op(const Node& node, Device device) {
-  const int count = static_cast<int>(node.inputs.size());
-  alignas(Operand) unsigned char storage[kMaxOperands * sizeof(Operand)];
-  Operand* args = reinterpret_cast<Operand*>(storage);
-  for (int i = 0; i < count; ++i) {
-    const Node& in = *node.inputs[i];
-    if (in.kind == Node::Kind::Leaf) new (&args[i]) Operand(in.leaf);
-    else new (&args[i]) Operand(in.scalar);
+  OperandList args;
+  for (const NodePtr& in : node.inputs) {
+    if (in->kind == Node::Kind::Leaf) args.push(in->leaf);
+    else args.push(in->scalar);
   }
-  struct Destroy {
-    Operand* args;
-    int count;
-    ~Destroy() { for (int i = 0; i < count; ++i) args[i].~Operand(); }
-  } destroy{args, count};
-  return run_node(node, args, count, device);
+  return run_node(node, args.data(), args.size(), device);
 }
 
 }  // namespace
@@ -217,14 +208,38 @@ void add_input(Node& node, const Array& a, const Settings& s) {
   node.inputs.push_back(std::move(in));
 }
 
-// What the buffer of `node`'s result will hold, listed with the buffers it
-// reads and this thread's recorded graphs.
-std::shared_ptr<Pending> pending_value(const NodePtr& node, Device device) {
-  auto pending = std::make_shared<Pending>(node, device);
-  for (const Buffer* b : node->leaf_buffers) Pending::add_reader(*b, pending);
+// Lists a new pending value with the buffers it reads and this thread's
+// recorded expressions.
+void listen(const std::shared_ptr<Pending>& pending, const SmallVector<const Buffer*, 4>& reads) {
+  for (const Buffer* b : reads) Pending::add_reader(*b, pending);
   remember(pending);
   ++ops_recorded;
-  return pending;
+}
+
+// The graph node of `op` over `args` (resolved to `types`, broadcast to
+// `shape`), the graphs of whole pending inputs inlined within `s`'s limits.
+std::shared_ptr<Node> op_node(OpId op, const Operand* args, int count, const detail::LoopTypes& types,
+                              const Shape& shape, const Settings& s) {
+  auto node = std::make_shared<Node>();
+  node->kind = Node::Kind::Op;
+  node->op = op;
+  node->loop = types.loop;
+  node->dtype = types.output;
+  node->shape = shape;
+  node->ops = 1;
+  node->inputs.reserve(count);
+  for (int i = 0; i < count; ++i) {
+    if (args[i].is_array()) {
+      add_input(*node, args[i].array(), s);
+      continue;
+    }
+    auto scalar = std::make_shared<Node>();
+    scalar->kind = Node::Kind::Scalar;
+    scalar->dtype = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
+    scalar->scalar = args[i].scalar();
+    node->inputs.push_back(std::move(scalar));
+  }
+  return node;
 }
 
 // A fresh C-contiguous array over a buffer pending `pending`.
@@ -256,25 +271,26 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
     }
   }
 
-  auto node = std::make_shared<Node>();
-  node->kind = Node::Kind::Op;
-  node->op = op;
-  node->loop = types.loop;
-  node->dtype = types.output;
-  node->shape = shape;
-  node->ops = 1;
-  node->inputs.reserve(count);
-  for (int i = 0; i < count; ++i) {
-    if (args[i].is_array()) {
-      add_input(*node, args[i].array(), s);
-      continue;
+  if (!out) {
+    // A lone op (no input pending): kept as its operands until another op
+    // inlines it.
+    SmallVector<const Buffer*, 4> reads;
+    bool lone = true;
+    for (int i = 0; i < count && lone; ++i) {
+      if (!args[i].is_array()) continue;
+      const Buffer* b = args[i].array().buffer().get();
+      lone = !b->pending();
+      if (lone && std::find(reads.begin(), reads.end(), b) == reads.end()) reads.push_back(b);
     }
-    auto scalar = std::make_shared<Node>();
-    scalar->kind = Node::Kind::Scalar;
-    scalar->dtype = (op == OpId::where && i == 0) ? DType::Bool : types.loop;
-    scalar->scalar = args[i].scalar();
-    node->inputs.push_back(std::move(scalar));
+    if (lone) {
+      if (static_cast<int>(reads.size()) > s.max_inputs) return std::nullopt;
+      auto pending = std::make_shared<Pending>(op, args, count, types, shape, device);
+      listen(pending, reads);
+      return pending_array(std::move(pending), types.output, shape, device);
+    }
   }
+
+  std::shared_ptr<Node> node = op_node(op, args, count, types, shape, s);
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) {
     // Too many arrays for one kernel even with its inputs as leaves: run now.
     return std::nullopt;
@@ -298,7 +314,8 @@ std::optional<Array> record(OpId op, const Operand* args, int count, const detai
     return *out;
   }
 
-  auto pending = pending_value(node, device);
+  auto pending = std::make_shared<Pending>(node, device);
+  listen(pending, node->leaf_buffers);
   if (out) {
     Pending::replace(*out->buffer(), pending);
     return *out;
@@ -330,7 +347,9 @@ std::optional<Array> record_cast(const Array& x, DType to) {
   node->ops = 1;
   add_input(*node, x, s);
   if (static_cast<int>(node->leaf_buffers.size()) > s.max_inputs) return std::nullopt;
-  return pending_array(pending_value(node, x.device()), to, x.shape(), x.device());
+  auto pending = std::make_shared<Pending>(node, x.device());
+  listen(pending, node->leaf_buffers);
+  return pending_array(std::move(pending), to, x.shape(), x.device());
 }
 
 bool Pending::has_readers(const Buffer& b) {
@@ -352,6 +371,11 @@ void Pending::add_reader(const Buffer& b, const std::shared_ptr<Pending>& reader
   push_pruned(b.readers_, reader, 16);
 }
 
+const NodePtr& Pending::root() const {
+  if (!root_ && lone_) root_ = op_node(lone_->op, lone_->args.data(), lone_->args.size(), lone_->types, shape_, settings());
+  return root_;
+}
+
 bool Pending::run() {
   if (started_ || !target_) return false;
   started_ = true;
@@ -362,25 +386,31 @@ bool Pending::run() {
   } unstart{started_};
   Suspend suspend;
   const Buffer* target = target_;
-  const Node& root = *root_;
   BufferPtr memory;
-  if (root.ops > 1) {
-    memory = allocate(target->nbytes(), device_);
-    Array out(memory, root.dtype, root.shape, contiguous_strides(root.shape, itemsize(root.dtype)));
-    if (run_fused(root, out)) {
-      ++fused_launches;
-    } else {
-      memory.reset();
-    }
-  }
-  if (!memory) {
-    if (root.ops == 1) {
-      memory = run_single_op(root, device_).buffer();
-    } else {
-      std::unordered_map<const Node*, Array> done;
-      memory = run_op_by_op(root_, device_, done).buffer();
-    }
+  if (lone_) {
+    memory = detail::run_resolved(lone_->op, lone_->args.data(), lone_->args.size(), lone_->types, shape_, device_)
+                 .buffer();
     ++unfused_runs;
+  } else {
+    const Node& root = *root_;
+    if (root.ops > 1) {
+      memory = allocate(target->nbytes(), device_);
+      Array out(memory, root.dtype, root.shape, contiguous_strides(root.shape, itemsize(root.dtype)));
+      if (run_fused(root, out)) {
+        ++fused_launches;
+      } else {
+        memory.reset();
+      }
+    }
+    if (!memory) {
+      if (root.ops == 1) {
+        memory = run_single_op(root, device_).buffer();
+      } else {
+        std::unordered_map<const Node*, Array> done;
+        memory = run_op_by_op(root_, device_, done).buffer();
+      }
+      ++unfused_runs;
+    }
   }
   target->data_ = memory->data();
   target->backing_ = std::move(memory);  // the memory lives as long as the buffer

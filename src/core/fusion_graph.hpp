@@ -38,11 +38,45 @@ struct Node {
 };
 using NodePtr = std::shared_ptr<const Node>;
 
-// What a pending Buffer will hold: `root`'s value, C-contiguous.
+// Up to kMaxOperands operands held in place (no allocation), for running an
+// op with operands that are not in a caller's list.
+class OperandList {
+ public:
+  OperandList() = default;
+  OperandList(const Operand* args, int count) {
+    for (int i = 0; i < count; ++i) push(args[i]);
+  }
+  OperandList(const OperandList& o) : OperandList(o.data(), o.size()) {}
+  OperandList& operator=(const OperandList&) = delete;
+  ~OperandList() {
+    for (int i = 0; i < count_; ++i) data()[i].~Operand();
+  }
+  void push(const Operand& o) { new (&data()[count_++]) Operand(o); }
+  const Operand* data() const { return reinterpret_cast<const Operand*>(storage_); }
+  Operand* data() { return reinterpret_cast<Operand*>(storage_); }
+  int size() const { return count_; }
+
+ private:
+  alignas(Operand) unsigned char storage_[kMaxOperands * sizeof(Operand)];
+  int count_ = 0;
+};
+
+// What a pending Buffer will hold, C-contiguous: a graph's value, or one op
+// over arrays that are not pending themselves and scalars (a lone op, kept
+// as its operands: most small ops are never read by another, and building
+// graph nodes for each was most of what recording one cost). A lone op's
+// graph is built when another op inlines it.
 class Pending {
  public:
-  Pending(NodePtr root, Device device) : root_(std::move(root)), device_(device) {}
-  const NodePtr& root() const { return root_; }
+  Pending(NodePtr root, Device device)
+      : root_(std::move(root)), dtype_(root_->dtype), shape_(root_->shape), chain_(root_->chain), device_(device) {}
+  Pending(OpId op, const Operand* args, int count, const detail::LoopTypes& types, const Shape& shape, Device device)
+      : dtype_(types.output), shape_(shape), device_(device), lone_(std::in_place, op, types, args, count) {}
+  // The graph (built the first time for a lone op).
+  const NodePtr& root() const;
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  int chain() const { return chain_; }
   Device device() const { return device_; }
   // Computes the value into the buffer this is pending for; false when it
   // has already started.
@@ -63,8 +97,19 @@ class Pending {
 
  private:
   friend class kiln::Buffer;
-  NodePtr root_;
+  struct LoneOp {
+    LoneOp(OpId op, const detail::LoopTypes& types, const Operand* args, int count)
+        : op(op), types(types), args(args, count) {}
+    OpId op;
+    detail::LoopTypes types;
+    OperandList args;
+  };
+  mutable NodePtr root_;  // built from lone_ by root() where that is set
+  DType dtype_;
+  Shape shape_;
+  int chain_ = 0;
   Device device_;
+  std::optional<LoneOp> lone_;
   const Buffer* target_ = nullptr;  // set by the pending Buffer, cleared when it dies
   bool started_ = false;
   mutable bool consumed_ = false;  // see mark_consumed

@@ -1866,6 +1866,15 @@ def test_print_in_kernels(current, tmp_path):
     out, err = run(f"print({items})", "k[1, 1](np.arange(33))")
     assert out == " ".join(["%lld"] * 33) and "cannot print more than 32 items" in err
 
+    if current.type == "cuda":  # the format strings are in constant memory, as Numba's are
+        @cuda.jit
+        def prints(value, really):
+            if really:
+                print(value)
+
+        prints[1, 1](1, False)
+        assert prints.get_const_mem_size(cuda.void(cuda.int64, cuda.boolean)) >= len("%lld\n")
+
 
 def test_decompiled_spread_calls_are_inlined():
     """The lists depyf builds for calls of many or spread arguments (what a

@@ -109,6 +109,29 @@ def test_kernels_that_take_the_grid_are_cooperative_and_others_are_not(current):
     assert [k.cooperative for k in plain.overloads.values()] == [False]
 
 
+def test_a_kernel_calling_a_cooperative_device_function_is_cooperative(current):
+    # Numba's declare_device(use_cooperative=True): the linked function may
+    # sync the grid, so a kernel calling it launches cooperatively.
+    source = cuda.CUSource('extern "C" __device__ int twice(int* out, int a) { *out = 2 * a; return 0; }')
+    cooperative = cuda.declare_device("twice", "int32(int32)", link=[source], use_cooperative=True)
+    plain = cuda.declare_device("twice", "int32(int32)", link=[source])
+
+    @cuda.jit
+    def calls_cooperative(a):
+        a[cuda.grid(1)] = cooperative(cuda.grid(1))
+
+    @cuda.jit
+    def calls_plain(a):
+        a[cuda.grid(1)] = plain(cuda.grid(1))
+
+    for kernel in (calls_cooperative, calls_plain):
+        a = np.zeros(64, np.int32)
+        kernel[2, 32](a)
+        np.testing.assert_array_equal(a, 2 * np.arange(64))
+    assert [k.cooperative for k in calls_cooperative.overloads.values()] == [True]
+    assert [k.cooperative for k in calls_plain.overloads.values()] == [False]
+
+
 def test_max_cooperative_grid_blocks(current):
     sig = (int32[:, ::1],)
     kernel = cuda.jit(sig)(_sequential_rows)

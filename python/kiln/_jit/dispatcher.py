@@ -65,7 +65,9 @@ class Module:
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
         self.externs = {}  # declared device function name -> its wrapper's name
         self.captured = []  # device arrays the kernel captured from its scope (their addresses are compiled in)
-        self.cooperative = False  # the kernel takes the grid group (cuda.cg.this_grid): it launches cooperatively
+        # The kernel takes the grid group (cuda.cg.this_grid) or calls a device
+        # function declared use_cooperative: it launches cooperatively.
+        self.cooperative = False
 
     def exception_code(self, cls, message, filename, line):
         """The number a kernel records for this raise or assert (debug mode)."""
@@ -130,6 +132,7 @@ class Module:
         """The wrapper calling a declare_device function with Numba's result
         pointer (defined once, after the sources it links)."""
         wrapper = self.externs.get(function.name)
+        self.cooperative |= function.cooperative
         if wrapper is None:
             self.link(function.sources)
             result, params = T.parse_signature(function.sig)
@@ -146,6 +149,17 @@ class Module:
                 f"KILN_JIT_DEVICE_FUNCTION {returned} {wrapper}("
                 f"{', '.join(f'{T.c_name(p)} {a}' for p, a in zip(params, args))}) {{ {body} }}")
         return wrapper
+
+    def format_string(self, text):
+        """A printf format (C string-literal text) in constant memory, where
+        Numba's kernels keep theirs: the name of its array, one per text."""
+        literal = f'"{text}"'
+        for line in self.constants:
+            if line.startswith("__constant__ char kiln_format_") and line.endswith(f"[] = {literal};"):
+                return line.split()[2].split("[")[0]
+        name = f"kiln_format_{len(self.constants)}"
+        self.constants.append(f"__constant__ char {name}[] = {literal};")
+        return name
 
     def constant_array(self, dtype, values):
         """Constant data holding `values`: a pointer expression of the dtype's

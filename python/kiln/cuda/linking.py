@@ -59,8 +59,9 @@ class ExternFunction:
 
     _kiln_extern_function = True
 
-    def __init__(self, name, sig, sources, abi):
+    def __init__(self, name, sig, sources, abi, cooperative=False):
         self.name, self.sig, self.sources, self.abi = name, sig, sources, abi
+        self.cooperative = cooperative  # it syncs the grid: a kernel calling it launches cooperatively
 
     def __repr__(self):
         return f"<declared device function {self.name}{self.sig.args}>"
@@ -73,8 +74,9 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
     """Numba's ``cuda.declare_device``: a device function defined in CUDA C++
     (the linked sources), with its Numba signature ("int32(int32)" or
     ``int32(int32)``) and calling convention (`abi`, see the module's
-    docstring). `use_cooperative` is accepted (kiln's launches need no flag
-    for it)."""
+    docstring). `use_cooperative` says the function syncs the grid (a
+    cooperative group): a kernel calling it launches cooperatively, all its
+    blocks resident at once, as one calling ``cuda.cg.this_grid()`` does."""
     from .._jit import types as T
     from . import types as numba_types
 
@@ -91,4 +93,4 @@ def declare_device(name, sig, link=None, use_cooperative=False, abi="numba"):
         sig = numba_types.Signature(numba_types.void if result is None else as_type(result), [as_type(a) for a in args])
     elif not isinstance(sig, numba_types.Signature):
         raise TypeError(f"declare_device: expected a signature such as 'int32(int32)', got {sig!r}")
-    return ExternFunction(name, sig, linked_sources(link), abi)
+    return ExternFunction(name, sig, linked_sources(link), abi, bool(use_cooperative))

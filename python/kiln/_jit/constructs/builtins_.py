@@ -269,6 +269,7 @@ def constructs():
             builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power(), builtins.tuple: TupleOf()}
 
 
+NEWLINE = "\\n"  # as C source spells it
 _PRINTF_ARGUMENTS = 32  # vprintf's limit on the GPU (kept on the CPU too: one program, one output)
 
 
@@ -340,6 +341,6 @@ class Print(Construct):
         if len(arguments) > _PRINTF_ARGUMENTS:  # CUDA's printf takes 32: the format itself, as Numba prints it
             warnings.warn(f"CUDA print() cannot print more than {_PRINTF_ARGUMENTS} items. The raw format string "
                           "will be emitted by the kernel instead.", stacklevel=2)
-            return f'printf("%s\\n", "{text}")'
-        return f'printf("{text}\\n"{"".join(f", {x}" for x in arguments)})'
+            return f'printf({emitter.module.format_string("%s" + NEWLINE)}, "{text}")'
+        return f'printf({emitter.module.format_string(text + NEWLINE)}{"".join(f", {x}" for x in arguments)})'
 
