@@ -103,10 +103,16 @@ def as_device_functions(code):
     return re.sub(r"\b__global__\b", "__device__", code)
 
 
-def _raw_module(code, options, name_expressions):
-    """The C++ kiln::RawModule of `code`: compiled for each device on first use there."""
+def _raw_module(code, options, name_expressions, cooperative=False):
+    """The C++ kiln::RawModule of `code`: compiled for each device on first use
+    there. `cooperative` (CuPy's enable_cooperative_groups): its kernels
+    launch cooperatively, every block resident at once, so that a grid
+    group's sync() may be reached (kiln's marker ends the source, leaving
+    its line numbers as they are)."""
     if not isinstance(code, str):
         raise TypeError(f"code: expected CUDA C source as a str, got {type(code).__name__}")
+    if cooperative:
+        code = f"{code}\n{_core._cooperative_marker}\n"
     return _core._RawModule(code, [str(o) for o in options], list(name_expressions or ()))
 
 
@@ -128,7 +134,7 @@ class RawKernel(_core._KernelLauncher):
         self.code = code
         self.name = name
         self.options = tuple(options)
-        module = _module if _module is not None else _raw_module(code, self.options, ())
+        module = _module if _module is not None else _raw_module(code, self.options, (), enable_cooperative_groups)
         self._kernel = module.function(name)
         params = kernel_parameters(code, name)
         kinds = None if params is None else "".join(_KIND_CODES.get(kind, "\0") for kind, _ in params)
@@ -225,7 +231,7 @@ class RawModule:
         self.code = code
         self.options = tuple(options)
         self.name_expressions = tuple(name_expressions or ())
-        self._module = _raw_module(code, self.options, self.name_expressions)
+        self._module = _raw_module(code, self.options, self.name_expressions, enable_cooperative_groups)
 
     def get_function(self, name):
         """The kernel `name`, or a template instance listed in name_expressions ("f<float>")."""

@@ -314,13 +314,14 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
 }
 
 // The headers kernels include (kiln/device/..., pycuda-complex.hpp,
-// curand_kernel.h) written under `dir`, for the compiler's -I.
+// curand_kernel.h, cooperative_groups/reduce.h) written under `dir`, for the
+// compiler's -I, with the directories their names have.
 void write_device_headers(const std::string& dir) {
-  mkdir((dir + "/kiln").c_str(), 0700);
-  mkdir((dir + "/kiln/device").c_str(), 0700);
   const auto kernel_headers = detail::kernel_headers();
   for (const auto* list : {&kernel_headers, &host_face_headers()})
     for (const auto& [name, text] : *list) {
+      for (size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
+        mkdir((dir + "/" + name.substr(0, slash)).c_str(), 0700);
       const std::string path = dir + "/" + name;
       detail::write_atomically(path.substr(0, path.rfind('/')), path, text);
     }
@@ -487,13 +488,15 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   }
   auto module = std::make_shared<HostModule>();
   module->library = open_library(library);
-  // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...)
-  // need a block's threads as fibers that can stop and meet, unless the
-  // kernel loops over them itself between its barriers (its blockwise flag).
+  // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...,
+  // and cooperative groups, whose methods are made of them) need a block's
+  // threads as fibers that can stop and meet, unless the kernel loops over
+  // them itself between its barriers (its blockwise flag).
   module->uses_barriers = source.find("__syncthreads") != std::string::npos ||
                           source.find("_sync(") != std::string::npos ||
                           source.find("__syncwarp") != std::string::npos ||
-                          source.find("__activemask") != std::string::npos;
+                          source.find("__activemask") != std::string::npos ||
+                          source.find("cooperative_groups") != std::string::npos;
   module->cooperative = is_cooperative(source);
   module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {

@@ -448,3 +448,85 @@ def test_curand_on_the_cpu_matches_nvidias_header(tmp_path):
     for row, line in enumerate(expected):
         assert [int(w) for w in line[:9]] == got_words[row].tolist(), (row, params[row // 3])
         np.testing.assert_array_max_ulp(got_values[row], [float.fromhex(v) for v in line[9:]], maxulp=2)
+
+
+COOPERATIVE_GROUPS = r'''
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void groups(const int* x, int* tile_sum, int* tile_max, int* scan, int* shuffled,
+                                  unsigned* votes, unsigned long long* ranks, int* block_sum, int* coalesced) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<8> tile = cg::tiled_partition<8>(block);
+  const unsigned long long i = cg::this_grid().thread_rank();
+  const int v = x[i];
+  tile_sum[i] = cg::reduce(tile, v, cg::plus<int>());
+  tile_max[i] = cg::reduce(tile, v, cg::greater<int>());
+  scan[i] = cg::inclusive_scan(tile, v);
+  shuffled[i] = tile.shfl(v, 0) + 1000 * tile.shfl_down(v, 1);
+  votes[i] = tile.ballot(v % 2);
+  ranks[i] = tile.thread_rank() + 100 * tile.meta_group_rank() + 10000 * block.thread_rank();
+  __shared__ int total;
+  if (block.thread_rank() == 0) total = 0;
+  block.sync();
+  atomicAdd(&total, v);
+  cg::sync(block);
+  block_sum[i] = total;
+  coalesced[i] = -1;
+  if (threadIdx.x % 3 == 0) {
+    cg::coalesced_group active = cg::coalesced_threads();
+    coalesced[i] = 100 * (int)active.size() + (int)active.thread_rank();
+  }
+}
+extern "C" __global__ void rotate(int* a, int* b, int n) {
+  cg::grid_group grid = cg::this_grid();
+  const unsigned long long i = grid.thread_rank();
+  a[i] = (int)i;
+  grid.sync();
+  b[i] = a[(i + 1) % n];
+}
+'''
+
+
+def test_cooperative_groups_in_cuda_c(device):
+    """<cooperative_groups.h> in CUDA C on either device (NVIDIA's header on a
+    GPU, kiln's on the CPU): tiles' reduce, scan, shuffles and votes, the
+    block's sync, a coalesced group, and a grid's sync in a cooperative
+    launch (CuPy's enable_cooperative_groups)."""
+    if device.type == "cuda" and not _toolkit_headers_found():
+        pytest.skip("no CUDA toolkit headers here")
+    rng = np.random.default_rng(5)
+    host = rng.integers(0, 50, 64).astype(np.int32)
+    x = kiln.asarray(host, device=device)
+    outs = [kiln.zeros(64, dtype=t, device=device) for t in ("int32", "int32", "int32", "int32", "uint32", "uint64",
+                                                              "int32", "int32")]
+    kiln.RawKernel(COOPERATIVE_GROUPS, "groups")((2,), (32,), (x, *outs))
+    tile_sum, tile_max, scan, shuffled, votes, ranks, block_sum, coalesced = (kiln.asnumpy(o) for o in outs)
+    tiles = host.reshape(8, 8)
+    np.testing.assert_array_equal(tile_sum, np.repeat(tiles.sum(1), 8))
+    np.testing.assert_array_equal(tile_max, np.repeat(tiles.max(1), 8))
+    np.testing.assert_array_equal(scan, np.cumsum(tiles, axis=1).ravel())
+    below = np.concatenate([tiles[:, 1:], tiles[:, -1:]], axis=1)  # the last rank keeps its own value
+    np.testing.assert_array_equal(shuffled, (tiles[:, :1] + 1000 * below).ravel())
+    odd = (tiles % 2).astype(np.uint32) << np.arange(8, dtype=np.uint32)
+    np.testing.assert_array_equal(votes, np.repeat(odd.sum(1), 8))
+    in_block = np.arange(64) % 32
+    np.testing.assert_array_equal(ranks, in_block % 8 + 100 * (in_block // 8) + 10000 * in_block)
+    np.testing.assert_array_equal(block_sum, np.repeat(host.reshape(2, 32).sum(1), 32))
+    takes_part = in_block % 3 == 0
+    np.testing.assert_array_equal(coalesced[~takes_part], -1)
+    np.testing.assert_array_equal(coalesced[takes_part], 1100 + np.tile(np.arange(11), 2))
+
+    a, b = kiln.zeros(256, dtype="int32", device=device), kiln.zeros(256, dtype="int32", device=device)
+    rotate = kiln.RawKernel(COOPERATIVE_GROUPS, "rotate", enable_cooperative_groups=True)
+    assert rotate.cooperative
+    rotate((4,), (64,), (a, b, np.int32(256)))
+    np.testing.assert_array_equal(kiln.asnumpy(b), np.roll(np.arange(256), -1))
+
+
+def test_cooperative_groups_compile_with_nvidias_header_without_a_gpu():
+    if not _toolkit_headers_found():
+        pytest.skip("no CUDA toolkit headers here")
+    ptx = kiln._core._cuda_ptx(COOPERATIVE_GROUPS, 90, [])
+    assert ".entry groups" in ptx and ".entry rotate" in ptx
