@@ -147,6 +147,19 @@ void set_function_cache_config(uintptr_t function, int config);
 // show). Needs NVRTC only, not a GPU; CompileError with the log on failure.
 std::string ptx(const std::string& source, int arch, const std::vector<std::string>& options);
 
+// What kernel `kernel` (its name, or a name expression such as "f<float>")
+// of `source` uses on a GPU of compute capability <arch>, as NVRTC and
+// ptxas report compiling it with kiln's device headers and `options`: what
+// cuFuncGetAttribute gives on such a GPU, found without one.
+struct KernelResources {
+  int num_regs = 0;
+  int64_t local_bytes = 0;   // a thread's stack frame
+  int64_t shared_bytes = 0;  // static shared memory
+  int64_t const_bytes = 0;   // the module's __constant__ data
+};
+KernelResources kernel_resources(const std::string& source, int arch, const std::vector<std::string>& options,
+                                 const std::string& kernel);
+
 // Copies `nbytes` between any two addresses CUDA knows (device, pinned or
 // ordinary host memory; the direction is inferred from them), and fills
 // `nbytes` at a device address with `value`, queued on `stream` (a CUstream)

@@ -12,6 +12,7 @@
 #include "cccl.hpp"
 #include "context.hpp"
 #include "../core/device_headers.hpp"
+#include "kernel_resources.hpp"
 #include "kernel_slots.hpp"
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
@@ -172,11 +173,33 @@ CUmodule load_module(int device, const std::string& cubin) {
 
 }  // namespace
 
-std::string ptx(const std::string& source, int arch, const std::vector<std::string>& user_options) {
+namespace {
+
+// kiln's NVRTC options, the toolkit's include directories, then `user_options`.
+std::vector<std::string> program_options(const std::vector<std::string>& user_options) {
   std::vector<std::string> options = kOptions;
   for (const std::string& dir : toolkit_include_dirs(compiler_identity().library)) options.push_back("-I" + dir);
   options.insert(options.end(), user_options.begin(), user_options.end());
-  return compile_ptx(source, "kernel.cu", arch, options, nvrtc_headers());
+  return options;
+}
+
+}  // namespace
+
+std::string ptx(const std::string& source, int arch, const std::vector<std::string>& user_options) {
+  return compile_ptx(source, "kernel.cu", arch, program_options(user_options), nvrtc_headers());
+}
+
+KernelResources kernel_resources(const std::string& source, int arch, const std::vector<std::string>& user_options,
+                                 const std::string& kernel) {
+  std::vector<std::string> options = program_options(user_options);
+  options.push_back("-Xptxas=-v");
+  std::vector<std::string> lowered;
+  std::string report;
+  const std::string cubin = compile_cubin(source, "kernel.cu", arch, options, nvrtc_headers(), {kernel}, &lowered, &report);
+  KernelResources r = ptxas_resources(report, lowered.at(0));
+  // User __constant__ data is constant bank 3 (bank 0 holds the parameters).
+  r.const_bytes = static_cast<int64_t>(elf_section_size(cubin, ".nv.constant3"));
+  return r;
 }
 
 std::string cubin_for(const std::string& source, const std::string& program_name, int arch, Includes includes) {

@@ -62,14 +62,24 @@ std::string nvrtc_library_path() {
 
 namespace {
 
+std::string program_log(const Nvrtc& api, nvrtcProgram program) {
+  size_t size = 0;
+  api.nvrtcGetProgramLogSize(program, &size);
+  std::string log(size, '\0');
+  api.nvrtcGetProgramLog(program, log.data());
+  log.resize(std::strlen(log.c_str()));  // the size counted the terminating NUL
+  return log;
+}
+
 // Compiles `source` for `target` ("sm_90" for a CUBIN, "compute_90" for
-// PTX) and returns what `take` reads from the program.
+// PTX) and returns what `take` reads from the program (and its log in
+// `log_out`, where given).
 template <class Take>
 std::string compile_program(const std::string& source, const std::string& program_name, const std::string& target,
                             const std::vector<std::string>& options,
                             const std::vector<std::pair<std::string, std::string>>& headers,
                             const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names,
-                            Take take) {
+                            Take take, std::string* log_out = nullptr) {
   const Nvrtc& api = nvrtc();
   std::vector<const char*> header_sources, header_names;
   for (const auto& [name, text] : headers) {
@@ -88,15 +98,12 @@ std::string compile_program(const std::string& source, const std::string& progra
   for (const std::string& o : all) argv.push_back(o.c_str());
   nvrtcResult r = api.nvrtcCompileProgram(program, static_cast<int>(argv.size()), argv.data());
   if (r != NVRTC_SUCCESS) {
-    size_t size = 0;
-    api.nvrtcGetProgramLogSize(program, &size);
-    std::string log(size, '\0');
-    api.nvrtcGetProgramLog(program, log.data());
-    log.resize(std::strlen(log.c_str()));  // the size counted the terminating NUL
+    const std::string log = program_log(api, program);
     api.nvrtcDestroyProgram(&program);
     throw CompileError(detail::describe_compile_failure(program_name, log, source, first_error_line(log, program_name)));
   }
   std::string output = take(api, program);
+  if (log_out) *log_out = program_log(api, program);
   for (const std::string& e : name_expressions) {
     const char* lowered = nullptr;
     check(api.nvrtcGetLoweredName(program, e.c_str(), &lowered), "nvrtcGetLoweredName");
@@ -111,15 +118,18 @@ std::string compile_program(const std::string& source, const std::string& progra
 std::string compile_cubin(const std::string& source, const std::string& program_name, int arch,
                           const std::vector<std::string>& options,
                           const std::vector<std::pair<std::string, std::string>>& headers,
-                          const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names) {
-  return compile_program(source, program_name, "sm_" + std::to_string(arch), options, headers, name_expressions,
-                         lowered_names, [](const Nvrtc& api, nvrtcProgram program) {
-                           size_t size = 0;
-                           check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
-                           std::string cubin(size, '\0');
-                           check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
-                           return cubin;
-                         });
+                          const std::vector<std::string>& name_expressions, std::vector<std::string>* lowered_names,
+                          std::string* log) {
+  return compile_program(
+      source, program_name, "sm_" + std::to_string(arch), options, headers, name_expressions, lowered_names,
+      [](const Nvrtc& api, nvrtcProgram program) {
+        size_t size = 0;
+        check(api.nvrtcGetCUBINSize(program, &size), "nvrtcGetCUBINSize");
+        std::string cubin(size, '\0');
+        check(api.nvrtcGetCUBIN(program, cubin.data()), "nvrtcGetCUBIN");
+        return cubin;
+      },
+      log);
 }
 
 std::string compile_ptx(const std::string& source, const std::string& program_name, int arch,

@@ -71,6 +71,16 @@ void bind_cuda(nb::module_& m) {
   m.def("_cuda_enable_peer_access", &enable_peer_access);
   m.def("_cuda_synchronize", [](int device) { wait_for_gpu("synchronizing the device", [&] { synchronize(device); }); });
   m.def("_cuda_ptx", &kiln::cuda::ptx, "source"_a, "arch"_a, "options"_a);
+  m.def("_cuda_kernel_resources", [](const std::string& source, int arch, const std::vector<std::string>& options,
+                                     const std::string& kernel) {
+    const kiln::cuda::KernelResources r = kiln::cuda::kernel_resources(source, arch, options, kernel);
+    nb::dict d;
+    d["num_regs"] = r.num_regs;
+    d["local_size_bytes"] = r.local_bytes;
+    d["shared_size_bytes"] = r.shared_bytes;
+    d["const_size_bytes"] = r.const_bytes;
+    return d;
+  }, "source"_a, "arch"_a, "options"_a, "kernel"_a);
   m.def("_profiler_start", &profiler_start);
   m.def("_profiler_stop", &profiler_stop);
   m.def("_set_synchronize_allowed", &set_synchronize_allowed);

@@ -481,7 +481,8 @@ class Dispatcher:
         """A compiled kernel's attribute (CUDA's cuFuncGetAttribute) for
         `signature`; without one, the only declared signature's, or a dict of
         every specialisation compiled so far by argument types. A GPU's
-        figures: without a GPU they raise CUDAError."""
+        figures: without a GPU, those of the kernel compiled by NVRTC for
+        compute capability 9.0 (RawKernel._attributes_without_a_gpu)."""
         if signature is not None:
             return getattr(self.kernel_for(_argument_types(signature)), name)
         if len(self._declared_signatures) == 1:
