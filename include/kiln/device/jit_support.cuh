@@ -250,6 +250,46 @@ template <class T> __device__ __forceinline__ T kiln_mod(T a, T b) {
   T r = a % b;
   return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
 }
+// NumPy's datetime64 and timedelta64 in kernels: int64 counts of a unit,
+// NaT the smallest int64. Each operand is scaled to the result's unit
+// (`fa`, `fb`; an integer operand by 1, and it cannot be NaT: `b_time` false);
+// arithmetic with NaT gives NaT, comparisons with it are false but !=.
+#define KILN_NAT (-9223372036854775807LL - 1)
+enum kiln_time_op { kiln_time_add, kiln_time_sub, kiln_time_mul, kiln_time_floordiv, kiln_time_mod };
+template <int Op>
+__device__ __forceinline__ long long kiln_time_arith(long long a, bool a_time, long long fa, long long b, bool b_time,
+                                                     long long fb) {
+  if ((a_time && a == KILN_NAT) || (b_time && b == KILN_NAT)) return KILN_NAT;
+  a *= fa;
+  b *= fb;
+  switch (Op) {
+    case kiln_time_add: return a + b;
+    case kiln_time_sub: return a - b;
+    case kiln_time_mul: return a * b;
+    case kiln_time_floordiv: return b == 0 ? 0 : kiln_floordiv(a, b);
+    default: return b == 0 ? KILN_NAT : kiln_mod(a, b);
+  }
+}
+// timedelta / timedelta: a float64, NaN where either is NaT.
+__device__ __forceinline__ double kiln_time_ratio(long long a, long long fa, long long b, long long fb) {
+  if (a == KILN_NAT || b == KILN_NAT) return __longlong_as_double(0x7ff8000000000000LL);
+  return (double)(a * fa) / (double)(b * fb);
+}
+// Comparison Op (0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=) of two times in a common unit.
+template <int Op>
+__device__ __forceinline__ bool kiln_time_compare(long long a, long long fa, long long b, long long fb) {
+  if (a == KILN_NAT || b == KILN_NAT) return Op == 1;
+  a *= fa;
+  b *= fb;
+  switch (Op) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a < b;
+    case 3: return a <= b;
+    case 4: return a > b;
+    default: return a >= b;
+  }
+}
 __device__ __forceinline__ float kiln_fmod(float a, float b) { return a - floorf(a / b) * b; }
 __device__ __forceinline__ double kiln_fmod(double a, double b) { return a - floor(a / b) * b; }
 template <class T> __device__ __forceinline__ T kiln_ipow(T base, long long e) {

@@ -16,6 +16,7 @@ from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
 from ..cuda.numba_host import is_mapped
 from ..cuda.record_arrays import DeviceRecordArray
+from ..cuda.time_arrays import DeviceTimeArray
 from . import blockwise, pickling
 from . import types as T
 from ..cuda import config as _config
@@ -288,7 +289,7 @@ def _arg_type(value):
         return T.TupleType((_arg_type(v) for v in value), getattr(value, "_fields", None))
     if isinstance(value, ndarray):
         return T.ArrayType(value.dtype.name, value.ndim)
-    if isinstance(value, (np.ndarray, DeviceRecordArray)):
+    if isinstance(value, (np.ndarray, DeviceRecordArray, DeviceTimeArray)):
         return T.ArrayType(value.dtype, value.ndim)
     if hasattr(value, "__cuda_array_interface__"):
         interface = value.__cuda_array_interface__
@@ -747,7 +748,8 @@ class _Launch:
             device_array.copy_to_host(host_array)
         if not d._declared_signatures and not kernel._kiln_captured and all(
                 type(a) is ndarray or (isinstance(a, (bool, int, float, np.generic)) and
-                                       not isinstance(a, (np.void, enum.Enum))) for a in args):
+                                       not isinstance(a, (np.void, np.datetime64, np.timedelta64, enum.Enum)))
+                for a in args):
             d._by_key[key] = kernel  # _argument_kinds tells these arguments' types apart: no checks next time
 
 
@@ -762,6 +764,12 @@ def _passed(ty, value):
         return ty.pack(_view_numbers(value))
     if isinstance(value, DeviceRecordArray):
         return value._kernel_view()
+    if isinstance(value, DeviceTimeArray):
+        return value._values
+    if isinstance(value, np.ndarray) and T.is_time(value.dtype):  # on the CPU: the counts, in place
+        return value.view(np.int64)
+    if T.is_time(ty):
+        return np.int64(value.astype(np.int64))
     if _is_record(value):
         return np.asarray(value)
     if isinstance(ty, T.EnumMemberType):
@@ -776,7 +784,7 @@ def _view_numbers(value):
     data address, shape, byte strides."""
     if isinstance(value, tuple):
         return tuple(_view_numbers(v) for v in value)
-    if isinstance(value, (ndarray, DeviceRecordArray)):
+    if isinstance(value, (ndarray, DeviceRecordArray, DeviceTimeArray)):
         return (value._data_ptr, *value.shape, *value.strides)
     if isinstance(value, np.ndarray):
         return (value.ctypes.data, *value.shape, *value.strides)
@@ -788,7 +796,7 @@ def device_of(args):
     tuples too) when they agree, else the default device."""
     from .._device import default_device
 
-    devices = {a.device for a in T.leaves(args) if isinstance(a, (ndarray, DeviceRecordArray))}
+    devices = {a.device for a in T.leaves(args) if isinstance(a, (ndarray, DeviceRecordArray, DeviceTimeArray))}
     return devices.pop() if len(devices) == 1 else default_device()
 
 
@@ -851,7 +859,8 @@ def foreign_arrays_viewed(args):
     from ..cuda import config
 
     def viewed(a):
-        foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray)) and exported(a) is not None
+        foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray, DeviceTimeArray)) and \
+            exported(a) is not None
         return from_interface(a, bool(config.CUDA_ARRAY_INTERFACE_SYNC)) if foreign else a
 
     return T.map_leaves(args, viewed)
@@ -879,7 +888,12 @@ def _on_one_device(args, name):
             a = np.asarray(a)
         if not isinstance(a, np.ndarray):
             return a
-        on_device = DeviceRecordArray.from_host(a, device) if T.is_record(a.dtype) else asarray(a, device=device)
+        if T.is_record(a.dtype):
+            on_device = DeviceRecordArray.from_host(a, device)
+        elif T.is_time(a.dtype):
+            on_device = DeviceTimeArray.from_host(a, device)
+        else:
+            on_device = asarray(a, device=device)
         if a.flags.writeable:
             copy_back.append((on_device, a))
         return on_device

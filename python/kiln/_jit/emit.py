@@ -11,7 +11,7 @@ import ast
 from .._core import CompileError
 from . import constructs
 from . import types as T
-from .constructs import captured_arrays, enum_members, local_arrays, records
+from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
 from .cxx import cast, float_literal, fn, literal
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -141,6 +141,9 @@ class Emitter:
         a, b = self.expr(node.left), self.expr(node.right)
         r = self.type_of(node)
         op = type(node.op)
+        ta, tb = self.type_of(node.left), self.type_of(node.right)
+        if datetimes.involved(ta, tb):
+            return datetimes.binop_code(op, ta, tb, r, a, b)
         if op is ast.Div:
             return f"({cast(r, a)} / {cast(r, b)})"
         if op is ast.FloorDiv:
@@ -179,6 +182,10 @@ class Emitter:
             lt, rt = self.type_of(left), self.type_of(right)
             if isinstance(lt, T.EnumMemberType) or isinstance(rt, T.EnumMemberType):
                 terms.append(enum_members.compare_code(op, lt, rt, self.expr(left), self.expr(right)))
+                left = right
+                continue
+            if datetimes.involved(lt, rt):
+                terms.append(datetimes.compare_code(op, lt, rt, self.expr(left), self.expr(right)))
                 left = right
                 continue
             common = T.promote(self.type_of(left), self.type_of(right))

@@ -15,7 +15,8 @@ from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .errors import warn_low_occupancy
 from .translate import Function, Translation
-from .vectorize import _dtype_of
+from ..cuda.time_arrays import DeviceTimeArray
+from .vectorize import _dtype_of, _stored, _stored_input
 
 _THREADS = 128
 
@@ -107,7 +108,7 @@ class CUDAGUFunc:
         return found
 
     def __call__(self, *args, out=None, stream=0):
-        from .._creation import asarray, empty
+        from .._creation import empty
         from .._manipulation import broadcast_to
 
         args, out = foreign_arrays_viewed(args), foreign_arrays_viewed((out,))[0]
@@ -124,8 +125,8 @@ class CUDAGUFunc:
                                      tuple(isinstance(a, (bool, int, float, complex)) for a in inputs),
                                      tuple(isinstance(a, ndarray) for a in inputs))
         device = device_of(list(args))
-        on_host = not any(isinstance(a, ndarray) for a in args)
-        arrays = [asarray(a, dtype=t.name, device=device) for a, t in zip(inputs, types)]
+        on_host = not any(isinstance(a, (ndarray, DeviceTimeArray)) for a in args)
+        arrays = [_stored_input(a, t, device) for a, t in zip(inputs, types)]
         sizes, loops = {}, []
         for a, core in zip(arrays, self._ins):
             if a.ndim < len(core):
@@ -143,18 +144,30 @@ class CUDAGUFunc:
             missing = [d for d in core if d not in sizes]
             if missing:
                 raise ValueError(f"{self.__name__}: output core dimensions {missing} are not in any input")
-            outputs.append(empty((n,) + (tuple(sizes[d] for d in core) or (1,)), dtype=t.name, device=device))
+            outputs.append(empty((n,) + (tuple(sizes[d] for d in core) or (1,)), dtype=_stored(t).name, device=device))
         if n:
             warn_low_occupancy((-(-n // _THREADS),), 2)
             kernel._launch((-(-n // _THREADS), 1, 1), (_THREADS, 1, 1), (*flat, *outputs, n), 0, stream or None)
         results = [o.reshape(loop + tuple(sizes[d] for d in core)) for o, core in zip(outputs, self._outs)]
-        for target, result in zip(given, results):
-            target[...] = result.get() if isinstance(target, np.ndarray) else result
+        out_types = types[self.nin:]
+        for target, result, t in zip(given, results, out_types):
+            if isinstance(target, DeviceTimeArray):
+                target._values[...] = result
+            else:
+                target[...] = _host(result, t) if isinstance(target, np.ndarray) else result
         if given:
             results = list(given)
         elif on_host:
-            results = [r.get() for r in results]
+            results = [_host(r, t) for r, t in zip(results, out_types)]
+        else:
+            results = [DeviceTimeArray(r, t) if T.is_time(t) else r for r, t in zip(results, out_types)]
         return results[0] if len(results) == 1 else tuple(results)
+
+
+def _host(result, t):
+    """A result copied to the host, a time type's counts viewed as that type."""
+    host = result.get()
+    return host.view(t) if T.is_time(t) else host
 
 
 def guvectorize(signatures, layout, target="cuda", identity=None, cache=False, nopython=True, **options):

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import constructs
 from . import types as T
-from .constructs import captured_arrays, enum_members, local_arrays, records
+from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
 from .errors import TypingError, UnsupportedError
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor,
@@ -476,6 +476,8 @@ class Typed:
         op = type(node.op)
         if op not in _ARITHMETIC:
             self.unsupported(node, f"the operator {op.__name__}")
+        if datetimes.involved(ta, tb):
+            return datetimes.binop_type(self, node, op, ta, tb)
         if op is ast.Div:
             return T.FLOAT64 if ta.kind in "biu" and tb.kind in "biu" else T.promote(ta, tb)
         r = T.promote(ta, tb)
@@ -536,6 +538,8 @@ class Typed:
             if not isinstance(op, _COMPARISONS):
                 self.unsupported(node, f"the comparison {type(op).__name__}")
             self.scalars(node, left, right)
+            if datetimes.involved(left, right):
+                datetimes.compare_type(self, node, left, right)
             if "c" in (left.kind, right.kind) and not isinstance(op, (ast.Eq, ast.NotEq)):
                 self.typing(node, "complex numbers are not ordered")
             left = right

@@ -307,6 +307,8 @@ def c_name(t):
         return "void"
     if is_record(t):
         return f"kiln_record<{t.itemsize}, {record_alignment(t)}>"
+    if is_time(t):
+        return "long long"  # a count of the type's unit (constructs/datetimes.py)
     try:
         return C_NAMES[t.name]
     except KeyError:
@@ -316,6 +318,11 @@ def c_name(t):
 
 def is_scalar(t):
     return isinstance(t, np.dtype)
+
+
+def is_time(t):
+    """NumPy's datetime64 and timedelta64, of any unit."""
+    return is_scalar(t) and t.kind in "Mm"
 
 
 def is_int(t):
@@ -419,7 +426,10 @@ def _from_type_object(t):
     if t is None or isinstance(t, numba_types.NoneType):
         return None
     if isinstance(t, numba_types.Array):
-        return ArrayType(t.dtype if isinstance(t.element, numba_types.Record) else t.dtype.name, t.ndim)
+        plain = isinstance(t.element, (numba_types.Record, numba_types.NPDatetime))
+        return ArrayType(t.dtype if plain else t.dtype.name, t.ndim)
+    if isinstance(t, numba_types.NPDatetime):  # NPTimedelta too
+        return t.dtype
     if isinstance(t, numba_types.Record):
         return RecordType(t.dtype)
     if isinstance(t, numba_types.CPointer):

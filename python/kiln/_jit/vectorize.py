@@ -10,6 +10,7 @@ import warnings
 import numpy as np
 
 from .._core import ndarray
+from ..cuda.time_arrays import DeviceTimeArray
 from . import pickling
 from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
@@ -25,6 +26,24 @@ def _device_source(function, arg_types):
     return module.source([]), c_name, translation.return_type
 
 
+def _stored(t):
+    """The dtype kiln's arrays hold a value of type `t` in: int64 for
+    datetime64 and timedelta64 (their counts; the device function is
+    translated for the time type itself)."""
+    return np.dtype(np.int64) if T.is_time(t) else t
+
+
+def _stored_input(value, t, device):
+    """An input of the ufunc's kernel: a kiln array of `t` (of the counts of a time type)."""
+    from .._creation import asarray
+
+    if isinstance(value, DeviceTimeArray):
+        return value._values
+    if T.is_time(t):
+        return asarray(np.asarray(value).astype(t).view(np.int64), device=device)
+    return asarray(value, dtype=t.name, device=device)
+
+
 def _choose(signatures, dtypes, name):
     """Numba's choice of a loop: the first declared signature whose argument
     types equal the inputs', else the first they cast to safely."""
@@ -38,7 +57,7 @@ def _choose(signatures, dtypes, name):
 
 
 def _dtype_of(value):
-    if isinstance(value, (ndarray, np.ndarray, np.generic)):
+    if isinstance(value, (ndarray, np.ndarray, np.generic, DeviceTimeArray)):
         return np.dtype(str(value.dtype))
     if isinstance(value, (list, tuple)):  # array-likes, as to NumPy's ufuncs (a namedtuple too)
         return np.asarray(value).dtype
@@ -56,8 +75,8 @@ class CUDAUFunc:
         self._function = Function(pyfunc)
         self._signatures_given = tuple(signatures)  # for pickling (see __reduce__)
         self.signatures = [T.parse_signature(s) for s in signatures]
-        for ret, _ in self.signatures:
-            if not T.is_scalar(ret):
+        for ret, _ in self.signatures:  # None: a signature of argument types only, its result inferred
+            if ret is not None and not T.is_scalar(ret):
                 raise TypeError(f"vectorize: {self.__name__} returns a scalar, not {ret}")
         self.nin, self.nout = len(self._function.params), 1
         self.nargs = self.nin + 1
@@ -69,7 +88,8 @@ class CUDAUFunc:
 
     @property
     def types(self):
-        return [''.join(a.char for a in args) + "->" + ret.char for ret, args in self.signatures]
+        return [''.join(a.char for a in args) + "->" + (ret.char if ret is not None else "?")
+                for ret, args in self.signatures]
 
     def _kernel(self, dtypes):
         found = self._kernels.get(dtypes)
@@ -84,31 +104,32 @@ class CUDAUFunc:
             ret = ret or returned
             if not T.is_scalar(ret):
                 raise TypeError(f"vectorize: {self.__name__} must return a number, it returns {ret}")
-            inputs = ", ".join(f"{a.name} x{k}" for k, a in enumerate(args))
+            inputs = ", ".join(f"{_stored(a).name} x{k}" for k, a in enumerate(args))
             call = f"{c_name}({', '.join(f'x{k}' for k in range(len(args)))})"
-            kernel = ElementwiseKernel(inputs, f"{ret.name} out", f"out = ({T.c_name(ret)})({call})",
+            kernel = ElementwiseKernel(inputs, f"{_stored(ret).name} out", f"out = ({T.c_name(ret)})({call})",
                                        name=f"kiln_vectorize_{self.__name__}", preamble=preamble)
             found = self._kernels[dtypes] = (kernel, args, ret)
         return found
 
     def __call__(self, *args, out=None, stream=0):
-        from .._creation import asarray
-
         args, out = foreign_arrays_viewed(args), foreign_arrays_viewed((out,))[0]
         if len(args) != self.nin:
             raise TypeError(f"{self.__name__} takes {self.nin} arguments, got {len(args)}")
         kernel, arg_types, ret = self._kernel(tuple(_dtype_of(a) for a in args))
         device = device_of([*args, out])
-        on_host = not any(isinstance(a, ndarray) for a in (*args, out))
-        inputs = [asarray(a, dtype=t.name, device=device) for a, t in zip(args, arg_types)]
-        target = out if isinstance(out, ndarray) else None
+        on_host = not any(isinstance(a, (ndarray, DeviceTimeArray)) for a in (*args, out))
+        inputs = [_stored_input(a, t, device) for a, t in zip(args, arg_types)]
+        target = out if isinstance(out, ndarray) else out._values if isinstance(out, DeviceTimeArray) else None
         result = kernel(*inputs, out=target, stream=stream or None)
         if isinstance(out, np.ndarray):
-            out[...] = result.get()
+            out[...] = result.get().view(ret) if T.is_time(ret) else result.get()
             return out
-        if on_host and all(np.ndim(a) == 0 for a in args):
-            return result.get()[()]
-        return result.get() if on_host else result
+        if isinstance(out, DeviceTimeArray):
+            return out
+        if on_host:
+            host = result.get().view(ret) if T.is_time(ret) else result.get()
+            return host[()] if all(np.ndim(a) == 0 for a in args) else host
+        return DeviceTimeArray(result, ret) if T.is_time(ret) else result
 
     def reduce(self, arr, axis=0, stream=0):
         """The ufunc folded over a 1-D array, pairwise (as Numba's CUDA ufuncs reduce)."""

@@ -1,7 +1,8 @@
 """Numba's ``numba.cuda.devicearray`` (``cuda.devicearray``): the type of
 the device arrays Numba's host API makes, and ``auto_device``, which Numba's
 kernels call on each host argument. kiln's device arrays are kiln arrays
-(a DeviceRecordArray for structured dtypes)."""
+(a DeviceRecordArray for structured dtypes, a DeviceTimeArray for
+datetime64 and timedelta64)."""
 from .._core import ndarray as DeviceNDArray  # noqa: F401  (Numba's name for the type of cuda.to_device's arrays)
 
 # Numba's words for a host array that is not one block of memory.
@@ -12,8 +13,9 @@ errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be 
 def is_cuda_ndarray(obj):
     """Whether `obj` is one of kiln's device arrays."""
     from .record_arrays import DeviceRecordArray  # NumPy's structured dtypes: loaded when needed
+    from .time_arrays import DeviceTimeArray  # datetime64 and timedelta64
 
-    return isinstance(obj, (DeviceNDArray, DeviceRecordArray))
+    return isinstance(obj, (DeviceNDArray, DeviceRecordArray, DeviceTimeArray))
 
 
 def auto_device(obj, stream=0, copy=True, user_explicit=False):

@@ -168,6 +168,16 @@ class MemoryPointer:
     def __repr__(self):
         return f"<MemoryPointer {self.ptr:#x} (device {self.device_id})>"
 
+    # Two pointers to the same address of the same device are equal (Numba's
+    # `view.gpu_data == ary.gpu_data` of two arrays over one memory).
+    def __eq__(self, other):
+        if not isinstance(other, MemoryPointer):
+            return NotImplemented
+        return self.ptr == other.ptr and self.device_id == other.device_id
+
+    def __hash__(self):
+        return hash((self.ptr, self.device_id))
+
     # --- copies: the direction is read from the addresses, as cudaMemcpyDefault does --------------
     def copy_from_device(self, src, size):
         _copy(self.ptr, int(src), size, None)

@@ -33,20 +33,34 @@ def _structured(dtype):
     return dtype if getattr(dtype, "fields", None) is not None else None
 
 
+def _plain_dtype(dtype):
+    """The NumPy dtype `dtype` names (a dtype, its name, or a type with a .dtype), or None."""
+    import numpy as np
+
+    try:
+        return np.dtype(getattr(dtype, "dtype", dtype))
+    except TypeError:
+        return None
+
+
 def to_device(obj, stream=0, copy=True, to=None):
     """A device copy of `obj` (into `to` when given); a structured (record)
-    array becomes a DeviceRecordArray."""
+    array becomes a DeviceRecordArray, a datetime64 or timedelta64 array a
+    DeviceTimeArray."""
     from .._creation import asarray
     from .record_arrays import DeviceRecordArray
+    from .time_arrays import DeviceTimeArray, is_time_dtype
 
     if to is not None:
-        if isinstance(to, DeviceRecordArray):
+        if isinstance(to, (DeviceRecordArray, DeviceTimeArray)):
             to.copy_to_device(obj)
         else:
             to.set(obj, stream=stream or None)
         return to
     if _structured(getattr(obj, "dtype", None)) is not None:
         return DeviceRecordArray.from_host(obj, _device())
+    if is_time_dtype(getattr(obj, "dtype", None)):
+        return DeviceTimeArray.from_host(obj, _device())
     return _numba_array(asarray(obj, device=_device(), copy=True) if copy else asarray(obj, device=_device()),
                         stream)
 
@@ -60,6 +74,10 @@ def device_array(shape, dtype=float, strides=None, order="C", stream=0):
         from .record_arrays import DeviceRecordArray
 
         return DeviceRecordArray(shape, _structured(dtype), order, _device())
+    from .time_arrays import DeviceTimeArray, is_time_dtype
+
+    if is_time_dtype(_plain_dtype(dtype)):
+        return DeviceTimeArray.empty(shape, _plain_dtype(dtype), order, _device())
     return _numba_array(empty(shape, dtype=_dtype(dtype), order=order, device=_device()), stream)
 
 
@@ -321,10 +339,13 @@ def as_cuda_array(obj, sync=True):
     from .._array import ndarray
     from .._creation import asarray
     from .record_arrays import DeviceRecordArray
+    from .time_arrays import DeviceTimeArray
 
     if not is_cuda_array(obj):
         raise TypeError(f"as_cuda_array: a {type(obj).__name__} is not a CUDA array (it has no "
                         "__cuda_array_interface__)")
+    if isinstance(obj, DeviceTimeArray):  # kiln's own, already a device array
+        return obj
     if isinstance(obj, (ndarray, DeviceRecordArray)):  # kiln's own: no other stream to wait for
         return _numba_array(asarray(obj), _stream_of(obj.__cuda_array_interface__))
     return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)

@@ -116,6 +116,31 @@ class Record(Type):
     __getitem__ = Number.__getitem__
 
 
+class NPDatetime(Type):
+    """``NPDatetime("D")``: NumPy's datetime64 of a unit (``from_dtype`` of
+    one); ``dtype`` is the NumPy dtype."""
+
+    kind = "M"
+
+    def __init__(self, unit):
+        import numpy as np  # not at import: kiln imports without NumPy
+
+        self.unit = unit
+        self.dtype = np.dtype(f"{self.kind}8[{unit}]")
+        super().__init__(self.dtype.name)
+
+    def _cast(self, value):
+        return self.dtype.type(value, self.unit)
+
+    __getitem__ = Number.__getitem__
+
+
+class NPTimedelta(NPDatetime):
+    """``NPTimedelta("D")``: NumPy's timedelta64 of a unit."""
+
+    kind = "m"
+
+
 class CPointer(Type):
     """``CPointer(int32)``: a raw pointer to elements of a type (a kernel's
     argument given as an address, ``carray(ptr, shape)``'s first argument)."""
@@ -212,10 +237,15 @@ def from_dtype(dtype):
     is float32), or a Record for a NumPy structured dtype."""
     if getattr(dtype, "fields", None) is not None:
         return Record(dtype)
+    if getattr(dtype, "kind", None) in ("M", "m"):
+        import numpy as np
+
+        unit = np.datetime_data(dtype)[0]
+        return NPDatetime(unit) if dtype.kind == "M" else NPTimedelta(unit)
     d = normalize(dtype)
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "CPointer", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "NPDatetime", "NPTimedelta", "CPointer", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
            "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]
