@@ -20,10 +20,14 @@ def driverGetVersion():
 
 
 # Numba's driver-module copies (``cuda.driver.device_to_host`` and the rest):
-# `size` bytes between a device pointer (an int, a MemoryPointer, or an array
-# exporting __cuda_array_interface__) and host memory (a NumPy array, a ctypes
-# object or an address); synchronous unless `stream` is given.
+# `size` bytes between a device pointer (an int, a MemoryPointer, a device
+# array with Numba's gpu_data, or an array exporting
+# __cuda_array_interface__) and host memory (a NumPy array, a ctypes object or
+# an address); synchronous unless `stream` is given.
 def _device_address(obj):
+    memory = getattr(obj, "gpu_data", None)  # Numba's and kiln's device arrays: their MemoryPointer
+    if memory is not None:
+        return int(memory)
     interface = getattr(obj, "__cuda_array_interface__", None)
     return interface["data"][0] if isinstance(interface, dict) else int(obj)
 
