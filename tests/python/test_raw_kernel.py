@@ -530,3 +530,21 @@ def test_cooperative_groups_compile_with_nvidias_header_without_a_gpu():
         pytest.skip("no CUDA toolkit headers here")
     ptx = kiln._core._cuda_ptx(COOPERATIVE_GROUPS, 90, [])
     assert ".entry groups" in ptx and ".entry rotate" in ptx
+
+
+def test_cpu_kernels_compile_without_cxx17_special_math():
+    """The CPU runtime keeps libstdc++'s C++17 special math functions out of
+    <cmath> (CUDA has none; instantiating them cost a small kernel a quarter
+    of its compile time): it must do so before anything includes <cmath>."""
+    kernel = kiln.RawKernel(r"""
+    #include <cmath>
+    extern "C" __global__ void probe(int* out) {
+    #ifdef __cpp_lib_math_special_functions
+      out[0] = 1;
+    #else
+      out[0] = 2;
+    #endif
+    }""", "probe")
+    out = kiln.zeros(1, dtype="int32", device="cpu")
+    kernel((1,), (1,), (out,))
+    assert int(out.get()[0]) == 2

@@ -5,6 +5,15 @@
 // through them (src/cpu/device_ops.hpp), so both run one definition.
 #ifndef KILN_HOST_LANGUAGE_HPP
 #define KILN_HOST_LANGUAGE_HPP
+// C++17's special math functions (std::beta, std::riemann_zeta...) are
+// inline functions over templates, which every translation unit would
+// instantiate anew, precompiled header or not (a small kernel compiled in
+// 80 ms with them, 58 without). CUDA has none of them, so kernels do
+// without: this must come before anything includes <cmath>.
+#if __has_include(<bits/c++config.h>)
+#include <bits/c++config.h>
+#undef _GLIBCXX_USE_STD_SPEC_FUNCS
+#endif
 #include <string.h>
 
 #include <cmath>

@@ -18,13 +18,14 @@
 // it into each kernel's library took 0.13 s of the 0.18 s a small kernel
 // took to compile. Its state is hidden, so each kernel library keeps its own.
 #pragma once
-// C++17's special math functions (std::beta, std::riemann_zeta...) are
-// inline functions over templates, which every translation unit would
-// instantiate anew, precompiled header or not: 30 ms of a small kernel's
-// 150 ms compile. CUDA has none of them, so kernels do without.
-#if __has_include(<bits/c++config.h>)
-#include <bits/c++config.h>
-#undef _GLIBCXX_USE_STD_SPEC_FUNCS
+// First, as in the embedded runtime text (host_launch.hpp, host_language.hpp,
+// then this file): host_language.hpp keeps C++17's special math functions
+// out of <cmath>, which must not be included before it.
+#ifndef KILN_HOST_LAUNCH_HPP
+#include "kiln/device/host_launch.hpp"
+#endif
+#ifndef KILN_HOST_LANGUAGE_HPP
+#include "kiln/device/host_language.hpp"
 #endif
 #include <omp.h>
 #include <pthread.h>
@@ -42,13 +43,6 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
-
-#ifndef KILN_HOST_LAUNCH_HPP
-#include "kiln/device/host_launch.hpp"
-#endif
-#ifndef KILN_HOST_LANGUAGE_HPP
-#include "kiln/device/host_language.hpp"
-#endif
 
 #define __global__
 #define __constant__
