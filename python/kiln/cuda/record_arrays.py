@@ -27,6 +27,18 @@ def _span(shape, strides, itemsize):
     return itemsize + sum((n - 1) * s for n, s in zip(shape, strides))
 
 
+def delivered(host, ary, device_array):
+    """`host`, the host copy of `device_array`: written into `ary` where one
+    is given (of the same shape and dtype) and returned, else itself."""
+    if ary is None:
+        return host
+    if ary.shape != device_array.shape or ary.dtype != device_array.dtype:
+        raise ValueError(f"copy_to_host: ary is {ary.dtype} of shape {ary.shape}, the device array "
+                         f"{device_array.dtype} of shape {device_array.shape}")
+    ary[...] = host
+    return ary
+
+
 class DeviceRecordArray:
     """Numba's device array of a structured dtype: ``copy_to_host``,
     ``copy_to_device``, ``shape``, ``strides``, ``dtype``, ``size``, ``T``;
@@ -94,14 +106,7 @@ class DeviceRecordArray:
 
     def copy_to_host(self, ary=None, stream=0):
         """The records as a NumPy array (written into `ary` when given, and returned)."""
-        host = self._host_layout(self._bytes.get())
-        if ary is None:
-            return host
-        if ary.shape != self.shape or ary.dtype != self.dtype:
-            raise ValueError(f"copy_to_host: ary is {ary.dtype} of shape {ary.shape}, the device array "
-                             f"{self.dtype} of shape {self.shape}")
-        ary[...] = host
-        return ary
+        return delivered(self._host_layout(self._bytes.get()), ary, self)
 
     def copy_to_device(self, ary, stream=0):
         """The records of `ary` (a NumPy array or record, or another device record array) copied in."""

@@ -9,6 +9,8 @@ receive the counts with the dtype telling their unit.
 """
 import numpy as np
 
+from .record_arrays import delivered
+
 
 def is_time_dtype(dtype):
     """Whether `dtype` is a datetime64 or timedelta64 of any unit."""
@@ -67,14 +69,7 @@ class DeviceTimeArray:
 
     def copy_to_host(self, ary=None, stream=0):
         """The values as a NumPy array (written into `ary` when given, and returned)."""
-        host = self._values.get().view(self.dtype)
-        if ary is None:
-            return host
-        if ary.shape != self.shape or ary.dtype != self.dtype:
-            raise ValueError(f"copy_to_host: ary is {ary.dtype} of shape {ary.shape}, the device array "
-                             f"{self.dtype} of shape {self.shape}")
-        ary[...] = host
-        return ary
+        return delivered(self._values.get().view(self.dtype), ary, self)
 
     def copy_to_device(self, ary, stream=0):
         """The values of `ary` (a NumPy array of this dtype, or another device time array) copied in."""
