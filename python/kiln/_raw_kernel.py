@@ -89,8 +89,6 @@ def kernel_parameters(source, expression):
 
 
 # CUfunction_attribute numbers (cuda.h).
-_REFERENCE_ARCH = 90  # compute capability (x10) of the kernel attributes reported without a GPU
-
 _ATTRIBUTES = {
     "max_threads_per_block": 0, "shared_size_bytes": 1, "const_size_bytes": 2, "local_size_bytes": 3,
     "num_regs": 4, "ptx_version": 5, "binary_version": 6, "cache_mode_ca": 7,
@@ -156,17 +154,20 @@ class RawKernel(_core._KernelLauncher):
     def _attributes_without_a_gpu(self):
         """The attributes cuFuncGetAttribute gives on a GPU of compute
         capability 9.0 (the one kiln's Numba face reports where there is no
-        GPU), from ptxas's report of the kernel compiled for it by NVRTC,
-        which needs no GPU: registers, stack frame, shared and constant
-        memory; the most threads a block may have with those registers
-        (64K registers a block, given out 256 a warp, at most 1024 threads);
-        the driver's defaults for the rest."""
+        GPU, HOST_COMPUTE_CAPABILITY), from ptxas's report of the kernel
+        compiled for it by NVRTC, which needs no GPU: registers, stack frame,
+        shared and constant memory; the most threads a block may have with
+        those registers (64K registers a block, given out 256 a warp, at most
+        1024 threads); the driver's defaults for the rest."""
+        from .cuda.numba_host import HOST_COMPUTE_CAPABILITY
+
         found = getattr(self, "_resources", None)
         if found is None:
-            found = _core._cuda_kernel_resources(self.code, _REFERENCE_ARCH, list(self.options), self.name)
+            arch = HOST_COMPUTE_CAPABILITY[0] * 10 + HOST_COMPUTE_CAPABILITY[1]
+            found = _core._cuda_kernel_resources(self.code, arch, list(self.options), self.name)
             registers_a_warp = -(-max(found["num_regs"], 1) * 32 // 256) * 256
             found.update(max_threads_per_block=min(1024, 65536 // registers_a_warp * 32),
-                         ptx_version=_REFERENCE_ARCH, binary_version=_REFERENCE_ARCH, cache_mode_ca=0,
+                         ptx_version=arch, binary_version=arch, cache_mode_ca=0,
                          max_dynamic_shared_size_bytes=48 * 1024 - found["shared_size_bytes"],
                          preferred_shared_memory_carveout=-1)
             self._resources = found

@@ -65,6 +65,7 @@ class Module:
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
         self.externs = {}  # declared device function name -> its wrapper's name
+        self.formats = {}  # print()'s format text -> its constant array's name
         self.captured = []  # device arrays the kernel captured from its scope (their addresses are compiled in)
         # The kernel takes the grid group (cuda.cg.this_grid) or calls a device
         # function declared use_cooperative: it launches cooperatively.
@@ -154,12 +155,10 @@ class Module:
     def format_string(self, text):
         """A printf format (C string-literal text) in constant memory, where
         Numba's kernels keep theirs: the name of its array, one per text."""
-        literal = f'"{text}"'
-        for line in self.constants:
-            if line.startswith("__constant__ char kiln_format_") and line.endswith(f"[] = {literal};"):
-                return line.split()[2].split("[")[0]
-        name = f"kiln_format_{len(self.constants)}"
-        self.constants.append(f"__constant__ char {name}[] = {literal};")
+        name = self.formats.get(text)
+        if name is None:
+            name = self.formats[text] = f"kiln_format_{len(self.formats)}"
+            self.constants.append(f'__constant__ char {name}[] = "{text}";')
         return name
 
     def constant_array(self, dtype, values):
@@ -196,10 +195,12 @@ def args_as_types(types):
 
 def _current_arch():
     from ..cuda import device as cuda_device
+    from ..cuda.numba_host import HOST_COMPUTE_CAPABILITY
 
     if cuda_device.is_available() and not cuda_device.host_mode():
         return int(cuda_device.Device().compute_capability)
-    return 90  # what kiln's Numba face reports as the compute capability without a GPU
+    major, minor = HOST_COMPUTE_CAPABILITY  # what kiln's Numba face reports without a GPU
+    return major * 10 + minor
 
 
 def ptx_of(source, options=(), cc=None):
@@ -282,6 +283,10 @@ def _normalize_dims(value, what):
     if not all(isinstance(d, (int, np.integer)) and not isinstance(d, bool) for d in dims):
         raise TypeError(f"{what} must be a sequence of integers, got {dims!r}")
     return tuple(int(d) for d in dims)
+
+
+# kiln's device arrays: its own, and those of dtypes its core does not hold.
+_DEVICE_ARRAYS = (ndarray, DeviceRecordArray, DeviceTimeArray)
 
 
 def _arg_type(value):
@@ -784,7 +789,7 @@ def _view_numbers(value):
     data address, shape, byte strides."""
     if isinstance(value, tuple):
         return tuple(_view_numbers(v) for v in value)
-    if isinstance(value, (ndarray, DeviceRecordArray, DeviceTimeArray)):
+    if isinstance(value, _DEVICE_ARRAYS):
         return (value._data_ptr, *value.shape, *value.strides)
     if isinstance(value, np.ndarray):
         return (value.ctypes.data, *value.shape, *value.strides)
@@ -796,7 +801,7 @@ def device_of(args):
     tuples too) when they agree, else the default device."""
     from .._device import default_device
 
-    devices = {a.device for a in T.leaves(args) if isinstance(a, (ndarray, DeviceRecordArray, DeviceTimeArray))}
+    devices = {a.device for a in T.leaves(args) if isinstance(a, _DEVICE_ARRAYS)}
     return devices.pop() if len(devices) == 1 else default_device()
 
 
@@ -859,8 +864,7 @@ def foreign_arrays_viewed(args):
     from ..cuda import config
 
     def viewed(a):
-        foreign = not isinstance(a, (ndarray, np.ndarray, DeviceRecordArray, DeviceTimeArray)) and \
-            exported(a) is not None
+        foreign = not isinstance(a, (np.ndarray, *_DEVICE_ARRAYS)) and exported(a) is not None
         return from_interface(a, bool(config.CUDA_ARRAY_INTERFACE_SYNC)) if foreign else a
 
     return T.map_leaves(args, viewed)

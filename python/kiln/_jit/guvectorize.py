@@ -16,7 +16,7 @@ from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .errors import warn_low_occupancy
 from .translate import Function, Translation
 from ..cuda.time_arrays import DeviceTimeArray
-from .vectorize import _dtype_of, _stored, _stored_input
+from .vectorize import _dtype_of, _on_device, _on_host, _stored, _stored_input
 
 _THREADS = 128
 
@@ -154,20 +154,12 @@ class CUDAGUFunc:
             if isinstance(target, DeviceTimeArray):
                 target._values[...] = result
             else:
-                target[...] = _host(result, t) if isinstance(target, np.ndarray) else result
+                target[...] = _on_host(result, t) if isinstance(target, np.ndarray) else result
         if given:
             results = list(given)
-        elif on_host:
-            results = [_host(r, t) for r, t in zip(results, out_types)]
         else:
-            results = [DeviceTimeArray(r, t) if T.is_time(t) else r for r, t in zip(results, out_types)]
+            results = [(_on_host if on_host else _on_device)(r, t) for r, t in zip(results, out_types)]
         return results[0] if len(results) == 1 else tuple(results)
-
-
-def _host(result, t):
-    """A result copied to the host, a time type's counts viewed as that type."""
-    host = result.get()
-    return host.view(t) if T.is_time(t) else host
 
 
 def guvectorize(signatures, layout, target="cuda", identity=None, cache=False, nopython=True, **options):

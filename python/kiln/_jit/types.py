@@ -10,6 +10,8 @@ import re
 
 import numpy as np
 
+from ..cuda.time_arrays import is_time_dtype as is_time  # datetime64 and timedelta64, any unit
+
 C_NAMES = {
     "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
     "uint16": "unsigned short", "int32": "int", "uint32": "unsigned int", "int64": "long long",
@@ -318,11 +320,6 @@ def c_name(t):
 
 def is_scalar(t):
     return isinstance(t, np.dtype)
-
-
-def is_time(t):
-    """NumPy's datetime64 and timedelta64, of any unit."""
-    return is_scalar(t) and t.kind in "Mm"
 
 
 def is_int(t):

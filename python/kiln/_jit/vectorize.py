@@ -44,6 +44,17 @@ def _stored_input(value, t, device):
     return asarray(value, dtype=t.name, device=device)
 
 
+def _on_host(result, t):
+    """A kernel's result copied to the host, a time type's counts viewed as that type."""
+    host = result.get()
+    return host.view(t) if T.is_time(t) else host
+
+
+def _on_device(result, t):
+    """A kernel's result left on its device, a time type's counts as a DeviceTimeArray."""
+    return DeviceTimeArray(result, t) if T.is_time(t) else result
+
+
 def _choose(signatures, dtypes, name):
     """Numba's choice of a loop: the first declared signature whose argument
     types equal the inputs', else the first they cast to safely."""
@@ -122,14 +133,14 @@ class CUDAUFunc:
         target = out if isinstance(out, ndarray) else out._values if isinstance(out, DeviceTimeArray) else None
         result = kernel(*inputs, out=target, stream=stream or None)
         if isinstance(out, np.ndarray):
-            out[...] = result.get().view(ret) if T.is_time(ret) else result.get()
+            out[...] = _on_host(result, ret)
             return out
         if isinstance(out, DeviceTimeArray):
             return out
         if on_host:
-            host = result.get().view(ret) if T.is_time(ret) else result.get()
+            host = _on_host(result, ret)
             return host[()] if all(np.ndim(a) == 0 for a in args) else host
-        return DeviceTimeArray(result, ret) if T.is_time(ret) else result
+        return _on_device(result, ret)
 
     def reduce(self, arr, axis=0, stream=0):
         """The ufunc folded over a 1-D array, pairwise (as Numba's CUDA ufuncs reduce)."""

@@ -18,6 +18,11 @@ inline unsigned long long threads_in_block() {
   return static_cast<unsigned long long>(blockDim.x) * blockDim.y * blockDim.z;
 }
 inline unsigned lane_id() { return static_cast<unsigned>(block_rank_of_thread() % warpSize); }
+// The lanes of the calling thread's tile of n threads (a power of two up to
+// a warp): an aligned run of its warp.
+inline unsigned tile_lanes(unsigned n) {
+  return n >= 32 ? 0xffffffffu : ((1u << n) - 1u) << (lane_id() / n * n);
+}
 
 // Lane `rank` of the group whose lanes are the bits of `mask` (its rank-th set bit).
 inline int lane_of_rank(unsigned mask, unsigned rank) {
@@ -106,7 +111,7 @@ template <unsigned N> class thread_block_tile : public warp_group {
   static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0, "a thread_block_tile has 1, 2, 4, 8, 16 or 32 threads");
 
  public:
-  thread_block_tile() : warp_group(lanes()) {}
+  thread_block_tile() : warp_group(details::tile_lanes(N)) {}
   static constexpr unsigned long long num_threads() { return N; }
   static constexpr unsigned long long size() { return N; }
   unsigned thread_rank() const { return static_cast<unsigned>(details::block_rank_of_thread() % N); }
@@ -116,20 +121,13 @@ template <unsigned N> class thread_block_tile : public warp_group {
   template <class T> T shfl_up(T v, unsigned delta) const { return __shfl_up_sync(mask_, v, delta, N); }
   template <class T> T shfl_down(T v, unsigned delta) const { return __shfl_down_sync(mask_, v, delta, N); }
   template <class T> T shfl_xor(T v, int lane_mask) const { return __shfl_xor_sync(mask_, v, lane_mask, N); }
-
- private:
-  static unsigned lanes() {
-    if (N == 32) return 0xffffffffu;
-    return ((1u << N) - 1u) << (details::lane_id() / N * N);
-  }
 };
 
 // tiled_partition(parent, n) with n known at run time: a group of n threads
 // (a power of two up to a warp) exchanging as a tile does.
 class thread_group : public warp_group {
  public:
-  explicit thread_group(unsigned n)
-      : warp_group(n >= 32 ? 0xffffffffu : ((1u << n) - 1u) << (details::lane_id() / n * n)), n_(n) {}
+  explicit thread_group(unsigned n) : warp_group(details::tile_lanes(n)), n_(n) {}
   unsigned long long num_threads() const { return n_; }
   unsigned long long size() const { return n_; }
   unsigned thread_rank() const { return static_cast<unsigned>(details::block_rank_of_thread() % n_); }
