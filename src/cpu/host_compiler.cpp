@@ -86,6 +86,7 @@ struct Compiler {
   std::vector<std::string> command;  // e.g. {"ccache", "g++"} from $CXX
   std::string identity;              // its path and file identity: part of the cache key
   std::vector<std::string> flags;    // kFlags and what this compiler adds
+  std::string linker;                // "gold", "lld" (-fuse-ld=) or "" for the compiler's default
 };
 
 std::string find_in_path(const std::string& name) {
@@ -109,7 +110,7 @@ void remove_tree(const std::string& path);
 // with gold and 33 with lld on the 2-core machine, of a small kernel's
 // 150 ms. The probe runs once per compiler; its answer is kept in the
 // cache directory.
-std::vector<std::string> linker_flags(const Compiler& c) {
+std::string chosen_linker(const Compiler& c) {
   const std::string cache = detail::ensure_cache_directory();
   const std::string record =
       cache.empty() ? "" : cache + "/linker-" + detail::Sha256().update(c.identity).hex_digest().substr(0, 24);
@@ -134,8 +135,7 @@ std::vector<std::string> linker_flags(const Compiler& c) {
     }
     if (!record.empty()) detail::write_atomically(cache, record, chosen);
   }
-  if (chosen == "default") return {};
-  return {"-fuse-ld=" + chosen};
+  return chosen == "default" ? "" : chosen;
 }
 
 const Compiler& found_compiler() {
@@ -159,7 +159,8 @@ const Compiler& found_compiler() {
       for (const std::string& f : isa_flags()) c.flags.push_back(f);
       for (const std::string& word : command) c.identity += word + " ";
       c.identity += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec);
-      for (const std::string& f : linker_flags(c)) c.flags.push_back(f);
+      c.linker = chosen_linker(c);
+      if (!c.linker.empty()) c.flags.push_back("-fuse-ld=" + c.linker);
       return c;
     }
     return Compiler{};
@@ -275,8 +276,12 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   // Beside the output (in the call's private directory): the last argument
   // is not always the output (-lmvec follows it), and a log named after it
   // landed in the working directory, shared by every compile running there.
+  // A call with no output (a -print-file-name query) logs to a private file.
   const auto output = std::find(args.begin(), args.end(), "-o");
-  const std::string log_path = (output != args.end() && output + 1 != args.end() ? output[1] : args.back()) + ".log";
+  std::string log_path = "/tmp/kiln-compiler-log-XXXXXX";
+  if (output != args.end() && output + 1 != args.end()) log_path = output[1] + ".log";
+  else if (int fd = mkstemp(log_path.data()); fd >= 0) close(fd);
+  else throw CompileError("could not create a log file for the host compiler in /tmp");
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -349,41 +354,97 @@ std::vector<std::string> compiler_arguments(const std::string& include_dir) {
   return args;
 }
 
+// What the direct link needs from the compiler: the C runtime's start and
+// end files of a shared library and the compiler's support library, by
+// absolute path. Empty where the compiler names one it cannot find.
+std::vector<std::string> startup_files(const Compiler& c) {
+  std::vector<std::string> files;
+  for (const char* query : {"-print-file-name=crti.o", "-print-file-name=crtbeginS.o", "-print-libgcc-file-name",
+                            "-print-file-name=crtendS.o", "-print-file-name=crtn.o"}) {
+    std::vector<std::string> args = c.command;
+    args.push_back(query);
+    int status = 0;
+    std::string path = run_compiler(args, &status);
+    path.erase(path.find_last_not_of(" \t\r\n") + 1);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || path.empty() || path[0] != '/' ||
+        access(path.c_str(), R_OK) != 0)
+      return {};
+    files.push_back(path);
+  }
+  return files;
+}
+
+// The direct link of a kernel's library: the linker itself (gold or lld,
+// where the compiler uses one) over the C runtime's start files, the
+// kernel's object, the runtime's machinery, libgcc and the end files, with
+// no shared libraries. Through the compiler driver, a small kernel's link
+// took 18 ms on the 2-core machine, most of it reading the symbol tables of
+// libstdc++, libgomp, libmvec, libm and libc; directly, 4 ms. The symbols a
+// kernel takes from those libraries are found when it loads, in the global
+// scope, where kiln_deps.so (below) put them. Empty: link through the driver.
+const std::vector<std::string>& direct_link_command() {
+  static const std::vector<std::string> command = []() -> std::vector<std::string> {
+    const Compiler& c = found_compiler();
+    const std::string linker = c.linker.empty() ? "" : find_in_path("ld." + c.linker);
+    const std::vector<std::string> files = linker.empty() ? std::vector<std::string>{} : startup_files(c);
+    if (files.empty()) return {};
+    // crti.o, crtbeginS.o, then (where "" stands) the objects, libgcc.a, crtendS.o, crtn.o
+    return {linker, "--eh-frame-hdr", "--hash-style=gnu", "-shared", files[0], files[1], "", files[2], files[3],
+            files[4]};
+  }();
+  return command;
+}
+
+struct RuntimeDirectory {
+  std::string path;          // "" where it cannot be made
+  bool direct_link = false;  // kernels are linked by direct_link_command(), their libraries' needs in the global scope
+};
+
 // The directory of the device headers, of the precompiled host runtime
 // (kiln_host.hpp and its .gch; for `jit`, with jit_support.cuh too) that
-// every kernel compiles against, and of the runtime's compiled grid
-// machinery (kiln_runtime.o) that every kernel links: parsing the runtime
-// and the C++ library headers it needs, and compiling the machinery, were
-// most of a small kernel's compile time. Built once per compiler, flags and
-// headers, in the cache directory (in a private directory renamed into
-// place, so processes that race agree); "" where it cannot be made, and
-// kernels then compile with the runtime, machinery and all, as text.
-std::string runtime_directory(bool jit) {
+// every kernel compiles against, of the runtime's compiled grid machinery
+// (kiln_runtime.o) that every kernel links, and of kiln_deps.so, a library
+// of no code that needs every shared library a kernel calls into: parsing
+// the runtime and the C++ library headers it needs, compiling the
+// machinery, and linking against those libraries were most of a small
+// kernel's compile time. Built once per compiler, flags and headers, in the
+// cache directory (in a private directory renamed into place, so processes
+// that race agree); kiln_deps.so is loaded into the global scope once per
+// process, so that directly linked kernels find those libraries' symbols.
+// Without a directory, kernels compile with the runtime, machinery and all,
+// as text, and link through the compiler driver.
+const RuntimeDirectory& runtime_directory(bool jit) {
   static std::mutex mutex;
-  static std::map<bool, std::string> made;
+  static std::map<bool, RuntimeDirectory> made;
   std::lock_guard<std::mutex> lock(mutex);
   if (auto it = made.find(jit); it != made.end()) return it->second;
   std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost runtime\n").update(found_compiler().identity + "\n");
+  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so\n").update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   h.update(device_headers_digest() + "\n");
   const std::string cache = detail::ensure_cache_directory();
   const std::string dir = cache.empty() ? "" : cache + "/runtime-" + h.update(header).hex_digest().substr(0, 24);
+  const std::string deps = dir + "/kiln_deps.so";
   struct stat st;
-  if (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) != 0) {
+  if (!dir.empty() && stat(deps.c_str(), &st) != 0) {
     std::string building = cache + "/.runtime-XXXXXX";
     if (mkdtemp(building.data())) {
       write_device_headers(building);
       detail::write_atomically(building, building + "/kiln_host.hpp", header);
       detail::write_atomically(building, building + "/kiln_runtime.cpp", kRuntimeDefinitions + host_runtime_text());
       std::vector<std::string> args = compiler_arguments(building);
+      std::vector<std::string> libraries = args;
+      libraries.insert(libraries.end(), {"-Wl,--no-as-needed", "-x", "c++", "/dev/null", "-o", building + "/kiln_deps.so"});
+#if defined(KILN_HAVE_LIBMVEC)
+      libraries.push_back("-lmvec");
+#endif
       args.erase(std::find(args.begin(), args.end(), "-shared"));
       std::vector<std::string> header = args, machinery = args;
       header.insert(header.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
       machinery.insert(machinery.end(), {"-c", "-x", "c++", building + "/kiln_runtime.cpp", "-o", building + "/" + kRuntimeObject});
       bool built = true;
-      for (const auto& command : {header, machinery}) {
+      for (const auto& command : {header, machinery, libraries}) {
         int status = 0;
         run_compiler(command, &status);
         built = built && WIFEXITED(status) && WEXITSTATUS(status) == 0;
@@ -391,10 +452,14 @@ std::string runtime_directory(bool jit) {
       if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
     }
   }
-  return made[jit] = (!dir.empty() && stat((dir + "/kiln_host.hpp.gch").c_str(), &st) == 0 &&
-                      stat((dir + "/" + kRuntimeObject).c_str(), &st) == 0)
-                         ? dir
-                         : "";
+  RuntimeDirectory& result = made[jit];
+  if (dir.empty() || stat((dir + "/kiln_host.hpp.gch").c_str(), &st) != 0 ||
+      stat((dir + "/" + kRuntimeObject).c_str(), &st) != 0)
+    return result;
+  result.path = dir;
+  result.direct_link = !direct_link_command().empty() && stat(deps.c_str(), &st) == 0 &&
+                       dlopen(deps.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
+  return result;
 }
 
 // Compiles to a shared library; returns its bytes. CompileError otherwise,
@@ -403,24 +468,43 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
                     const std::vector<std::string>& options, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
-  const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
-  const std::string runtime = runtime_directory(is_jit_source(source));
-  if (runtime.empty()) write_device_headers(dir);
+  const std::string cpp = std::string(dir) + "/kernel.cpp", object = std::string(dir) + "/kernel.o",
+                    so = std::string(dir) + "/kernel.so";
+  const RuntimeDirectory& runtime = runtime_directory(is_jit_source(source));
+  if (runtime.path.empty()) write_device_headers(dir);
   detail::write_atomically(dir, cpp,
-                           translation_unit(runtime.empty() ? kRuntimeDefinitions + host_runtime_text() : "", source,
-                                            kernels));
-  std::vector<std::string> args = compiler_arguments(runtime.empty() ? dir : runtime);
-  if (!runtime.empty()) args.insert(args.end(), {"-include", runtime + "/kiln_host.hpp"});
+                           translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
+                                            source, kernels));
+  std::vector<std::string> args = compiler_arguments(runtime.path.empty() ? dir : runtime.path);
+  if (runtime.direct_link) args.erase(std::find(args.begin(), args.end(), "-shared"));
+  if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
   args.insert(args.end(), {"-x", "c++", cpp});
-  if (!runtime.empty()) args.insert(args.end(), {"-x", "none", runtime + "/" + kRuntimeObject});
-  args.insert(args.end(), {"-o", so});
+  std::vector<std::vector<std::string>> steps;
+  if (runtime.direct_link) {
+    args.insert(args.end(), {"-c", "-o", object});
+    std::vector<std::string> link;
+    for (const std::string& word : direct_link_command()) {
+      if (!word.empty()) link.push_back(word);
+      else link.insert(link.end(), {object, runtime.path + "/" + kRuntimeObject});
+    }
+    link.insert(link.end(), {"-o", so});
+    steps = {args, link};
+  } else {
+    if (!runtime.path.empty()) args.insert(args.end(), {"-x", "none", runtime.path + "/" + kRuntimeObject});
+    args.insert(args.end(), {"-o", so});
 #if defined(KILN_HAVE_LIBMVEC)
-  args.push_back("-lmvec");
+    args.push_back("-lmvec");
 #endif
+    steps = {args};
+  }
+  std::string log;
   int status = 0;
-  std::string log = run_compiler(args, &status);
+  for (const auto& step : steps) {
+    log = run_compiler(step, &status);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) break;
+  }
   std::string library = detail::read_file(so);
   remove_tree(dir);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty()) {
@@ -462,6 +546,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
   h.update(device_headers_digest() + "\n");
+  // A directly linked library loads only where kiln_deps.so was loaded first
+  h.update(runtime_directory(is_jit_source(source)).direct_link ? "direct link\n" : "driver link\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;

@@ -81,3 +81,39 @@ def test_a_directory_kiln_cannot_use_keeps_kernels_in_memory(tmp_path):
 def test_a_bad_limit_is_said_once_and_the_default_used(tmp_path):
     done = run([1], KILN_CACHE_DIR=str(tmp_path / "cache"), KILN_CACHE_MAX_BYTES="lots")
     assert done.stderr.count("KILN_CACHE_MAX_BYTES=lots is not a number of bytes") == 1
+
+
+# A CPU kernel that calls into the C library (snprintf), the math library
+# (sin, vectorised over a block's threads: libmvec), libgcc (a 128-bit
+# division) and the C++ runtime (a function-local static with a dynamic
+# initialiser: __cxa_guard_acquire), run in a process that compiled it and
+# again in one that loads it from the cache: a kernel's library links
+# without those libraries and finds them in the process when it loads.
+LIBRARY_CALLS = r"""
+import math, sys
+import kiln
+src = r'''
+__device__ double three() { char text[8]; snprintf(text, sizeof text, "%d", 3); return text[0] - '0'; }
+struct Table { double scale; Table() : scale(three()) {} };
+extern "C" __global__ void calls(double* x, unsigned long long* q) {
+  static Table table;
+  int i = threadIdx.x;
+  x[i] = table.scale * sin(x[i]);
+  q[i] = (unsigned long long)(((unsigned __int128)q[i] << 64) / 0xfedcba9876543ull);
+}'''
+x = kiln.asarray([0.5 * i for i in range(64)])
+q = kiln.asarray([i + 1 for i in range(64)], dtype=kiln.uint64)
+kiln.RawKernel(src, "calls")((1,), (64,), (x, q))
+assert all(abs(float(x[i]) - 3 * math.sin(0.5 * i)) < 1e-12 for i in range(64))
+assert all(int(q[i]) == ((i + 1) << 64) // 0xfedcba9876543 for i in range(64))
+print(kiln.cache_info()["entries"])
+"""
+
+
+def test_a_cpu_kernel_calling_the_system_libraries_loads_from_the_cache(tmp_path):
+    env = {**os.environ, "KILN_CACHE_DIR": str(tmp_path / "cache"), "KILN_DEVICE": "cpu"}
+    for _ in range(2):  # compiled, then loaded from the cache by a fresh process
+        done = subprocess.run([sys.executable, "-c", LIBRARY_CALLS], capture_output=True, text=True, timeout=300,
+                              env=env)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert done.stdout.strip() == "1"

@@ -65,10 +65,15 @@ def normalise(test_id):
     return test_id.split("cudapy.", 1)[-1]
 
 
-def run(files, cwd, env, work, deselect, python=None):
+def run(files, cwd, env, work, deselect, python=None, only=None):
+    """Each file in a pytest process of its own; `only` ({file: [test ids]}),
+    where given, names the tests to run in each file."""
     outcomes, reasons = {}, {}
     for name in files:
-        found, why = suite_runner.run_pytest([name], cwd, env, work / f"junit-{name}.xml", deselect, timeout=600,
+        targets = [f"{name}::{test}" for test in only.get(name, [])] if only is not None else [name]
+        if not targets:
+            continue
+        found, why = suite_runner.run_pytest(targets, cwd, env, work / f"junit-{name}.xml", deselect, timeout=600,
                                              label=name[:-3], python=python)
         outcomes.update({normalise(k): v for k, v in found.items()})
         reasons.update({normalise(k): v for k, v in why.items()})
@@ -100,9 +105,20 @@ def main():
                         help="combine the results files of a run split with --part into one (for --record)")
     parser.add_argument("--work", help="the staging directory (default: ~/.cache/kiln/conformance/numba-<device>)")
     parser.add_argument("--record", action="store_true", help="make this run the baseline")
+    parser.add_argument("--same-tests-as", metavar="RESULTS",
+                        help="run only the tests that passed in RESULTS (baseline-simulator.json: time kiln on the "
+                             "tests the simulator passes); results go to results-<device>-same-tests.json")
     options = parser.parse_args()
     numba_python = options.simulator or options.numba
     label = "simulator" if options.simulator else "numba-cuda" if options.numba else options.device
+    only = None
+    if options.same_tests_as:
+        label += "-same-tests"
+        only = {}
+        for test_id, outcome in json.loads(pathlib.Path(options.same_tests_as).read_text())["outcomes"].items():
+            module, _, rest = test_id.partition(".")  # "test_x.TestY::test_z"
+            if outcome == "passed":
+                only.setdefault(module + ".py", []).append(rest)
     if options.merge:
         return merge(options.merge, label, options.record)
     excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else
@@ -129,12 +145,12 @@ def main():
         shutil.copy(harness(work), copy / "conftest.py")
         env = {**os.environ, "NUMBA_ENABLE_CUDASIM": "1" if options.simulator else "0"}
         outcomes, reasons = run(files, copy, env, work, [a.replace(str(tests), str(copy)) for a in deselect],
-                                python=numba_python)
+                                python=numba_python, only=only)
     else:
         # The shim's directory first on the path, so that no installed Numba is found.
         env = suite_runner.device_env(options.device, PYTHONPATH=os.pathsep.join(
             p for p in (str(work), os.environ.get("PYTHONPATH")) if p))
-        outcomes, reasons = run(files, tests, env, work, deselect)
+        outcomes, reasons = run(files, tests, env, work, deselect, only=only)
     elapsed = time.perf_counter() - started
     result = {"device": label, "numba-cuda": PINNED, "seconds": round(elapsed, 1),
               "summary": suite_runner.summarise(outcomes, lambda t: t.split(".")[0]), "outcomes": outcomes,
