@@ -464,25 +464,27 @@ const RuntimeDirectory& runtime_directory(bool jit) {
 
 // Compiles to a shared library; returns its bytes. CompileError otherwise,
 // with `*error_line` (where given) the source line of the first error.
+// `direct`: link directly where the runtime directory allows it.
 std::string compile(const std::string& source, const std::vector<std::string>& kernels,
-                    const std::vector<std::string>& options, int* error_line = nullptr) {
+                    const std::vector<std::string>& options, bool direct, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
   const std::string cpp = std::string(dir) + "/kernel.cpp", object = std::string(dir) + "/kernel.o",
                     so = std::string(dir) + "/kernel.so";
   const RuntimeDirectory& runtime = runtime_directory(is_jit_source(source));
+  direct = direct && runtime.direct_link;
   if (runtime.path.empty()) write_device_headers(dir);
   detail::write_atomically(dir, cpp,
                            translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
                                             source, kernels));
   std::vector<std::string> args = compiler_arguments(runtime.path.empty() ? dir : runtime.path);
-  if (runtime.direct_link) args.erase(std::find(args.begin(), args.end(), "-shared"));
+  if (direct) args.erase(std::find(args.begin(), args.end(), "-shared"));
   if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
   args.insert(args.end(), {"-x", "c++", cpp});
   std::vector<std::vector<std::string>> steps;
-  if (runtime.direct_link) {
+  if (direct) {
     args.insert(args.end(), {"-c", "-o", object});
     std::vector<std::string> link;
     for (const std::string& word : direct_link_command()) {
@@ -515,8 +517,9 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   return library;
 }
 
-// dlopen needs a file: a private copy of the checked bytes, unlinked once open.
-void* open_library(const std::string& bytes) {
+// dlopen needs a file: a private copy of the checked bytes, unlinked once
+// open. Null, with the reason in `*error`, where it does not load.
+void* try_open_library(const std::string& bytes, std::string* error) {
   std::string dir = detail::ensure_cache_directory();
   if (dir.empty()) dir = "/tmp";
   std::string path = dir + "/.load-XXXXXX";
@@ -525,9 +528,8 @@ void* open_library(const std::string& bytes) {
   bool ok = write(fd, bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
   ok = close(fd) == 0 && ok;
   void* handle = ok ? dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL) : nullptr;
-  std::string error = handle ? "" : (ok ? dlerror() : "short write");
+  if (!handle) *error = ok ? dlerror() : "short write";
   unlink(path.c_str());
-  if (!handle) throw CompileError("could not load the compiled kernel library: " + error);
   return handle;
 }
 
@@ -556,13 +558,11 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   if (auto it = loaded->find(key); it != loaded->end()) return it->second;
 
   const std::string path = detail::cache_directory() + "/" + key + ".so";
-  std::string library = detail::load_checked(path);
-  if (library.empty()) {
+  auto compiled = [&](bool direct) {
     for (;;) {
       int line = 0;
       try {
-        library = compile(split, kernels, options, &line);
-        break;
+        return compile(split, kernels, options, direct, &line);
       } catch (const CompileError&) {
         if (split == source) throw;
         const std::string fewer =
@@ -570,10 +570,23 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
         split = fewer == split ? source : fewer;
       }
     }
-    detail::store_checked(path, library);
+  };
+  std::string library = detail::load_checked(path), error;
+  bool fresh = library.empty();
+  if (fresh) library = compiled(true);
+  void* handle = try_open_library(library, &error);
+  if (!handle) {
+    // A directly linked library that needs a symbol none of kiln_deps.so's
+    // libraries has, or a cached one that no longer loads: linked again
+    // through the compiler driver, which names the libraries it links.
+    library = compiled(false);
+    handle = try_open_library(library, &error);
+    if (!handle) throw CompileError("could not load the compiled kernel library: " + error);
+    fresh = true;
   }
+  if (fresh) detail::store_checked(path, library);
   auto module = std::make_shared<HostModule>();
-  module->library = open_library(library);
+  module->library = handle;
   // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...,
   // and cooperative groups, whose methods are made of them) need a block's
   // threads as fibers that can stop and meet, unless the kernel loops over

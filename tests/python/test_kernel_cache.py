@@ -117,3 +117,17 @@ def test_a_cpu_kernel_calling_the_system_libraries_loads_from_the_cache(tmp_path
                               env=env)
         assert done.returncode == 0, done.stderr[-3000:]
         assert done.stdout.strip() == "1"
+
+
+def test_a_cached_cpu_library_that_does_not_load_is_compiled_again(tmp_path):
+    # An entry whose checksum holds but whose library the process cannot
+    # load (one linked for another system, say): the kernel is compiled and
+    # linked again, through the compiler driver, and stored over it.
+    import hashlib
+    cache = tmp_path / "cache"
+    run([5], KILN_CACHE_DIR=str(cache), KILN_DEVICE="cpu")
+    entry, = [cache / p for p in entry_names(cache)]
+    payload = b"\x7fELF not a library"
+    entry.write_bytes(hashlib.sha256(payload).digest() + payload)
+    run([5], KILN_CACHE_DIR=str(cache), KILN_DEVICE="cpu")  # the kernel runs: COMPILE checks its result
+    assert entry_names(cache) == {entry.name} and b"not a library" not in entry.read_bytes()
