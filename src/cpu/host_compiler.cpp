@@ -376,19 +376,20 @@ std::vector<std::string> startup_files(const Compiler& c) {
 
 // The direct link of a kernel's library: the linker itself (gold or lld,
 // where the compiler uses one) over the C runtime's start files, the
-// kernel's object, the runtime's machinery, libgcc and the end files, with
-// no shared libraries. Through the compiler driver, a small kernel's link
-// took 18 ms on the 2-core machine, most of it reading the symbol tables of
-// libstdc++, libgomp, libmvec, libm and libc; directly, 4 ms. The symbols a
-// kernel takes from those libraries are found when it loads, in the global
-// scope, where kiln_deps.so (below) put them. Empty: link through the driver.
+// kernel's object, the runtime's machinery, kiln_deps.so (below), libgcc and
+// the end files. Through the compiler driver, a small kernel's link took
+// 18 ms on the 2-core machine, most of it reading the symbol tables of
+// libstdc++, libgomp, libmvec, libm and libc; directly, 4 ms. The kernel's
+// library then needs only kiln_deps.so, which needs those libraries: the
+// symbols the kernel takes from them are found when it loads, among its own
+// dependencies. Empty: link through the driver.
 const std::vector<std::string>& direct_link_command() {
   static const std::vector<std::string> command = []() -> std::vector<std::string> {
     const Compiler& c = found_compiler();
     const std::string linker = c.linker.empty() ? "" : find_in_path("ld." + c.linker);
     const std::vector<std::string> files = linker.empty() ? std::vector<std::string>{} : startup_files(c);
     if (files.empty()) return {};
-    // crti.o, crtbeginS.o, then (where "" stands) the objects, libgcc.a, crtendS.o, crtn.o
+    // crti.o, crtbeginS.o, then (where "" stands) the objects and kiln_deps.so, libgcc.a, crtendS.o, crtn.o
     return {linker, "--eh-frame-hdr", "--hash-style=gnu", "-shared", files[0], files[1], "", files[2], files[3],
             files[4]};
   }();
@@ -397,7 +398,7 @@ const std::vector<std::string>& direct_link_command() {
 
 struct RuntimeDirectory {
   std::string path;          // "" where it cannot be made
-  bool direct_link = false;  // kernels are linked by direct_link_command(), their libraries' needs in the global scope
+  bool direct_link = false;  // kernels are linked by direct_link_command(), against kiln_deps.so
 };
 
 // The directory of the device headers, of the precompiled host runtime
@@ -409,8 +410,10 @@ struct RuntimeDirectory {
 // machinery, and linking against those libraries were most of a small
 // kernel's compile time. Built once per compiler, flags and headers, in the
 // cache directory (in a private directory renamed into place, so processes
-// that race agree); kiln_deps.so is loaded into the global scope once per
-// process, so that directly linked kernels find those libraries' symbols.
+// that race agree). kiln_deps.so's soname names its directory; loaded once
+// per process (locally: no symbol of it or its libraries joins the global
+// scope, where it could stand in for another library's own copies), it is
+// what a kernel's library that needs that soname gets when it loads.
 // Without a directory, kernels compile with the runtime, machinery and all,
 // as text, and link through the compiler driver.
 const RuntimeDirectory& runtime_directory(bool jit) {
@@ -420,11 +423,12 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   if (auto it = made.find(jit); it != made.end()) return it->second;
   std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so\n").update(found_compiler().identity + "\n");
+  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so by soname\n").update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   h.update(device_headers_digest() + "\n");
   const std::string cache = detail::ensure_cache_directory();
-  const std::string dir = cache.empty() ? "" : cache + "/runtime-" + h.update(header).hex_digest().substr(0, 24);
+  const std::string digest = h.update(header).hex_digest().substr(0, 24);
+  const std::string dir = cache.empty() ? "" : cache + "/runtime-" + digest;
   const std::string deps = dir + "/kiln_deps.so";
   struct stat st;
   if (!dir.empty() && stat(deps.c_str(), &st) != 0) {
@@ -435,7 +439,8 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       detail::write_atomically(building, building + "/kiln_runtime.cpp", kRuntimeDefinitions + host_runtime_text());
       std::vector<std::string> args = compiler_arguments(building);
       std::vector<std::string> libraries = args;
-      libraries.insert(libraries.end(), {"-Wl,--no-as-needed", "-x", "c++", "/dev/null", "-o", building + "/kiln_deps.so"});
+      libraries.insert(libraries.end(), {"-Wl,-soname,libkiln-deps-" + digest + ".so", "-Wl,--no-as-needed", "-x",
+                                         "c++", "/dev/null", "-o", building + "/kiln_deps.so"});
 #if defined(KILN_HAVE_LIBMVEC)
       libraries.push_back("-lmvec");
 #endif
@@ -457,8 +462,7 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       stat((dir + "/" + kRuntimeObject).c_str(), &st) != 0)
     return result;
   result.path = dir;
-  result.direct_link = !direct_link_command().empty() && stat(deps.c_str(), &st) == 0 &&
-                       dlopen(deps.c_str(), RTLD_NOW | RTLD_GLOBAL) != nullptr;
+  result.direct_link = !direct_link_command().empty() && dlopen(deps.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr;
   return result;
 }
 
@@ -489,7 +493,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
     std::vector<std::string> link;
     for (const std::string& word : direct_link_command()) {
       if (!word.empty()) link.push_back(word);
-      else link.insert(link.end(), {object, runtime.path + "/" + kRuntimeObject});
+      else link.insert(link.end(), {object, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
     }
     link.insert(link.end(), {"-o", so});
     steps = {args, link};
@@ -548,8 +552,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   for (const std::string& o : options) h.update(o + "\n");
   h.update(device_headers_digest() + "\n");
-  // A directly linked library loads only where kiln_deps.so was loaded first
-  h.update(runtime_directory(is_jit_source(source)).direct_link ? "direct link\n" : "driver link\n");
+  // A directly linked library loads only where its kiln_deps.so was loaded first
+  h.update(runtime_directory(is_jit_source(source)).direct_link ? "direct link, kiln_deps.so by soname\n" : "driver link\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;
