@@ -382,23 +382,22 @@ std::vector<std::string> startup_files(const Compiler& c) {
 // libstdc++, libgomp, libmvec, libm and libc; directly, 4 ms. The kernel's
 // library then needs only kiln_deps.so, which needs those libraries: the
 // symbols the kernel takes from them are found when it loads, among its own
-// dependencies. Empty: link through the driver.
-const std::vector<std::string>& direct_link_command() {
-  static const std::vector<std::string> command = []() -> std::vector<std::string> {
-    const Compiler& c = found_compiler();
-    const std::string linker = c.linker.empty() ? "" : find_in_path("ld." + c.linker);
-    const std::vector<std::string> files = linker.empty() ? std::vector<std::string>{} : startup_files(c);
-    if (files.empty()) return {};
-    // crti.o, crtbeginS.o, then (where "" stands) the objects and kiln_deps.so, libgcc.a, crtendS.o, crtn.o
-    return {linker, "--eh-frame-hdr", "--hash-style=gnu", "-shared", files[0], files[1], "", files[2], files[3],
-            files[4]};
-  }();
-  return command;
+// dependencies. Worked out when a runtime directory is built and kept there
+// (a process that only loads cached kernels asks the compiler nothing), one
+// word a line, kObjects where the objects go. Empty: link through the driver.
+const std::string kObjects = "<objects>";
+std::vector<std::string> direct_link_command(const Compiler& c) {
+  const std::string linker = c.linker.empty() ? "" : find_in_path("ld." + c.linker);
+  const std::vector<std::string> files = linker.empty() ? std::vector<std::string>{} : startup_files(c);
+  if (files.empty()) return {};
+  // crti.o, crtbeginS.o, the objects and kiln_deps.so, libgcc.a, crtendS.o, crtn.o
+  return {linker, "--eh-frame-hdr", "--hash-style=gnu", "-shared", files[0], files[1], kObjects, files[2], files[3],
+          files[4]};
 }
 
 struct RuntimeDirectory {
   std::string path;          // "" where it cannot be made
-  bool direct_link = false;  // kernels are linked by direct_link_command(), against kiln_deps.so
+  std::vector<std::string> direct_link;  // the direct link's command (direct_link_command), or empty
 };
 
 // The directory of the device headers, of the precompiled host runtime
@@ -423,7 +422,8 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   if (auto it = made.find(jit); it != made.end()) return it->second;
   std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so by soname\n").update(found_compiler().identity + "\n");
+  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so by soname, direct-link\n");
+  h.update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   h.update(device_headers_digest() + "\n");
   const std::string cache = detail::ensure_cache_directory();
@@ -454,6 +454,9 @@ const RuntimeDirectory& runtime_directory(bool jit) {
         run_compiler(command, &status);
         built = built && WIFEXITED(status) && WEXITSTATUS(status) == 0;
       }
+      std::string link;
+      for (const std::string& word : direct_link_command(found_compiler())) link += word + "\n";
+      detail::write_atomically(building, building + "/direct-link", link);
       if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
     }
   }
@@ -462,7 +465,10 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       stat((dir + "/" + kRuntimeObject).c_str(), &st) != 0)
     return result;
   result.path = dir;
-  result.direct_link = !direct_link_command().empty() && dlopen(deps.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr;
+  std::istringstream link(detail::read_file(dir + "/direct-link"));
+  std::vector<std::string> command;
+  for (std::string word; std::getline(link, word);) command.push_back(word);
+  if (!command.empty() && dlopen(deps.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr) result.direct_link = command;
   return result;
 }
 
@@ -476,7 +482,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   const std::string cpp = std::string(dir) + "/kernel.cpp", object = std::string(dir) + "/kernel.o",
                     so = std::string(dir) + "/kernel.so";
   const RuntimeDirectory& runtime = runtime_directory(is_jit_source(source));
-  direct = direct && runtime.direct_link;
+  direct = direct && !runtime.direct_link.empty();
   if (runtime.path.empty()) write_device_headers(dir);
   detail::write_atomically(dir, cpp,
                            translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
@@ -491,8 +497,8 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   if (direct) {
     args.insert(args.end(), {"-c", "-o", object});
     std::vector<std::string> link;
-    for (const std::string& word : direct_link_command()) {
-      if (!word.empty()) link.push_back(word);
+    for (const std::string& word : runtime.direct_link) {
+      if (word != kObjects) link.push_back(word);
       else link.insert(link.end(), {object, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
     }
     link.insert(link.end(), {"-o", so});
@@ -553,7 +559,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   for (const std::string& o : options) h.update(o + "\n");
   h.update(device_headers_digest() + "\n");
   // A directly linked library loads only where its kiln_deps.so was loaded first
-  h.update(runtime_directory(is_jit_source(source)).direct_link ? "direct link, kiln_deps.so by soname\n" : "driver link\n");
+  h.update(runtime_directory(is_jit_source(source)).direct_link.empty() ? "driver link\n"
+                                                                         : "direct link, kiln_deps.so by soname\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;
