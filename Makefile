@@ -97,7 +97,9 @@ bench: build
 # tool): build with the system Python, run the whole suite on cpu and cuda,
 # the CUDA tests under compute-sanitizer's memcheck and racecheck in parallel
 # shards (tests/sanitizer/run.py; not the Numba test: Numba's driver binding
-# probes entry points the driver lacks, which memcheck reports), and every
+# probes entry points the driver lacks, which memcheck reports), cuSPARSE's
+# SpMV alone under racecheck (the hazards racecheck reports inside it, with
+# no kiln code: docs/reliability.md), and every
 # benchmark
 # (bench/results/*.json; `bench/all.py --from-results DIR` writes the docs).
 gpu-check:
@@ -108,6 +110,9 @@ gpu-check:
 	  python/test_ufuncs.py python/test_fusion.py python/test_numpy_functions.py
 	cd tests && python3 sanitizer/run.py --tool memcheck --shards 14 --seconds 1800
 	cd tests && python3 sanitizer/run.py --tool racecheck --shards 14 --seconds 3600
+	nvcc -O2 -arch=native tests/sanitizer/cusparse_spmv_racecheck.cu -lcusparse -o build/cusparse_spmv_racecheck
+	for algorithm in csr1 csr2 coo1 coo2; do compute-sanitizer --tool racecheck --racecheck-report hazard \
+	  build/cusparse_spmv_racecheck $$algorithm | tail -1; done
 	python3 bench/all.py --no-doc
 
 # The fuzz campaign (tests/fuzz/fuzz_calls.py): 10,000 calls with wrong and
