@@ -49,8 +49,9 @@ constexpr const char* kSourceName = "kernel.cu";  // what compiler messages call
 // -fno-semantic-interposition lets the kernel be inlined into the loop over
 // a block's threads (an exported function could otherwise be replaced at
 // load time).
-const std::vector<std::string> kFlags = {"-std=c++17", "-O2",    "-fPIC",           "-shared",
-                                         "-fopenmp",   "-fwrapv", "-fno-math-errno", "-fno-semantic-interposition",
+// (-shared is added where the driver links a library.)
+const std::vector<std::string> kFlags = {"-std=c++17", "-O2",    "-fPIC",           "-fopenmp",
+                                         "-fwrapv",    "-fno-math-errno", "-fno-semantic-interposition",
                                          "-w"};
 // TLS descriptors make the thread-local builtins (threadIdx and friends) a
 // register-preserving call the compiler hoists out of that loop, instead of
@@ -102,6 +103,8 @@ std::string find_in_path(const std::string& name) {
 
 std::string run_compiler(const std::vector<std::string>& args, int* status);
 void remove_tree(const std::string& path);
+// Whether a run_compiler status is a clean exit.
+bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
 // A faster linker than the default (GNU ld) where one is installed and
 // links a C++ library with this compiler (a compiler installed apart from
@@ -126,7 +129,7 @@ std::string chosen_linker(const Compiler& c) {
                                  "/dev/null", "-o", std::string(dir) + "/probe.so"});
         int status = 0;
         run_compiler(args, &status);
-        if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        if (succeeded(status)) {
           chosen = name;
           break;
         }
@@ -366,8 +369,7 @@ std::vector<std::string> startup_files(const Compiler& c) {
     int status = 0;
     std::string path = run_compiler(args, &status);
     path.erase(path.find_last_not_of(" \t\r\n") + 1);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || path.empty() || path[0] != '/' ||
-        access(path.c_str(), R_OK) != 0)
+    if (!succeeded(status) || path.empty() || path[0] != '/' || access(path.c_str(), R_OK) != 0)
       return {};
     files.push_back(path);
   }
@@ -429,33 +431,36 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   const std::string cache = detail::ensure_cache_directory();
   const std::string digest = h.update(header).hex_digest().substr(0, 24);
   const std::string dir = cache.empty() ? "" : cache + "/runtime-" + digest;
-  const std::string deps = dir + "/kiln_deps.so";
+  const std::string deps = dir + "/kiln_deps.so", link_record = dir + "/direct-link";
   struct stat st;
-  if (!dir.empty() && stat(deps.c_str(), &st) != 0) {
+  // direct-link is written last, also where kiln_deps.so could not be linked
+  if (!dir.empty() && stat(link_record.c_str(), &st) != 0) {
     std::string building = cache + "/.runtime-XXXXXX";
     if (mkdtemp(building.data())) {
       write_device_headers(building);
       detail::write_atomically(building, building + "/kiln_host.hpp", header);
       detail::write_atomically(building, building + "/kiln_runtime.cpp", kRuntimeDefinitions + host_runtime_text());
       std::vector<std::string> args = compiler_arguments(building);
-      std::vector<std::string> libraries = args;
-      libraries.insert(libraries.end(), {"-Wl,-soname,libkiln-deps-" + digest + ".so", "-Wl,--no-as-needed", "-x",
-                                         "c++", "/dev/null", "-o", building + "/kiln_deps.so"});
+      std::vector<std::string> header = args, machinery = args, libraries = args;
+      header.insert(header.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
+      machinery.insert(machinery.end(), {"-c", "-x", "c++", building + "/kiln_runtime.cpp", "-o", building + "/" + kRuntimeObject});
+      libraries.insert(libraries.end(), {"-shared", "-Wl,-soname,libkiln-deps-" + digest + ".so", "-Wl,--no-as-needed",
+                                         "-x", "c++", "/dev/null", "-o", building + "/kiln_deps.so"});
 #if defined(KILN_HAVE_LIBMVEC)
       libraries.push_back("-lmvec");
 #endif
-      args.erase(std::find(args.begin(), args.end(), "-shared"));
-      std::vector<std::string> header = args, machinery = args;
-      header.insert(header.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
-      machinery.insert(machinery.end(), {"-c", "-x", "c++", building + "/kiln_runtime.cpp", "-o", building + "/" + kRuntimeObject});
       bool built = true;
-      for (const auto& command : {header, machinery, libraries}) {
+      for (const auto& command : {header, machinery}) {
         int status = 0;
         run_compiler(command, &status);
-        built = built && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        built = built && succeeded(status);
       }
+      // Without kiln_deps.so, kernels link through the driver
+      int status = 0;
+      run_compiler(libraries, &status);
       std::string link;
-      for (const std::string& word : direct_link_command(found_compiler())) link += word + "\n";
+      if (succeeded(status))
+        for (const std::string& word : direct_link_command(found_compiler())) link += word + "\n";
       detail::write_atomically(building, building + "/direct-link", link);
       if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
     }
@@ -465,7 +470,7 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       stat((dir + "/" + kRuntimeObject).c_str(), &st) != 0)
     return result;
   result.path = dir;
-  std::istringstream link(detail::read_file(dir + "/direct-link"));
+  std::istringstream link(detail::read_file(link_record));
   std::vector<std::string> command;
   for (std::string word; std::getline(link, word);) command.push_back(word);
   if (!command.empty() && dlopen(deps.c_str(), RTLD_NOW | RTLD_LOCAL) != nullptr) result.direct_link = command;
@@ -488,7 +493,6 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
                            translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
                                             source, kernels));
   std::vector<std::string> args = compiler_arguments(runtime.path.empty() ? dir : runtime.path);
-  if (direct) args.erase(std::find(args.begin(), args.end(), "-shared"));
   if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
@@ -505,7 +509,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
     steps = {args, link};
   } else {
     if (!runtime.path.empty()) args.insert(args.end(), {"-x", "none", runtime.path + "/" + kRuntimeObject});
-    args.insert(args.end(), {"-o", so});
+    args.insert(args.end(), {"-shared", "-o", so});
 #if defined(KILN_HAVE_LIBMVEC)
     args.push_back("-lmvec");
 #endif
@@ -515,11 +519,11 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   int status = 0;
   for (const auto& step : steps) {
     log = run_compiler(step, &status);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) break;
+    if (!succeeded(status)) break;
   }
   std::string library = detail::read_file(so);
   remove_tree(dir);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || library.empty()) {
+  if (!succeeded(status) || library.empty()) {
     const int line = first_error_line(log);
     if (error_line) *error_line = line;
     throw CompileError(detail::describe_compile_failure(kSourceName, log, source, line));
@@ -586,15 +590,17 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   bool fresh = library.empty();
   if (fresh) library = compiled(true);
   void* handle = try_open_library(library, &error);
-  if (!handle) {
-    // A directly linked library that needs a symbol none of kiln_deps.so's
-    // libraries has, or a cached one that no longer loads: linked again
-    // through the compiler driver, which names the libraries it links.
+  // A directly linked library that needs a symbol none of kiln_deps.so's
+  // libraries has, or a cached one that no longer loads: linked again
+  // through the compiler driver, which names the libraries it links (a
+  // library the driver just linked would only fail the same way again).
+  const bool linked_directly = !runtime_directory(is_jit_source(source)).direct_link.empty();
+  if (!handle && (!fresh || linked_directly)) {
     library = compiled(false);
     handle = try_open_library(library, &error);
-    if (!handle) throw CompileError("could not load the compiled kernel library: " + error);
     fresh = true;
   }
+  if (!handle) throw CompileError("could not load the compiled kernel library: " + error);
   if (fresh) detail::store_checked(path, library);
   auto module = std::make_shared<HostModule>();
   module->library = handle;
