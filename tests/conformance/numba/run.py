@@ -65,6 +65,15 @@ def normalise(test_id):
     return test_id.split("cudapy.", 1)[-1]
 
 
+def split_id(test_id):
+    """(file, pytest node id within it) of a test id: ("test_x.py",
+    "TestY::test_z") of "test_x.TestY::test_z", ("test_x.py", "test_z") of
+    a module-level test's "test_x::test_z"."""
+    module, _, name = test_id.partition("::")
+    stem, _, test_class = module.partition(".")
+    return stem + ".py", "::".join(part for part in (test_class, name) if part)
+
+
 def run(files, cwd, env, work, deselect, python=None, only=None):
     """Each file in a pytest process of its own; `only` ({file: [test ids]}),
     where given, names the tests to run in each file."""
@@ -116,9 +125,9 @@ def main():
         label += "-same-tests"
         only = {}
         for test_id, outcome in json.loads(pathlib.Path(options.same_tests_as).read_text())["outcomes"].items():
-            module, _, rest = test_id.partition(".")  # "test_x.TestY::test_z"
             if outcome == "passed":
-                only.setdefault(module + ".py", []).append(rest)
+                file, node = split_id(test_id)
+                only.setdefault(file, []).append(node)
     if options.merge:
         return merge(options.merge, label, options.record)
     excluded = suite_runner.out_of_scope(HERE / "out_of_scope.txt", "cpu" if options.simulator else
@@ -158,7 +167,7 @@ def main():
     # A run of some files (--files, --part) is compared with the baseline on those files only
     ran = set(files)
     status = suite_runner.report(HERE, label, result, options.record,
-                                 compared=lambda test_id: test_id.split(".")[0] + ".py" in ran)
+                                 compared=lambda test_id: split_id(test_id)[0] in ran)
     print(f"{len(files)} files in {elapsed:.0f} s")
     for reason, count in suite_runner.common_reasons(reasons):
         print(f"{count:5d}  {reason}")
