@@ -217,17 +217,37 @@ std::string with_dynamic_shared(const std::string& source) {
   return out + source.substr(last);
 }
 
+// How a module's blocks may run, read from its source as written (before
+// split_at_barriers): barriers and warp intrinsics (__shfl_sync,
+// __ballot_sync, __syncwarp..., and cooperative groups, whose methods are
+// made of them) need a block's threads as fibers that can stop and meet,
+// unless a kernel loops over them itself between its barriers (blockwise);
+// a grid sync needs every block's fibers at once. launch_host picks the form
+// of each launch; the entry points compile only the forms it may pick.
+struct BlockForms {
+  bool barriers = false, cooperative = false;
+};
+BlockForms block_forms(const std::string& source) {
+  BlockForms forms;
+  forms.barriers = source.find("__syncthreads") != std::string::npos || source.find("_sync(") != std::string::npos ||
+                   source.find("__syncwarp") != std::string::npos || source.find("__activemask") != std::string::npos ||
+                   source.find("cooperative_groups") != std::string::npos;
+  forms.cooperative = is_cooperative(source);
+  return forms;
+}
+
 // The user's source with its own line numbers, then an entry point per
 // kernel; the host runtime before them is `prelude` (its text, or nothing
 // where a precompiled header brings it).
 std::string translation_unit(const std::string& prelude, const std::string& source,
-                             const std::vector<std::string>& kernels) {
+                             const std::vector<std::string>& kernels, const BlockForms& forms) {
   std::string tu = prelude;
   tu += "#line 1 \"" + std::string(kSourceName) + "\"\n" + with_dynamic_shared(source) + "\n";
   tu += "#line 1 \"kiln-entries\"\n";
+  const std::string form = std::string(forms.barriers ? "true" : "false") + ", " + (forms.cooperative ? "true" : "false");
   for (size_t i = 0; i < kernels.size(); ++i)
-    tu += "extern \"C\" int kiln_entry_" + std::to_string(i) +
-          "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" + kernels[i] + ")>(l, args); }\n" +
+    tu += "extern \"C\" int kiln_entry_" + std::to_string(i) + "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" +
+          kernels[i] + "), " + form + ">(l, args); }\n" +
           "extern \"C\" int kiln_blockwise_" + std::to_string(i) + "() { return kiln_host::blockwise<&(" +
           kernels[i] + ")>; }\n";
   return tu;
@@ -480,7 +500,7 @@ const RuntimeDirectory& runtime_directory(bool jit) {
 // Compiles to a shared library; returns its bytes. CompileError otherwise,
 // with `*error_line` (where given) the source line of the first error.
 // `direct`: link directly where the runtime directory allows it.
-std::string compile(const std::string& source, const std::vector<std::string>& kernels,
+std::string compile(const std::string& source, const std::vector<std::string>& kernels, const BlockForms& forms,
                     const std::vector<std::string>& options, bool direct, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
@@ -491,7 +511,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   if (runtime.path.empty()) write_device_headers(dir);
   detail::write_atomically(dir, cpp,
                            translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
-                                            source, kernels));
+                                            source, kernels, forms));
   std::vector<std::string> args = compiler_arguments(runtime.path.empty() ? dir : runtime.path);
   if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
@@ -556,7 +576,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   // compiled as written (the library is kept under the first try's key).
   std::set<int> unsplit;  // lines of kernels to leave as written
   std::string split = is_jit_source(source) ? source : split_at_barriers(source, kSourceName, unsplit);
-  const std::string tu = translation_unit(host_runtime_text(), split, kernels);
+  const BlockForms forms = block_forms(source);
+  const std::string tu = translation_unit(host_runtime_text(), split, kernels, forms);
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost\n").update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
@@ -577,7 +598,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
     for (;;) {
       int line = 0;
       try {
-        return compile(split, kernels, options, direct, &line);
+        return compile(split, kernels, forms, options, direct, &line);
       } catch (const CompileError&) {
         if (split == source) throw;
         const std::string fewer =
@@ -604,16 +625,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   if (fresh) detail::store_checked(path, library);
   auto module = std::make_shared<HostModule>();
   module->library = handle;
-  // Barriers and warp intrinsics (__shfl_sync, __ballot_sync, __syncwarp...,
-  // and cooperative groups, whose methods are made of them) need a block's
-  // threads as fibers that can stop and meet, unless the kernel loops over
-  // them itself between its barriers (its blockwise flag).
-  module->uses_barriers = source.find("__syncthreads") != std::string::npos ||
-                          source.find("_sync(") != std::string::npos ||
-                          source.find("__syncwarp") != std::string::npos ||
-                          source.find("__activemask") != std::string::npos ||
-                          source.find("cooperative_groups") != std::string::npos;
-  module->cooperative = is_cooperative(source);
+  module->uses_barriers = forms.barriers;
+  module->cooperative = forms.cooperative;
   module->names = kernels;
   for (size_t i = 0; i < kernels.size(); ++i) {
     void* entry = dlsym(module->library, ("kiln_entry_" + std::to_string(i)).c_str());
@@ -666,6 +679,7 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
     launch.block[d] = block[d];
   }
   launch.shared_bytes = shared_bytes;
+  // The forms kiln_host::run_grid compiled the kernel's entry for.
   launch.use_fibers = (module.uses_barriers && threads > 1 && !module.blockwise.at(kernel)) || module.cooperative;
   launch.cooperative = module.cooperative;
   launch.guard = &guard_thread_against_faults;

@@ -222,6 +222,23 @@ def test_kernels_that_keep_their_fibers(module, device):
     np.testing.assert_array_equal(kiln.asnumpy(counts), (v > 0).sum() + v)
 
 
+def test_kernels_with_fibers_in_blocks_of_one_thread(module, device):
+    # On the CPU a block of one thread runs without fibers, its barriers met at once.
+    x = np.arange(1, 5, dtype=np.float32)
+    out = kiln.zeros(4, dtype="float32", device=device)
+    module.get_function("rotate")((4,), (1,), (kiln.asarray(x, device=device), out))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [1, 0, 0, 0])  # each block's one thread reads x[0]
+    count = kiln.RawKernel(r"""
+extern "C" __global__ void count_positive(const int* x, int* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i] = __syncthreads_count(x[i] > 0);
+}""", "count_positive")
+    v = np.array([-1, 2, 5], dtype=np.int32)
+    counts = kiln.zeros(3, dtype="int32", device=device)
+    count((3,), (1,), (kiln.asarray(v, device=device), counts))
+    np.testing.assert_array_equal(kiln.asnumpy(counts), [0, 1, 1])
+
+
 def test_forever_loops_switches_and_pragmas(module, device):
     x = np.arange(16, dtype=np.int32) * 7
     out = kiln.zeros(16, dtype="int32", device=device)

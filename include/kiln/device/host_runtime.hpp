@@ -435,6 +435,8 @@ void report_fault(int signal_number) {
 inline int barrier(int predicate) {
   Block* b = current_block;
   if (!b) {
+    // A block of one thread runs without fibers: its barriers are met at once.
+    if (blockDim.x * blockDim.y * blockDim.z == 1) return predicate ? 1 : 0;
     fail("__syncthreads was reached in a kernel run without fibers");
     return 0;
   }
@@ -585,10 +587,21 @@ struct Body {
   }
 };
 
-template <auto Kernel>
+// The grid of `Kernel`, from a source with barriers or warp intrinsics
+// (`Barriers`) or a grid sync (`Cooperative`): see launch_host. Only the
+// forms of a block launch_host may pick are compiled, as each has the kernel
+// inlined (a small kernel's loop over threads took 10 ms of its 50 ms
+// compile, its fibers' one-thread function 4 ms). A block of one thread of
+// a kernel run as fibers runs as that one thread (run_block).
+template <auto Kernel, bool Barriers, bool Cooperative>
 int run_grid(Launch* launch, void** args) {
   Body<Kernel> body{decltype(arguments_of(Kernel))(args)};
-  return run_blocks(launch, &body, &Body<Kernel>::run, &Body<Kernel>::run_threads);
+  constexpr bool fibers = Cooperative || (Barriers && !blockwise<Kernel>);
+  void (*one_thread)(void*) = nullptr;
+  void (*all_threads)(void*) = nullptr;
+  if constexpr (fibers) one_thread = &Body<Kernel>::run;
+  else all_threads = &Body<Kernel>::run_threads;
+  return run_blocks(launch, &body, one_thread, all_threads);
 }
 
 #ifdef KILN_HOST_RUNTIME_DEFINITIONS
@@ -615,8 +628,16 @@ void run_block(Launch* launch, long long lin, void* body, void (*all_threads)(vo
     return;
   }
   if (launch->guard) launch->guard(&fault_exit);
-  if (launch->use_fibers) run_fibers(block_fibers, blockDim.x * blockDim.y * blockDim.z);
-  else all_threads(body);
+  if (launch->use_fibers) {
+    run_fibers(block_fibers, blockDim.x * blockDim.y * blockDim.z);
+  } else if (all_threads) {
+    all_threads(body);
+  } else {  // a kernel compiled for fibers, in a block of one thread (launch_host)
+    enter_thread(0, 0, 0);
+    thread_index_known = true;
+    block_fibers.body(body);
+    thread_index_known = false;
+  }
   if (launch->guard) launch->guard(nullptr);
 }
 
