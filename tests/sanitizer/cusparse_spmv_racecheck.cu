@@ -9,7 +9,9 @@
 //   nvcc -O2 -arch=sm_90 cusparse_spmv_racecheck.cu -lcusparse -o spmv
 //   compute-sanitizer --tool racecheck --racecheck-report hazard --print-limit 0 ./spmv csr1
 //
-// argv[1]: csr1, csr2 (CUSPARSE_SPMV_CSR_ALG1/2), coo1 or coo2.
+// argv[1]: csr1, csr2 (CUSPARSE_SPMV_CSR_ALG1/2), coo1 or coo2; or mm1, mm2,
+// mm3: the same products by SpMM (CUSPARSE_SPMM_CSR_ALG1/2/3) with x and y
+// as matrices of one column, the other way cuSPARSE offers to multiply.
 #include <cuComplex.h>
 #include <cuda_runtime.h>
 #include <cusparse.h>
@@ -64,6 +66,17 @@ T* to_device(const std::vector<T>& host) {
   return device;
 }
 
+// The product by cusparseSpMV with `chosen`.
+template <class T>
+void spmv(cusparseHandle_t handle, const char* algorithm, bool transpose, cusparseSpMatDescr_t matrix, int x_size,
+          int y_size, T* d_x, T* d_y, cudaDataType type, cusparseSpMVAlg_t chosen);
+
+// The product by cusparseSpMM, x and y matrices of one column; false (and
+// a SKIP line) where cuSPARSE refuses the algorithm for this case.
+template <class T>
+bool multiply_as_matrices(cusparseHandle_t handle, const char* algorithm, bool transpose, cusparseSpMatDescr_t matrix,
+                          int x_size, int y_size, T* d_x, T* d_y, cudaDataType type);
+
 // y = op(A) x for a random rows x cols matrix of the given density.
 template <class T>
 void product(cusparseHandle_t handle, const char* algorithm, bool transpose, int rows, int cols, double density) {
@@ -94,47 +107,103 @@ void product(cusparseHandle_t handle, const char* algorithm, bool transpose, int
   const cudaDataType type = Traits<T>::type;
   cusparseSpMatDescr_t matrix;
   cusparseSpMVAlg_t chosen;
-  if (std::strncmp(algorithm, "csr", 3) == 0) {
+  if (std::strncmp(algorithm, "coo", 3) != 0) {
     CHECK(cusparseCreateCsr(&matrix, rows, cols, nnz, d_starts, d_cols, d_values, CUSPARSE_INDEX_32I,
                             CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, type));
-    chosen = algorithm[3] == '1' ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
+    chosen = algorithm[3] == '1' ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;  // unused by mm
   } else {
     CHECK(cusparseCreateCoo(&matrix, rows, cols, nnz, d_rows, d_cols, d_values, CUSPARSE_INDEX_32I,
                             CUSPARSE_INDEX_BASE_ZERO, type));
     chosen = algorithm[3] == '1' ? CUSPARSE_SPMV_COO_ALG1 : CUSPARSE_SPMV_COO_ALG2;
   }
+  std::printf("CASE %s %s %s %dx%d density %.2f nnz %d\n", algorithm, transpose ? "T" : "N", Traits<T>::name, rows,
+              cols, density, nnz);
+  std::fflush(stdout);
+  bool done = true;
+  if (algorithm[0] == 'm') done = multiply_as_matrices(handle, algorithm, transpose, matrix, x_size, y_size, d_x, d_y, type);
+  else spmv(handle, algorithm, transpose, matrix, x_size, y_size, d_x, d_y, type, chosen);
+  if (done) {
+    CHECK(cudaMemcpy(y.data(), d_y, sizeof(T) * y_size, cudaMemcpyDeviceToHost));
+    double error = 0;
+    for (int i = 0; i < y_size; ++i) error = std::fmax(error, magnitude(minus(y[i], expected[i])));
+    if (error > (sizeof(T) == 4 ? 1e-4 : 1e-12) * (1 + nnz)) std::printf("WRONG RESULT: max error %g\n", error);
+  }
+  cusparseDestroySpMat(matrix);
+  for (void* p : {(void*)d_starts, (void*)d_rows, (void*)d_cols, (void*)d_values, (void*)d_x, (void*)d_y})
+    cudaFree(p);
+}
+
+template <class T>
+T one() {
+  T alpha;  // Traits<Complex>::from(1) is 1 - i/2
+  std::memset(&alpha, 0, sizeof alpha);
+  if constexpr (sizeof(T) == 16) alpha.re = 1;
+  else alpha = 1;
+  return alpha;
+}
+
+template <class T>
+void spmv(cusparseHandle_t handle, const char* algorithm, bool transpose, cusparseSpMatDescr_t matrix, int x_size,
+          int y_size, T* d_x, T* d_y, cudaDataType type, cusparseSpMVAlg_t chosen) {
   cusparseDnVecDescr_t vx, vy;
   CHECK(cusparseCreateDnVec(&vx, x_size, d_x, type));
   CHECK(cusparseCreateDnVec(&vy, y_size, d_y, type));
-  T alpha, beta;  // 1 and 0 (Traits<Complex>::from(1) is 1 - i/2)
-  std::memset(&alpha, 0, sizeof alpha);
+  T alpha = one<T>(), beta;
   std::memset(&beta, 0, sizeof beta);
-  if constexpr (sizeof(T) == 16) alpha.re = 1;
-  else alpha = 1;
   const cusparseOperation_t op = transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
   size_t bytes = 0;
   CHECK(cusparseSpMV_bufferSize(handle, op, &alpha, matrix, vx, &beta, vy, type, chosen, &bytes));
   void* work = nullptr;
   CHECK(cudaMalloc(&work, bytes + 8));
-  std::printf("CASE %s %s %s %dx%d density %.2f nnz %d\n", algorithm, transpose ? "T" : "N", Traits<T>::name, rows,
-              cols, density, nnz);
-  std::fflush(stdout);
   CHECK(cusparseSpMV(handle, op, &alpha, matrix, vx, &beta, vy, type, chosen, work));
-  CHECK(cudaMemcpy(y.data(), d_y, sizeof(T) * y_size, cudaMemcpyDeviceToHost));
-  double error = 0;
-  for (int i = 0; i < y_size; ++i) error = std::fmax(error, magnitude(minus(y[i], expected[i])));
-  if (error > (sizeof(T) == 4 ? 1e-4 : 1e-12) * (1 + nnz)) std::printf("WRONG RESULT: max error %g\n", error);
-  cusparseDestroySpMat(matrix);
+  CHECK(cudaDeviceSynchronize());
   cusparseDestroyDnVec(vx);
   cusparseDestroyDnVec(vy);
-  for (void* p : {(void*)d_starts, (void*)d_rows, (void*)d_cols, (void*)d_values, (void*)d_x, (void*)d_y, work})
-    cudaFree(p);
+  cudaFree(work);
+}
+
+template <class T>
+bool multiply_as_matrices(cusparseHandle_t handle, const char* algorithm, bool transpose, cusparseSpMatDescr_t matrix,
+                          int x_size, int y_size, T* d_x, T* d_y, cudaDataType type) {
+  const cusparseSpMMAlg_t chosen = algorithm[2] == '1'   ? CUSPARSE_SPMM_CSR_ALG1
+                                   : algorithm[2] == '2' ? CUSPARSE_SPMM_CSR_ALG2
+                                                         : CUSPARSE_SPMM_CSR_ALG3;
+  cusparseDnMatDescr_t mx, my;
+  CHECK(cusparseCreateDnMat(&mx, x_size, 1, x_size, d_x, type, CUSPARSE_ORDER_COL));
+  CHECK(cusparseCreateDnMat(&my, y_size, 1, y_size, d_y, type, CUSPARSE_ORDER_COL));
+  T alpha = one<T>(), beta;
+  std::memset(&beta, 0, sizeof beta);
+  const cusparseOperation_t op = transpose ? CUSPARSE_OPERATION_TRANSPOSE : CUSPARSE_OPERATION_NON_TRANSPOSE;
+  size_t bytes = 0;
+  bool done = false;
+  if (auto status = cusparseSpMM_bufferSize(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, mx, &beta,
+                                            my, type, chosen, &bytes)) {
+    std::printf("SKIP: cuSPARSE refuses this case (%d)\n", int(status));
+  } else {
+    void* work = nullptr;
+    CHECK(cudaMalloc(&work, bytes + 8));
+    if (auto status = cusparseSpMM(handle, op, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, matrix, mx, &beta, my, type,
+                                   chosen, work))
+      std::printf("SKIP: cuSPARSE refuses this case (%d)\n", int(status));
+    else
+      done = true;
+    CHECK(cudaDeviceSynchronize());
+    cudaFree(work);
+  }
+  cusparseDestroyDnMat(mx);
+  cusparseDestroyDnMat(my);
+  return done;
 }
 
 int main(int argc, char** argv) {
-  if (argc != 2 || (std::strcmp(argv[1], "csr1") && std::strcmp(argv[1], "csr2") && std::strcmp(argv[1], "coo1") &&
-                    std::strcmp(argv[1], "coo2"))) {
-    std::printf("usage: %s csr1|csr2|coo1|coo2\n", argv[0]);
+  const char* known[] = {"csr1", "csr2", "coo1", "coo2", "mm1", "mm2", "mm3"};
+  bool ok = argc == 2;
+  if (ok) {
+    ok = false;
+    for (const char* k : known) ok = ok || std::strcmp(argv[1], k) == 0;
+  }
+  if (!ok) {
+    std::printf("usage: %s csr1|csr2|coo1|coo2|mm1|mm2|mm3\n", argv[0]);
     return 2;
   }
   cusparseHandle_t handle;
