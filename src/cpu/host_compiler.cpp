@@ -222,15 +222,19 @@ std::string with_dynamic_shared(const std::string& source) {
 // __ballot_sync, __syncwarp..., and cooperative groups, whose methods are
 // made of them) need a block's threads as fibers that can stop and meet,
 // unless a kernel loops over them itself between its barriers (blockwise);
-// a grid sync needs every block's fibers at once. launch_host picks the form
+// so do waits on libcu++'s cuda::barrier (`waits`), where a thread loops
+// until others arrive, and such a source is never split at its barriers.
+// A grid sync needs every block's fibers at once. launch_host picks the form
 // of each launch; the entry points compile only the forms it may pick.
 struct BlockForms {
-  bool barriers = false, cooperative = false;
+  bool barriers = false, waits = false, cooperative = false;
 };
 BlockForms block_forms(const std::string& source) {
   BlockForms forms;
-  forms.barriers = source.find("__syncthreads") != std::string::npos || source.find("_sync(") != std::string::npos ||
-                   source.find("__syncwarp") != std::string::npos || source.find("__activemask") != std::string::npos ||
+  forms.waits = source.find("cuda/barrier") != std::string::npos;
+  forms.barriers = forms.waits || source.find("__syncthreads") != std::string::npos ||
+                   source.find("_sync(") != std::string::npos || source.find("__syncwarp") != std::string::npos ||
+                   source.find("__activemask") != std::string::npos ||
                    source.find("cooperative_groups") != std::string::npos;
   forms.cooperative = is_cooperative(source);
   return forms;
@@ -575,8 +579,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   // rewrite knows no types: a kernel whose rewrite does not compile is
   // compiled as written (the library is kept under the first try's key).
   std::set<int> unsplit;  // lines of kernels to leave as written
-  std::string split = is_jit_source(source) ? source : split_at_barriers(source, kSourceName, unsplit);
   const BlockForms forms = block_forms(source);
+  std::string split = is_jit_source(source) || forms.waits ? source : split_at_barriers(source, kSourceName, unsplit);
   const std::string tu = translation_unit(host_runtime_text(), split, kernels, forms);
   detail::Sha256 h;
   h.update(detail::kKilnVersion).update("\nhost\n").update(found_compiler().identity + "\n");

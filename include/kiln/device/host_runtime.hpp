@@ -148,7 +148,7 @@ struct Fiber {
   void* sp = nullptr;
   char* stack = nullptr;  // mmap'd, a guard page at the bottom
   uint3 thread;
-  int state = 0;          // kRunnable, kAtBarrier, kAtWarp, kAtGrid, kDone
+  int state = 0;          // kRunnable, kAtBarrier, kAtWarp, kAtGrid, kWaiting, kDone
   // A warp intrinsic waiting for the rest of its warp: what this lane brings
   // (the operation, its value's bits, a lane or delta, the segment width, the
   // mask) and, once the warp has met, what it gets back.
@@ -156,7 +156,9 @@ struct Fiber {
   unsigned warp_mask = 0;
   unsigned long long warp_value = 0, warp_result = 0;
 };
-enum { kRunnable, kAtBarrier, kAtWarp, kAtGrid, kDone };
+// kWaiting: the thread waits for others in a loop of its own (cuda::barrier's
+// wait) and lets the block's other threads run a turn (wait_a_turn).
+enum { kRunnable, kAtBarrier, kAtWarp, kAtGrid, kWaiting, kDone };
 
 // The warp intrinsics: each lane of a 32-thread warp (threads numbered x
 // fastest, as CUDA numbers them) stops at the call; when every lane of the
@@ -253,7 +255,20 @@ void run_fibers(Block& b, unsigned count) {
       threadIdx = f.thread;
       kiln_host_switch(&b.scheduler_sp, f.sp);
     }
+    bool looping = false;  // threads that wait in loops of their own run again
+    for (unsigned k = 0; k < count; ++k)
+      if (b.fibers[k].state == kWaiting) {
+        b.fibers[k].state = kRunnable;
+        looping = true;
+      }
     if (meet_warps(b, count)) continue;  // warp intrinsics first: their lanes may then reach a barrier
+    if (looping) {
+      // Until the others arrive, as on a GPU; a failed launch or Ctrl-C ends the wait.
+      Launch* l = current_launch;
+      if (l && l->interrupted && *l->interrupted) fail(kInterrupted);
+      if (l && l->error[0]) break;
+      continue;
+    }
     bool waiting = false;
     for (unsigned k = 0; k < count; ++k)
       if (b.fibers[k].state == kAtBarrier) {
@@ -279,9 +294,12 @@ bool meet_warps(Block& b, unsigned count) {
     const unsigned lanes = count - first < kWarpLanes ? count - first : kWarpLanes;
     Fiber* w = &b.fibers[first];
     unsigned arrived = 0;
-    for (unsigned i = 0; i < lanes; ++i)
+    bool running = false;  // a lane in a waiting loop may yet come to the intrinsic
+    for (unsigned i = 0; i < lanes; ++i) {
       if (w[i].state == kAtWarp) arrived |= 1u << i;
-    if (!arrived) continue;
+      running = running || w[i].state == kRunnable;
+    }
+    if (!arrived || running) continue;
     met = true;
     for (unsigned i = 0; i < lanes; ++i) {
       Fiber& f = w[i];
@@ -445,6 +463,22 @@ inline int barrier(int predicate) {
   f.state = kAtBarrier;
   kiln_host_switch(&f.sp, b->scheduler_sp);
   return b->last_count;
+}
+
+// Inline in the kernel: one turn of a loop that waits for the block's other
+// threads (cuda::barrier's wait): they run, then this thread looks again.
+// False where no other thread can run (a block run without fibers): the
+// launch fails rather than loop forever.
+inline bool wait_a_turn() {
+  Block* b = current_block;
+  if (!b) {
+    fail("a thread waited for others (cuda::barrier) in a kernel run without fibers");
+    return false;
+  }
+  Fiber& f = b->fibers[b->current];
+  f.state = kWaiting;
+  kiln_host_switch(&f.sp, b->scheduler_sp);
+  return true;
 }
 
 // Inline in the kernel: the grid barrier (kiln/device/grid_sync.cuh).
