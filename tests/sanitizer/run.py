@@ -116,6 +116,7 @@ def main():
                KILN_TEST_STALL=str(args.stall),
                PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
     procs = []
+    os.makedirs(args.log_dir, exist_ok=True)
     for n, shard in enumerate(shards):
         log = open(os.path.join(args.log_dir, f"{args.tool}-{n}.log"), "w")
         # the "regex" key of --kernel-name-exclude (compute-sanitizer's --help, CUDA 13)
