@@ -101,3 +101,41 @@ def test_a_wait_no_thread_can_end_fails_the_launch_on_the_cpu(module):
     with pytest.raises(RuntimeError, match=r"waited for others \(cuda::barrier\)"):
         module.get_function("waits_for_nobody")((1,), (1,), (out,))
     assert float((kiln.ones(3, device="cpu") * 2).sum()) == 6.0  # kiln goes on
+
+
+LINKED = r"""
+#include <cuda/barrier>
+__shared__ cuda::barrier<cuda::thread_scope_block> bar;
+__shared__ int values[64];
+extern "C" __device__ int set_up() {
+  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  return 0;
+}
+extern "C" __device__ int neighbour(int v) {
+  values[threadIdx.x] = v;
+  bar.arrive_and_wait();
+  return values[(threadIdx.x + 1) % blockDim.x];
+}
+"""
+
+
+def test_a_python_kernel_with_a_barrier_calling_cuda_c_that_waits(current):
+    # The kernel's own syncthreads alone would have it run blockwise on the
+    # CPU, where the linked code's wait could not let other threads run.
+    from kiln import cuda
+
+    source = cuda.CUSource(LINKED)
+    set_up = cuda.declare_device("set_up", "int32()", link=source, abi="c")
+    neighbour = cuda.declare_device("neighbour", "int32(int32)", link=source, abi="c")
+
+    @cuda.jit
+    def rotate(x, out):
+        i = cuda.threadIdx.x
+        set_up()
+        cuda.syncthreads()
+        out[i] = neighbour(x[i])
+
+    x = np.arange(10, 42, dtype=np.int32)
+    out = cuda.to_device(np.zeros(32, dtype=np.int32))
+    rotate[1, 32](cuda.to_device(x), out)
+    np.testing.assert_array_equal(out.copy_to_host(), np.roll(x, -1))

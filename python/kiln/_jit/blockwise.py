@@ -16,7 +16,7 @@ per block already (``__shared__`` is thread_local on the CPU, one block to
 an OS thread), so their declarations move to the top.
 
 What this does not take keeps fibers: warp intrinsics and block votes,
-barriers in device functions or under other statements, a captured array's
+libcu++'s cuda::barrier, barriers in device functions or under other statements, a captured array's
 copy() or a local array with an alignment= (local arrays are one per thread
 in the block's scratch memory),
 assigned parameters, ``break``/``continue`` of a loop that holds a barrier,
@@ -34,8 +34,9 @@ from .emit import Emitter
 from .function import leaves_loop, without_last_continue
 
 # What needs the threads of a block (or a warp) to meet anywhere else than
-# at a plain barrier: kernels with these keep their fibers.
-_MEETINGS = ("_sync(", "__syncwarp", "__activemask", "__syncthreads_")
+# at a plain barrier (libcu++'s cuda::barrier waits in a loop of its own, in
+# linked CUDA C): kernels with these keep their fibers.
+_MEETINGS = ("_sync(", "__syncwarp", "__activemask", "__syncthreads_", "cuda/barrier")
 
 
 def lines(typed, c_name, module, kernel_lines):
