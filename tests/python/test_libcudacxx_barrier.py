@@ -105,15 +105,20 @@ def test_a_wait_no_thread_can_end_fails_the_launch_on_the_cpu(module):
 
 LINKED = r"""
 #include <cuda/barrier>
-__shared__ cuda::barrier<cuda::thread_scope_block> bar;
-__shared__ int values[64];
+// The block's barrier: __shared__ in a function (at namespace scope NVCC
+// refuses a __shared__ variable with a constructor).
+__device__ cuda::barrier<cuda::thread_scope_block>* block_barrier() {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  return &bar;
+}
 extern "C" __device__ int set_up() {
-  if (threadIdx.x == 0) init(&bar, blockDim.x);
+  if (threadIdx.x == 0) init(block_barrier(), blockDim.x);
   return 0;
 }
 extern "C" __device__ int neighbour(int v) {
+  __shared__ int values[64];
   values[threadIdx.x] = v;
-  bar.arrive_and_wait();
+  block_barrier()->arrive_and_wait();
   return values[(threadIdx.x + 1) % blockDim.x];
 }
 """
