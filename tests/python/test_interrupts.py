@@ -86,3 +86,38 @@ def test_ctrl_c_stops_long_library_work(setup, call):
     assert interrupted.startswith("interrupted"), done.stdout
     assert after == "after [1.0, 2.0, 3.0]"
     print(interrupted)  # the delay, for the record (not asserted: timings vary)
+
+
+# A cuda::barrier wait that no thread can end (a GPU would hang): Ctrl-C
+# ends it, as it ends a long launch.
+STUCK_WAIT = r"""
+import os, signal, threading, time
+import kiln
+stuck = kiln.RawKernel('''
+#include <cuda/barrier>
+extern "C" __global__ void stuck(int* out) {
+  __shared__ cuda::barrier<cuda::thread_scope_block> bar;
+  if (threadIdx.x == 0) init(&bar, blockDim.x + 1);
+  __syncthreads();
+  bar.arrive_and_wait();
+  out[threadIdx.x] = 1;
+}''', "stuck")
+out = kiln.zeros(2, dtype="int32", device="cpu")
+sent = []
+threading.Timer(0.3, lambda: (sent.append(time.perf_counter()), os.kill(os.getpid(), signal.SIGINT))).start()
+try:
+    stuck((1,), (2,), (out,))
+    print("finished")
+except KeyboardInterrupt:
+    print("interrupted", time.perf_counter() - sent[0])
+print("after", float((kiln.ones(3, device="cpu") * 2).sum()))
+"""
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="POSIX signals")
+def test_ctrl_c_ends_a_barrier_wait_no_thread_can_end():
+    done = subprocess.run([sys.executable, "-c", STUCK_WAIT], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    interrupted, after = done.stdout.splitlines()
+    assert interrupted.startswith("interrupted"), done.stdout
+    assert after == "after 6.0"
