@@ -224,8 +224,8 @@ std::string with_dynamic_shared(const std::string& source) {
 // unless a kernel loops over them itself between its barriers (blockwise);
 // so do waits on libcu++'s cuda::barrier (`waits`), where a thread loops
 // until others arrive, and such a source is never split at its barriers.
-// A grid sync needs every block's fibers at once. launch_host picks the form
-// of each launch; the entry points compile only the forms it may pick.
+// A grid sync needs every block's fibers at once. The entry points compile
+// the form their kernel runs in (kiln_host::run_grid).
 struct BlockForms {
   bool barriers = false, waits = false, cooperative = false;
 };
@@ -588,8 +588,8 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   for (const std::string& o : options) h.update(o + "\n");
   h.update(device_headers_digest() + "\n");
   // A directly linked library loads only where its kiln_deps.so was loaded first
-  h.update(runtime_directory(is_jit_source(source)).direct_link.empty() ? "driver link\n"
-                                                                         : "direct link, kiln_deps.so by soname\n");
+  const bool linked_directly = !runtime_directory(is_jit_source(source)).direct_link.empty();
+  h.update(linked_directly ? "direct link, kiln_deps.so by soname\n" : "driver link\n");
   const std::string key = h.update(tu).hex_digest();
 
   static std::mutex mutex;
@@ -619,7 +619,6 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
   // libraries has, or a cached one that no longer loads: linked again
   // through the compiler driver, which names the libraries it links (a
   // library the driver just linked would only fail the same way again).
-  const bool linked_directly = !runtime_directory(is_jit_source(source)).direct_link.empty();
   if (!handle && (!fresh || linked_directly)) {
     library = compiled(false);
     handle = try_open_library(library, &error);
@@ -683,8 +682,6 @@ void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3]
     launch.block[d] = block[d];
   }
   launch.shared_bytes = shared_bytes;
-  // The forms kiln_host::run_grid compiled the kernel's entry for.
-  launch.use_fibers = (module.uses_barriers && threads > 1 && !module.blockwise.at(kernel)) || module.cooperative;
   launch.cooperative = module.cooperative;
   launch.guard = &guard_thread_against_faults;
   launch.interrupted = watch_interrupts();

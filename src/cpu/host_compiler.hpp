@@ -15,6 +15,8 @@ struct HostModule {
   void* library = nullptr;
   std::vector<kiln_host::Entry> entries;  // one per kernel expression
   std::vector<std::string> names;         // the kernel expressions, for messages
+  // How its blocks run, as the entry points compiled it (kiln_host::run_grid
+  // picks the form; these say which it picked):
   bool uses_barriers = false;             // the source calls __syncthreads or warp intrinsics
   std::vector<bool> blockwise;            // per kernel: it runs a block in one call, without fibers
   bool cooperative = false;               // its kernels sync their grid (kiln::is_cooperative)

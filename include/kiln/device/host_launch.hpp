@@ -8,7 +8,6 @@ namespace kiln_host {
 struct Launch {
   unsigned grid[3], block[3];
   unsigned long shared_bytes;  // dynamic shared memory of each block
-  int use_fibers;              // the source has barriers or warp intrinsics
   // The kernel syncs its whole grid (kiln_grid_sync): every block runs at
   // once, each on an OS thread of its own, as a cooperative launch on a GPU
   // keeps all its blocks resident.

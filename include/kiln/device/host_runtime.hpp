@@ -194,7 +194,8 @@ bool meet_warps(Block& b, unsigned count);
 bool meet_grid(Block& b, unsigned count);
 // Runs the whole grid; returns 0, or -1 with launch->error set. `one_thread`
 // runs the kernel for the current thread, `all_threads` for each thread of
-// the current block in turn (a block without fibers).
+// the current block in turn (a block without fibers); a kernel has one of
+// them, the other null (run_grid).
 int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all_threads)(void*));
 
 #ifdef KILN_HOST_RUNTIME_DEFINITIONS
@@ -622,11 +623,13 @@ struct Body {
 };
 
 // The grid of `Kernel`, from a source with barriers or warp intrinsics
-// (`Barriers`) or a grid sync (`Cooperative`): see launch_host. Only the
-// forms of a block launch_host may pick are compiled, as each has the kernel
-// inlined (a small kernel's loop over threads took 10 ms of its 50 ms
-// compile, its fibers' one-thread function 4 ms). A block of one thread of
-// a kernel run as fibers runs as that one thread (run_block).
+// (`Barriers`) or a grid sync (`Cooperative`). A block runs as fibers where
+// the source has barriers and the kernel does not loop over its threads
+// itself (blockwise), and in a cooperative launch; otherwise as one call of
+// the loop over its threads. Only that form is compiled, as each has the
+// kernel inlined (a small kernel's loop over threads took 10 ms of its 50 ms
+// compile, its fibers' one-thread function 4 ms); run_block tells them
+// apart by the function passed (a null all_threads: fibers).
 template <auto Kernel, bool Barriers, bool Cooperative>
 int run_grid(Launch* launch, void** args) {
   Body<Kernel> body{decltype(arguments_of(Kernel))(args)};
@@ -662,11 +665,12 @@ void run_block(Launch* launch, long long lin, void* body, void (*all_threads)(vo
     return;
   }
   if (launch->guard) launch->guard(&fault_exit);
-  if (launch->use_fibers) {
-    run_fibers(block_fibers, blockDim.x * blockDim.y * blockDim.z);
-  } else if (all_threads) {
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  if (all_threads) {
     all_threads(body);
-  } else {  // a kernel compiled for fibers, in a block of one thread (launch_host)
+  } else if (threads > 1 || launch->cooperative) {
+    run_fibers(block_fibers, threads);
+  } else {  // a kernel compiled for fibers, in a block of one thread: no other thread to meet
     enter_thread(0, 0, 0);
     thread_index_known = true;
     block_fibers.body(body);
