@@ -1,8 +1,10 @@
 #include "host_compiler.hpp"
 
 #include "barrier_regions.hpp"
+#include "child_process.hpp"
 #include "interrupts.hpp"
 #include "kernel_faults.hpp"
+#include "standby_compiler.hpp"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -31,8 +33,6 @@
 #include "kiln/compiled_module.hpp"
 #include "kiln/config.hpp"
 #include "kiln/error.hpp"
-
-extern char** environ;
 
 namespace kiln::cpu {
 
@@ -252,8 +252,8 @@ std::string translation_unit(const std::string& prelude, const std::string& sour
   for (size_t i = 0; i < kernels.size(); ++i)
     tu += "extern \"C\" int kiln_entry_" + std::to_string(i) + "(kiln_host::Launch* l, void** args) { return kiln_host::run_grid<&(" +
           kernels[i] + "), " + form + ">(l, args); }\n" +
-          "extern \"C\" int kiln_blockwise_" + std::to_string(i) + "() { return kiln_host::blockwise<&(" +
-          kernels[i] + ")>; }\n";
+          "extern \"C\" const int kiln_blockwise_" + std::to_string(i) + " = kiln_host::blockwise<&(" +
+          kernels[i] + ")>;\n";
   return tu;
 }
 
@@ -283,6 +283,8 @@ const std::string& device_headers_digest() {
 // with the runtime as text.
 const std::string kRuntimeDefinitions = "#define KILN_HOST_RUNTIME_DEFINITIONS\n";
 const std::string kRuntimeObject = "kiln_runtime.o";
+// The main file of compilers started ahead (standby_compiler.hpp).
+const std::string kStandbyMain = "standby.cpp";
 
 // What kiln.cuda.jit's kernels start with: their support header, which the
 // jit's precompiled header holds too.
@@ -313,31 +315,11 @@ std::string run_compiler(const std::vector<std::string>& args, int* status) {
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<char*> argv;
-  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
   pid_t pid;
-  int rc;
-  // The child reads its environment until it execs, while the other threads
-  // run on: a setenv there (os.environ, a test's monkeypatch) can free the
-  // array `environ` pointed to, and the spawn then fails with EFAULT. So it
-  // gets a copy of its own, taken again if that happened anyway.
-  for (int attempt = 0;; ++attempt) {
-    std::vector<std::string> variables;
-    for (char** e = environ; e && *e; ++e) variables.emplace_back(*e);
-    std::vector<char*> envp;
-    for (std::string& v : variables) envp.push_back(v.data());
-    envp.push_back(nullptr);
-    rc = posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
-    if (rc != EFAULT || attempt == 2) break;
-  }
+  const int rc = spawn_child(args, &actions, &pid);
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw CompileError("could not run the host compiler " + args[0] + ": " + std::strerror(rc));
-  // A signal that lands while we wait (a Python handler, a profiler's timer)
-  // interrupts waitpid; returning then would read a half-written log and no
-  // library.
-  while (waitpid(pid, status, 0) < 0 && errno == EINTR) {
-  }
+  *status = wait_for_child(pid);
   std::string log = detail::read_file(log_path);
   unlink(log_path.c_str());
   if (WIFSIGNALED(*status))
@@ -448,7 +430,7 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   if (auto it = made.find(jit); it != made.end()) return it->second;
   std::string header = host_runtime_text() + (jit ? kJitInclude + "\n" : std::string());
   detail::Sha256 h;
-  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so by soname, direct-link\n");
+  h.update(detail::kKilnVersion).update("\nhost runtime, kiln_deps.so by soname, direct-link, standby main\n");
   h.update(found_compiler().identity + "\n");
   for (const std::string& f : found_compiler().flags) h.update(f + "\n");
   h.update(device_headers_digest() + "\n");
@@ -464,6 +446,7 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       write_device_headers(building);
       detail::write_atomically(building, building + "/kiln_host.hpp", header);
       detail::write_atomically(building, building + "/kiln_runtime.cpp", kRuntimeDefinitions + host_runtime_text());
+      detail::write_atomically(building, building + "/" + kStandbyMain, kStandbyMainText);
       std::vector<std::string> args = compiler_arguments(building);
       std::vector<std::string> header = args, machinery = args, libraries = args;
       header.insert(header.end(), {"-x", "c++-header", building + "/kiln_host.hpp", "-o", building + "/kiln_host.hpp.gch"});
@@ -508,42 +491,42 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
                     const std::vector<std::string>& options, bool direct, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
-  const std::string cpp = std::string(dir) + "/kernel.cpp", object = std::string(dir) + "/kernel.o",
-                    so = std::string(dir) + "/kernel.so";
+  const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
   const RuntimeDirectory& runtime = runtime_directory(is_jit_source(source));
   direct = direct && !runtime.direct_link.empty();
   if (runtime.path.empty()) write_device_headers(dir);
-  detail::write_atomically(dir, cpp,
-                           translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
-                                            source, kernels, forms));
+  const std::string tu = translation_unit(runtime.path.empty() ? kRuntimeDefinitions + host_runtime_text() : "",
+                                          source, kernels, forms);
   std::vector<std::string> args = compiler_arguments(runtime.path.empty() ? dir : runtime.path);
   if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
-  args.insert(args.end(), {"-x", "c++", cpp});
-  std::vector<std::vector<std::string>> steps;
+  std::string log;
+  int status = 0;
   if (direct) {
-    args.insert(args.end(), {"-c", "-o", object});
-    std::vector<std::string> link;
-    for (const std::string& word : runtime.direct_link) {
-      if (word != kObjects) link.push_back(word);
-      else link.insert(link.end(), {object, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
+    // Compiled by a compiler started ahead, then linked by the linker itself
+    const CompiledObject object = compile_object(args, runtime.path + "/" + kStandbyMain, tu);
+    log = object.log;
+    status = object.status;
+    if (!object.path.empty()) {
+      std::vector<std::string> link;
+      for (const std::string& word : runtime.direct_link) {
+        if (word != kObjects) link.push_back(word);
+        else link.insert(link.end(), {object.path, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
+      }
+      link.insert(link.end(), {"-o", so});
+      log = run_compiler(link, &status);
+      unlink(object.path.c_str());
     }
-    link.insert(link.end(), {"-o", so});
-    steps = {args, link};
   } else {
+    detail::write_atomically(dir, cpp, tu);
+    args.insert(args.end(), {"-x", "c++", cpp});
     if (!runtime.path.empty()) args.insert(args.end(), {"-x", "none", runtime.path + "/" + kRuntimeObject});
     args.insert(args.end(), {"-shared", "-o", so});
 #if defined(KILN_HAVE_LIBMVEC)
     args.push_back("-lmvec");
 #endif
-    steps = {args};
-  }
-  std::string log;
-  int status = 0;
-  for (const auto& step : steps) {
-    log = run_compiler(step, &status);
-    if (!succeeded(status)) break;
+    log = run_compiler(args, &status);
   }
   std::string library = detail::read_file(so);
   remove_tree(dir);
@@ -636,7 +619,7 @@ std::shared_ptr<const HostModule> load_host_module(const std::string& source, co
     if (!entry) throw CompileError("the compiled kernel library lacks the entry for " + kernels[i]);
     module->entries.push_back(reinterpret_cast<kiln_host::Entry>(entry));
     void* blockwise = dlsym(module->library, ("kiln_blockwise_" + std::to_string(i)).c_str());
-    module->blockwise.push_back(blockwise && reinterpret_cast<int (*)()>(blockwise)());
+    module->blockwise.push_back(blockwise && *static_cast<const int*>(blockwise));
   }
   loaded->emplace(key, module);
   return module;

@@ -512,7 +512,14 @@ __device__ __forceinline__ complex<double> kiln_python_complex(complex<T> re, co
 // cuda.jit's kernels have C++ linkage inside namespace kiln_jit and are found
 // by name expression, so a kernel may be named like a C library function
 // (div, exp); vectorize's and guvectorize's, named by kiln, are extern "C".
+#ifdef __CUDA_ARCH__
 #define KILN_JIT_NAMED_KERNEL __global__ void
+#else
+// On the CPU only the kernel's entry point (kiln_host::run_grid) calls it,
+// inlined there: with internal linkage no copy of its own is compiled (about
+// 3 ms of a small kernel's compile on the 2-core machine, each function).
+#define KILN_JIT_NAMED_KERNEL static void
+#endif
 #define KILN_JIT_KERNEL extern "C" __global__ void
 #define KILN_JIT_DEVICE_FUNCTION __device__ __forceinline__
 

@@ -1,0 +1,19 @@
+#pragma once
+// Programs kiln runs as child processes: the host compiler and its linker.
+#include <spawn.h>
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace kiln::cpu {
+
+// posix_spawnp of `args` with `actions`, into `*pid`; returns posix_spawnp's
+// error number (0 when it started).
+int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_actions_t* actions, pid_t* pid);
+
+// The child's exit status as waitpid gives it (0 where it was reaped by
+// someone else).
+int wait_for_child(pid_t pid);
+
+}  // namespace kiln::cpu

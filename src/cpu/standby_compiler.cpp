@@ -1,0 +1,260 @@
+#include "standby_compiler.hpp"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include "child_process.hpp"
+#include "kiln/error.hpp"
+
+namespace kiln::cpu {
+
+const char* const kStandbyMainText =
+    "#include \"/dev/stdin\"\n"
+    "#ifndef KILN_STANDBY_FED\n"
+    "#error the process that started this compiler ended before it sent a kernel\n"
+    "#endif\n";
+
+namespace {
+
+// Follows the kernel's text, for the main file's check.
+const char* const kFed = "\n#define KILN_STANDBY_FED\n";
+
+struct Standby {
+  std::vector<std::string> args;
+  pid_t pid = -1;     // the compiler driver; -1: none
+  int input = -1;     // the write end of its standard input
+  int messages = -1;  // the read end of its standard output and error
+  std::string object;
+};
+
+// One compiler waits per main file (one per runtime directory). One
+// replaced by a compiler with other arguments is sent nothing: it fails at
+// the main file's check and is reaped later, its messages read then (closed
+// before it wrote them, the pipe would kill it by SIGPIPE first).
+struct Standbys {
+  std::mutex mutex;
+  std::map<std::string, Standby> waiting;
+  std::vector<Standby> retired;
+};
+
+Standbys* standbys();
+
+// A forked child's compilers are its parent's: it forgets them, and closes
+// its copies of their input so that they still see the end of it when the
+// parent closes its own. The lock is held across the fork so that the child
+// copies no half-made change.
+void before_fork() { standbys()->mutex.lock(); }
+void after_fork_in_parent() { standbys()->mutex.unlock(); }
+void after_fork_in_child();
+
+Standbys*& standbys_pointer() {
+  static Standbys* s = [] {
+    pthread_atfork(&before_fork, &after_fork_in_parent, &after_fork_in_child);
+    return new Standbys;  // kept to the end: compilers still waiting then see their input close with the process
+  }();
+  return s;
+}
+Standbys* standbys() { return standbys_pointer(); }
+
+void close_fd(int& fd) {
+  if (fd >= 0) close(fd);
+  fd = -1;
+}
+
+void after_fork_in_child() {
+  Standbys* parents = standbys_pointer();
+  for (auto& [main_file, s] : parents->waiting) {
+    close_fd(s.input);
+    close_fd(s.messages);
+  }
+  for (Standby& s : parents->retired) close_fd(s.messages);
+  standbys_pointer() = new Standbys;  // the parent's, lock held, is left as it is
+}
+
+bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+
+// Starts the compiler of an object from `main_file`.
+Standby start(const std::vector<std::string>& args, const std::string& main_file) {
+  Standby s;
+  s.args = args;
+  s.object = "/tmp/kiln-object-XXXXXX.o";
+  const int fd = mkstemps(s.object.data(), 2);
+  if (fd < 0) throw CompileError("could not create an object file for the host compiler in /tmp");
+  close(fd);
+  int input[2], messages[2];
+  if (pipe2(input, O_CLOEXEC) != 0) {
+    unlink(s.object.c_str());
+    throw CompileError(std::string("could not make a pipe to the host compiler: ") + std::strerror(errno));
+  }
+  if (pipe2(messages, O_CLOEXEC) != 0) {
+    close(input[0]);
+    close(input[1]);
+    unlink(s.object.c_str());
+    throw CompileError(std::string("could not make a pipe from the host compiler: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, input[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, messages[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, messages[1], 2);
+  std::vector<std::string> command = args;
+  // -pipe: the assembler starts with the compiler and reads what it writes.
+  command.insert(command.end(), {"-pipe", "-x", "c++", main_file, "-c", "-o", s.object});
+  const int rc = spawn_child(command, &actions, &s.pid);
+  posix_spawn_file_actions_destroy(&actions);
+  close(input[0]);
+  close(messages[1]);
+  s.input = input[1];
+  s.messages = messages[0];
+  if (rc != 0) {
+    close_fd(s.input);
+    close_fd(s.messages);
+    unlink(s.object.c_str());
+    throw CompileError("could not run the host compiler " + args.at(0) + ": " + std::strerror(rc));
+  }
+  return s;
+}
+
+// Writes the kernel's text; false where the compiler had ended before
+// reading all of it. SIGPIPE is held back meanwhile: a compiler that ended
+// (a Ctrl-C reaches it too) then fails the write instead of ending the
+// process.
+bool feed(Standby& s, const std::string& text) {
+  sigset_t pipe_signal, before;
+  sigemptyset(&pipe_signal);
+  sigaddset(&pipe_signal, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_signal, &before);
+  const std::string all = text + kFed;
+  size_t written = 0;
+  while (written < all.size()) {
+    const ssize_t n = write(s.input, all.data() + written, all.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    written += static_cast<size_t>(n);
+  }
+  if (written < all.size()) {
+    const timespec now{};
+    sigtimedwait(&pipe_signal, nullptr, &now);  // the SIGPIPE the failed write raised
+  }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
+  close_fd(s.input);
+  return written == all.size();
+}
+
+std::string read_to_end(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const ssize_t n = read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return text;
+    text.append(buffer, static_cast<size_t>(n));
+  }
+}
+
+// The compiler names the main file above each message from the kernel's
+// text, which it includes: "In file included from <main>:1:" on a line of
+// its own, or "                 from <main>:1:" at the end of a chain of
+// includes, whose line before then ends in ',' instead of ':'.
+std::string without_main_file(const std::string& log, const std::string& main_file) {
+  const std::string tail = main_file + ":1:";
+  std::string out;
+  for (size_t begin = 0; begin < log.size();) {
+    size_t end = log.find('\n', begin);
+    end = end == std::string::npos ? log.size() : end + 1;
+    std::string line = log.substr(begin, end - begin);
+    begin = end;
+    const size_t text_end = line.find_last_not_of('\n') + 1;
+    if (text_end >= tail.size() && line.compare(text_end - tail.size(), tail.size(), tail) == 0) {
+      if (line.compare(0, 22, "In file included from ") != 0 && out.size() >= 2 && out[out.size() - 2] == ',') out[out.size() - 2] = ':';
+      continue;
+    }
+    out += line;
+  }
+  return out;
+}
+
+CompiledObject collect(Standby& s, const std::string& main_file) {
+  CompiledObject result;
+  result.log = without_main_file(read_to_end(s.messages), main_file);
+  close_fd(s.messages);
+  result.status = wait_for_child(s.pid);
+  if (WIFSIGNALED(result.status))
+    result.log += "the host compiler " + s.args.at(0) + " was killed by signal " +
+                  std::to_string(WTERMSIG(result.status)) + "\n";
+  if (succeeded(result.status)) result.path = s.object;
+  else unlink(s.object.c_str());
+  return result;
+}
+
+// Starts the compiler the next call with these arguments will use.
+void start_next(const std::vector<std::string>& args, const std::string& main_file) {
+  Standbys* all = standbys();
+  {
+    std::lock_guard<std::mutex> lock(all->mutex);
+    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.args == args) return;
+  }
+  Standby next;
+  try {
+    next = start(args, main_file);
+  } catch (const CompileError&) {
+    return;  // the next call starts its own, and says why it cannot
+  }
+  std::lock_guard<std::mutex> lock(all->mutex);
+  Standby& slot = all->waiting[main_file];
+  if (slot.pid >= 0) {
+    close_fd(slot.input);
+    all->retired.push_back(std::move(slot));
+  }
+  slot = std::move(next);
+}
+
+void reap_retired(Standbys* all) {
+  for (auto it = all->retired.begin(); it != all->retired.end();) {
+    int status = 0;
+    if (waitpid(it->pid, &status, WNOHANG) == 0) {
+      ++it;
+      continue;
+    }
+    close_fd(it->messages);
+    it = all->retired.erase(it);
+  }
+}
+
+}  // namespace
+
+CompiledObject compile_object(const std::vector<std::string>& args, const std::string& main_file,
+                              const std::string& text) {
+  Standby s;
+  {
+    Standbys* all = standbys();
+    std::lock_guard<std::mutex> lock(all->mutex);
+    reap_retired(all);
+    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.args == args) {
+      s = std::move(it->second);
+      all->waiting.erase(it);
+    }
+  }
+  for (bool waited = s.pid >= 0;; waited = false) {
+    if (!waited) s = start(args, main_file);
+    const bool fed = feed(s, text);
+    // Started while this one compiles, on the other core
+    start_next(args, main_file);
+    CompiledObject result = collect(s, main_file);
+    // One that was killed while it waited (a Ctrl-C at a terminal reaches
+    // it too) is replaced by a fresh one.
+    if (!waited || (fed && !WIFSIGNALED(result.status))) return result;
+    if (!result.path.empty()) unlink(result.path.c_str());
+  }
+}
+
+}  // namespace kiln::cpu
