@@ -2,13 +2,15 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 
 extern char** environ;
 
 namespace kiln::cpu {
 
-int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_actions_t* actions, pid_t* pid) {
+int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_actions_t* actions, pid_t* pid,
+                const std::vector<std::string>& settings) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
@@ -19,7 +21,14 @@ int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_act
   int rc = 0;
   for (int attempt = 0;; ++attempt) {
     std::vector<std::string> variables;
-    for (char** e = environ; e && *e; ++e) variables.emplace_back(*e);
+    for (char** e = environ; e && *e; ++e) {
+      const std::string variable = *e;
+      const std::string name = variable.substr(0, variable.find('=') + 1);
+      const bool replaced = std::any_of(settings.begin(), settings.end(),
+                                        [&](const std::string& s) { return s.compare(0, name.size(), name) == 0; });
+      if (!replaced) variables.push_back(variable);
+    }
+    variables.insert(variables.end(), settings.begin(), settings.end());
     std::vector<char*> envp;
     for (std::string& v : variables) envp.push_back(v.data());
     envp.push_back(nullptr);

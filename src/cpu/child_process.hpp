@@ -8,9 +8,11 @@
 
 namespace kiln::cpu {
 
-// posix_spawnp of `args` with `actions`, into `*pid`; returns posix_spawnp's
-// error number (0 when it started).
-int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_actions_t* actions, pid_t* pid);
+// posix_spawnp of `args` with `actions`, into `*pid`, in this process's
+// environment with `settings` ("NAME=value") in place of those variables;
+// returns posix_spawnp's error number (0 when it started).
+int spawn_child(const std::vector<std::string>& args, const posix_spawn_file_actions_t* actions, pid_t* pid,
+                const std::vector<std::string>& settings = {});
 
 // The child's exit status as waitpid gives it (0 where it was reaped by
 // someone else).

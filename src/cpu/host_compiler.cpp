@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -88,7 +89,20 @@ struct Compiler {
   std::string identity;              // its path and file identity: part of the cache key
   std::vector<std::string> flags;    // kFlags and what this compiler adds
   std::string linker;                // "gold", "lld" (-fuse-ld=) or "" for the compiler's default
+  // Not a compiler cache (ccache, sccache, distcc, icecc): those preprocess
+  // the source, then compile it again, and would read a kernel sent on
+  // standard input twice. Such a compiler is not started ahead.
+  bool reads_source_once = true;
 };
+
+bool is_compiler_cache(const std::string& path) {
+  char resolved[PATH_MAX];
+  const std::string real = realpath(path.c_str(), resolved) ? resolved : path;
+  const std::string name = real.substr(real.rfind('/') + 1);
+  for (const char* cache : {"ccache", "sccache", "distcc", "icecc"})
+    if (name.find(cache) != std::string::npos) return true;
+  return false;
+}
 
 std::string find_in_path(const std::string& name) {
   if (name.find('/') != std::string::npos) return access(name.c_str(), X_OK) == 0 ? name : std::string();
@@ -160,7 +174,10 @@ const Compiler& found_compiler() {
       if (path.find("clang") == std::string::npos) c.flags.push_back(kTlsDescriptors);
 #endif
       for (const std::string& f : isa_flags()) c.flags.push_back(f);
-      for (const std::string& word : command) c.identity += word + " ";
+      for (const std::string& word : command) {
+        c.identity += word + " ";
+        c.reads_source_once = c.reads_source_once && !is_compiler_cache(find_in_path(word));
+      }
       c.identity += path + " " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec);
       c.linker = chosen_linker(c);
       if (!c.linker.empty()) c.flags.push_back("-fuse-ld=" + c.linker);
@@ -484,6 +501,17 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   return result;
 }
 
+// `tu` compiled to an object in `dir` from a file there.
+CompiledObject compile_file(std::vector<std::string> args, const std::string& dir, const std::string& tu) {
+  const std::string cpp = dir + "/kernel.cpp", object = dir + "/kernel.o";
+  detail::write_atomically(dir, cpp, tu);
+  args.insert(args.end(), {"-x", "c++", cpp, "-c", "-o", object});
+  CompiledObject result;
+  result.log = run_compiler(args, &result.status);
+  if (succeeded(result.status)) result.path = object;
+  return result;
+}
+
 // Compiles to a shared library; returns its bytes. CompileError otherwise,
 // with `*error_line` (where given) the source line of the first error.
 // `direct`: link directly where the runtime directory allows it.
@@ -504,8 +532,10 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   std::string log;
   int status = 0;
   if (direct) {
-    // Compiled by a compiler started ahead, then linked by the linker itself
-    const CompiledObject object = compile_object(args, runtime.path + "/" + kStandbyMain, tu);
+    // Compiled (where it can be, by a compiler started ahead), then linked by the linker itself
+    const CompiledObject object = found_compiler().reads_source_once
+                                      ? compile_object(args, runtime.path + "/" + kStandbyMain, tu)
+                                      : compile_file(args, dir, tu);
     log = object.log;
     status = object.status;
     if (!object.path.empty()) {

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "../core/own_directory.hpp"
 #include "child_process.hpp"
 #include "kiln/error.hpp"
 
@@ -82,6 +83,29 @@ void after_fork_in_child() {
 
 bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
 
+// compiler_prefault.c's library, installed beside libkiln (or in the build
+// tree); "" where there is none, and compilers then start without it.
+const std::string& prefault_library() {
+  static const std::string path = [] {
+    std::vector<std::string> candidates = {detail::own_directory() + "/libkiln_compiler_prefault.so"};
+#ifdef KILN_COMPILER_PREFAULT_BUILD_PATH
+    candidates.push_back(KILN_COMPILER_PREFAULT_BUILD_PATH);
+#endif
+    for (const std::string& candidate : candidates)
+      if (access(candidate.c_str(), R_OK) == 0) return candidate;
+    return std::string();
+  }();
+  return path;
+}
+
+// The compiler's environment: this process's, with the prefault library
+// preloaded before any the environment preloads.
+std::vector<std::string> preloading_settings() {
+  if (prefault_library().empty()) return {};
+  const char* preloaded = std::getenv("LD_PRELOAD");
+  return {"LD_PRELOAD=" + prefault_library() + (preloaded && *preloaded ? std::string(":") + preloaded : "")};
+}
+
 // Starts the compiler of an object from `main_file`.
 Standby start(const std::vector<std::string>& args, const std::string& main_file) {
   Standby s;
@@ -109,7 +133,7 @@ Standby start(const std::vector<std::string>& args, const std::string& main_file
   std::vector<std::string> command = args;
   // -pipe: the assembler starts with the compiler and reads what it writes.
   command.insert(command.end(), {"-pipe", "-x", "c++", main_file, "-c", "-o", s.object});
-  const int rc = spawn_child(command, &actions, &s.pid);
+  const int rc = spawn_child(command, &actions, &s.pid, preloading_settings());
   posix_spawn_file_actions_destroy(&actions);
   close(input[0]);
   close(messages[1]);

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "../core/own_directory.hpp"
 #include "kiln/error.hpp"
 
 namespace kiln::cuda {
@@ -21,20 +22,12 @@ struct Loaded {
   std::string error;  // empty when loaded
 };
 
-std::string directory_of_this_binary() {
-  Dl_info info;
-  if (!dladdr(reinterpret_cast<void*>(&radix_sort_function), &info) || !info.dli_fname) return {};
-  std::string path = info.dli_fname;
-  size_t slash = path.rfind('/');
-  return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
-}
-
 const Loaded& load() {
   static const Loaded loaded = [] {
     Loaded l;
     std::string candidates[3];
     if (const char* env = std::getenv("KILN_CUB_LIBRARY")) candidates[0] = env;
-    candidates[1] = directory_of_this_binary() + "/" + kLibraryName;
+    candidates[1] = detail::own_directory() + "/" + kLibraryName;
 #ifdef KILN_CUB_BUILD_PATH
     candidates[2] = KILN_CUB_BUILD_PATH;
 #endif

@@ -55,8 +55,8 @@ def scaled(k):
 """
 
 
-def run(tmp_path, body):
-    env = {**os.environ, "KILN_CACHE_DIR": str(tmp_path / "cache")}
+def run(tmp_path, body, **settings):
+    env = {**os.environ, "KILN_CACHE_DIR": str(tmp_path / "cache"), **settings}
     done = subprocess.run([sys.executable, "-c", PRELUDE + body], timeout=240, capture_output=True, text=True,
                           env=env)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -148,3 +148,33 @@ assert [p for p, _ in waiting_compilers()] == [waiting]
 assert global_of(3) == 3
 assert not os.path.exists(path)
 """)
+
+
+def test_a_waiting_compiler_preloads_the_prefault_library_before_the_users(tmp_path):
+    # compiler_prefault.c's library faults the compiler's memory in while it
+    # waits; a library the environment preloads still comes after it.
+    run(tmp_path, r"""
+scaled(2)
+[(waiting, _)] = waiting_compilers()
+with open(f"/proc/{waiting}/environ", "rb") as f:
+    environment = dict(v.split(b"=", 1) for v in f.read().split(b"\0") if b"=" in v)
+ours, theirs = environment[b"LD_PRELOAD"].decode().split(":")
+assert ours.endswith("/libkiln_compiler_prefault.so") and os.path.exists(ours), ours
+assert theirs == "libm.so.6", theirs
+scaled(3)
+""", LD_PRELOAD="libm.so.6")
+
+
+def test_a_compiler_cache_is_not_started_ahead(tmp_path):
+    # ccache and the like preprocess the source and compile it again: a
+    # kernel sent on standard input would be read twice. This stand-in only
+    # runs the compiler, but its name is enough.
+    cache = tmp_path / "bin" / "ccache"
+    cache.parent.mkdir()
+    cache.write_text('#!/bin/sh\nexec "$@"\n')
+    cache.chmod(0o755)
+    run(tmp_path, r"""
+scaled(2)
+scaled(3)
+assert waiting_compilers() == []
+""", CXX=f"{cache} g++")
