@@ -77,17 +77,22 @@ inline float sinpif(float x) { return sinf(static_cast<float>(M_PI) * x); }
 inline float cospif(float x) { return cosf(static_cast<float>(M_PI) * x); }
 inline double sinpi(double x) { return sin(M_PI * x); }
 inline double cospi(double x) { return cos(M_PI * x); }
-template <class To, class From> To kiln_bit_cast(From v) {
-  To t;
-  memcpy(&t, &v, sizeof t);
-  return t;
-}
-inline float __int_as_float(int v) { return kiln_bit_cast<float>(v); }
-inline int __float_as_int(float v) { return kiln_bit_cast<int>(v); }
-inline float __uint_as_float(unsigned v) { return kiln_bit_cast<float>(v); }
-inline unsigned __float_as_uint(float v) { return kiln_bit_cast<unsigned>(v); }
-inline double __longlong_as_double(long long v) { return kiln_bit_cast<double>(v); }
-inline long long __double_as_longlong(double v) { return kiln_bit_cast<long long>(v); }
+// Each with its own copy, not a template: one these non-template inline
+// functions used would be instantiated again for each kernel compiled
+// against the precompiled runtime header.
+#define KILN_BIT_CAST(name, To, From) \
+  inline To name(From v) {            \
+    To t;                             \
+    memcpy(&t, &v, sizeof t);         \
+    return t;                         \
+  }
+KILN_BIT_CAST(__int_as_float, float, int)
+KILN_BIT_CAST(__float_as_int, int, float)
+KILN_BIT_CAST(__uint_as_float, float, unsigned)
+KILN_BIT_CAST(__float_as_uint, unsigned, float)
+KILN_BIT_CAST(__longlong_as_double, double, long long)
+KILN_BIT_CAST(__double_as_longlong, long long, double)
+#undef KILN_BIT_CAST
 inline int __popc(unsigned v) { return __builtin_popcount(v); }
 inline int __popcll(unsigned long long v) { return __builtin_popcountll(v); }
 inline int __clz(int v) { return v == 0 ? 32 : __builtin_clz(static_cast<unsigned>(v)); }

@@ -724,29 +724,17 @@ int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all
 #endif  // KILN_HOST_RUNTIME_DEFINITIONS
 
 // ---- atomics -----------------------------------------------------------
-template <class T> T fetch_add(T* p, T v) {
-  if constexpr (std::is_integral_v<T>) {
-    return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-  } else {
-    T old, next;
-    __atomic_load(p, &old, __ATOMIC_RELAXED);
-    do next = old + v;
-    while (!__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
-    return old;
-  }
-}
-template <class T, class F> T update(T* p, F f) {
-  T old, next;
-  __atomic_load(p, &old, __ATOMIC_RELAXED);
-  do next = f(old);
-  while (!__atomic_compare_exchange(p, &old, &next, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+// CUDA's atomics (below) are plain inline functions of the precompiled
+// runtime header. A template they called would be instantiated again in
+// each kernel compiled against it (a dozen, about 3 ms of a small kernel's
+// compile), so their compare-and-swap loop is this macro: `next`, an
+// expression of `old`, stored into *p; returns the old value.
+#define KILN_ATOMIC_LOOP(T, p, next)                                                             \
+  T old, updated;                                                                                \
+  __atomic_load(p, &old, __ATOMIC_RELAXED);                                                      \
+  do updated = (next);                                                                           \
+  while (!__atomic_compare_exchange(p, &old, &updated, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)); \
   return old;
-}
-template <class T> T cas(T* p, T compare, T value) {
-  __atomic_compare_exchange(p, &compare, &value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-  return compare;
-}
-
 
 }  // namespace kiln_host
 #pragma GCC visibility pop
@@ -764,35 +752,41 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // CUDA's atomics are overloads (so that atomicAdd(&u, 1) converts the 1).
 #define KILN_ATOMIC_ADD(T) \
-  inline T atomicAdd(T* p, T v) { return kiln_host::fetch_add(p, v); }
-KILN_ATOMIC_ADD(int) KILN_ATOMIC_ADD(unsigned int) KILN_ATOMIC_ADD(unsigned long long)
-KILN_ATOMIC_ADD(long long) KILN_ATOMIC_ADD(float) KILN_ATOMIC_ADD(double)
+  inline T atomicAdd(T* p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
+KILN_ATOMIC_ADD(int) KILN_ATOMIC_ADD(unsigned int) KILN_ATOMIC_ADD(unsigned long long) KILN_ATOMIC_ADD(long long)
 #undef KILN_ATOMIC_ADD
+inline float atomicAdd(float* p, float v) { KILN_ATOMIC_LOOP(float, p, old + v) }
+inline double atomicAdd(double* p, double v) { KILN_ATOMIC_LOOP(double, p, old + v) }
 inline int atomicSub(int* p, int v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
 inline unsigned atomicSub(unsigned* p, unsigned v) { return __atomic_fetch_sub(p, v, __ATOMIC_RELAXED); }
 #define KILN_ATOMIC_BITS(T)                                                                        \
   inline T atomicExch(T* p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }          \
-  inline T atomicCAS(T* p, T c, T v) { return kiln_host::cas(p, c, v); }                          \
+  inline T atomicCAS(T* p, T c, T v) {                                                            \
+    __atomic_compare_exchange(p, &c, &v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);              \
+    return c;                                                                                     \
+  }                                                                                               \
   inline T atomicAnd(T* p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_RELAXED); }            \
   inline T atomicOr(T* p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_RELAXED); }              \
   inline T atomicXor(T* p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_RELAXED); }            \
-  inline T atomicMin(T* p, T v) { return kiln_host::update(p, [v](T o) { return v < o ? v : o; }); } \
-  inline T atomicMax(T* p, T v) { return kiln_host::update(p, [v](T o) { return v > o ? v : o; }); }
+  inline T atomicMin(T* p, T v) { KILN_ATOMIC_LOOP(T, p, v < old ? v : old) }                     \
+  inline T atomicMax(T* p, T v) { KILN_ATOMIC_LOOP(T, p, v > old ? v : old) }
 KILN_ATOMIC_BITS(int) KILN_ATOMIC_BITS(unsigned int) KILN_ATOMIC_BITS(unsigned long long)
 KILN_ATOMIC_BITS(long long)
 #undef KILN_ATOMIC_BITS
-inline unsigned short atomicCAS(unsigned short* p, unsigned short c, unsigned short v) { return kiln_host::cas(p, c, v); }
+inline unsigned short atomicCAS(unsigned short* p, unsigned short c, unsigned short v) {
+  __atomic_compare_exchange(p, &c, &v, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  return c;
+}
 inline float atomicExch(float* p, float v) {
   float old;
   __atomic_exchange(p, &v, &old, __ATOMIC_RELAXED);
   return old;
 }
-inline unsigned atomicInc(unsigned* p, unsigned limit) {
-  return kiln_host::update(p, [limit](unsigned o) { return o >= limit ? 0u : o + 1; });
-}
+inline unsigned atomicInc(unsigned* p, unsigned limit) { KILN_ATOMIC_LOOP(unsigned, p, old >= limit ? 0u : old + 1) }
 inline unsigned atomicDec(unsigned* p, unsigned limit) {
-  return kiln_host::update(p, [limit](unsigned o) { return (o == 0 || o > limit) ? limit : o - 1; });
+  KILN_ATOMIC_LOOP(unsigned, p, (old == 0 || old > limit) ? limit : old - 1)
 }
+#undef KILN_ATOMIC_LOOP
 
 // Warp-level intrinsics: the lanes of a warp meet (kiln_host::meet_warps).
 template <class T> T __shfl_sync(unsigned mask, T v, int lane, int width = warpSize) {
