@@ -501,14 +501,17 @@ const RuntimeDirectory& runtime_directory(bool jit) {
   return result;
 }
 
-// `tu` compiled to an object in `dir` from a file there.
-CompiledObject compile_file(std::vector<std::string> args, const std::string& dir, const std::string& tu) {
-  const std::string cpp = dir + "/kernel.cpp", object = dir + "/kernel.o";
+// `tu` compiled from a file in `dir` (`after` as in compile_ahead).
+CompilerOutput compile_file(std::vector<std::string> args, const std::vector<std::string>& after,
+                            const std::string& dir, const std::string& tu) {
+  const std::string cpp = dir + "/kernel.cpp", output = dir + "/kernel.out";
   detail::write_atomically(dir, cpp, tu);
-  args.insert(args.end(), {"-x", "c++", cpp, "-c", "-o", object});
-  CompiledObject result;
+  args.insert(args.end(), {"-x", "c++", cpp});
+  args.insert(args.end(), after.begin(), after.end());
+  args.insert(args.end(), {"-o", output});
+  CompilerOutput result;
   result.log = run_compiler(args, &result.status);
-  if (succeeded(result.status)) result.path = object;
+  if (succeeded(result.status)) result.path = output;
   return result;
 }
 
@@ -519,7 +522,6 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
                     const std::vector<std::string>& options, bool direct, int* error_line = nullptr) {
   char dir[] = "/tmp/kiln-host-XXXXXX";
   if (!mkdtemp(dir)) throw CompileError("could not create a temporary directory for the host compiler");
-  const std::string cpp = std::string(dir) + "/kernel.cpp", so = std::string(dir) + "/kernel.so";
   const RuntimeDirectory& runtime = runtime_directory(is_jit_source(source));
   direct = direct && !runtime.direct_link.empty();
   if (runtime.path.empty()) write_device_headers(dir);
@@ -529,36 +531,39 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   if (!runtime.path.empty()) args.insert(args.end(), {"-include", runtime.path + "/kiln_host.hpp"});
   for (const std::string& o : options)
     if (o.rfind("-D", 0) == 0 || o.rfind("-U", 0) == 0 || o.rfind("-I", 0) == 0) args.push_back(o);
-  std::string log;
-  int status = 0;
-  if (direct) {
-    // Compiled (where it can be, by a compiler started ahead), then linked by the linker itself
-    const CompiledObject object = found_compiler().reads_source_once
-                                      ? compile_object(args, runtime.path + "/" + kStandbyMain, tu)
-                                      : compile_file(args, dir, tu);
-    log = object.log;
-    status = object.status;
-    if (!object.path.empty()) {
+  // An object for the direct link, else the library through the driver
+  std::vector<std::string> after = {"-c"};
+  if (!direct) {
+    after.clear();
+    if (!runtime.path.empty()) after = {"-x", "none", runtime.path + "/" + kRuntimeObject};
+    after.push_back("-shared");
+#if defined(KILN_HAVE_LIBMVEC)
+    after.push_back("-lmvec");
+#endif
+  }
+  // By a compiler started ahead where it can be (its main file lies in the
+  // runtime directory)
+  const CompilerOutput compiled = found_compiler().reads_source_once && !runtime.path.empty()
+                                      ? compile_ahead(args, runtime.path + "/" + kStandbyMain, after, tu)
+                                      : compile_file(args, after, dir, tu);
+  std::string log = compiled.log, library;
+  int status = compiled.status;
+  if (!compiled.path.empty()) {
+    if (direct) {
+      const std::string so = std::string(dir) + "/kernel.so";
       std::vector<std::string> link;
       for (const std::string& word : runtime.direct_link) {
         if (word != kObjects) link.push_back(word);
-        else link.insert(link.end(), {object.path, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
+        else link.insert(link.end(), {compiled.path, runtime.path + "/" + kRuntimeObject, runtime.path + "/kiln_deps.so"});
       }
       link.insert(link.end(), {"-o", so});
       log = run_compiler(link, &status);
-      unlink(object.path.c_str());
+      library = detail::read_file(so);
+    } else {
+      library = detail::read_file(compiled.path);
     }
-  } else {
-    detail::write_atomically(dir, cpp, tu);
-    args.insert(args.end(), {"-x", "c++", cpp});
-    if (!runtime.path.empty()) args.insert(args.end(), {"-x", "none", runtime.path + "/" + kRuntimeObject});
-    args.insert(args.end(), {"-shared", "-o", so});
-#if defined(KILN_HAVE_LIBMVEC)
-    args.push_back("-lmvec");
-#endif
-    log = run_compiler(args, &status);
+    unlink(compiled.path.c_str());
   }
-  std::string library = detail::read_file(so);
   remove_tree(dir);
   if (!succeeded(status) || library.empty()) {
     const int line = first_error_line(log);

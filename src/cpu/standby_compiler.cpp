@@ -30,11 +30,11 @@ namespace {
 const char* const kFed = "\n#define KILN_STANDBY_FED\n";
 
 struct Standby {
-  std::vector<std::string> args;
-  pid_t pid = -1;     // the compiler driver; -1: none
-  int input = -1;     // the write end of its standard input
-  int messages = -1;  // the read end of its standard output and error
-  std::string object;
+  std::vector<std::string> command;  // without the output
+  pid_t pid = -1;                    // the compiler driver; -1: none
+  int input = -1;                    // the write end of its standard input
+  int messages = -1;                 // the read end of its standard output and error
+  std::string output;
 };
 
 // One compiler waits per main file (one per runtime directory). One
@@ -106,23 +106,32 @@ std::vector<std::string> preloading_settings() {
   return {"LD_PRELOAD=" + prefault_library() + (preloaded && *preloaded ? std::string(":") + preloaded : "")};
 }
 
-// Starts the compiler of an object from `main_file`.
-Standby start(const std::vector<std::string>& args, const std::string& main_file) {
+// The command of a compiler started ahead, without its output. -pipe: the
+// assembler starts with the compiler and reads what it writes.
+std::vector<std::string> command_of(const std::vector<std::string>& args, const std::string& main_file,
+                                    const std::vector<std::string>& after) {
+  std::vector<std::string> command = args;
+  command.insert(command.end(), {"-pipe", "-x", "c++", main_file});
+  command.insert(command.end(), after.begin(), after.end());
+  return command;
+}
+
+Standby start(const std::vector<std::string>& command) {
   Standby s;
-  s.args = args;
-  s.object = "/tmp/kiln-object-XXXXXX.o";
-  const int fd = mkstemps(s.object.data(), 2);
-  if (fd < 0) throw CompileError("could not create an object file for the host compiler in /tmp");
+  s.command = command;
+  s.output = "/tmp/kiln-output-XXXXXX";
+  const int fd = mkstemp(s.output.data());
+  if (fd < 0) throw CompileError("could not create an output file for the host compiler in /tmp");
   close(fd);
   int input[2], messages[2];
   if (pipe2(input, O_CLOEXEC) != 0) {
-    unlink(s.object.c_str());
+    unlink(s.output.c_str());
     throw CompileError(std::string("could not make a pipe to the host compiler: ") + std::strerror(errno));
   }
   if (pipe2(messages, O_CLOEXEC) != 0) {
     close(input[0]);
     close(input[1]);
-    unlink(s.object.c_str());
+    unlink(s.output.c_str());
     throw CompileError(std::string("could not make a pipe from the host compiler: ") + std::strerror(errno));
   }
   posix_spawn_file_actions_t actions;
@@ -130,10 +139,9 @@ Standby start(const std::vector<std::string>& args, const std::string& main_file
   posix_spawn_file_actions_adddup2(&actions, input[0], 0);
   posix_spawn_file_actions_adddup2(&actions, messages[1], 1);
   posix_spawn_file_actions_adddup2(&actions, messages[1], 2);
-  std::vector<std::string> command = args;
-  // -pipe: the assembler starts with the compiler and reads what it writes.
-  command.insert(command.end(), {"-pipe", "-x", "c++", main_file, "-c", "-o", s.object});
-  const int rc = spawn_child(command, &actions, &s.pid, preloading_settings());
+  std::vector<std::string> with_output = command;
+  with_output.insert(with_output.end(), {"-o", s.output});
+  const int rc = spawn_child(with_output, &actions, &s.pid, preloading_settings());
   posix_spawn_file_actions_destroy(&actions);
   close(input[0]);
   close(messages[1]);
@@ -142,8 +150,8 @@ Standby start(const std::vector<std::string>& args, const std::string& main_file
   if (rc != 0) {
     close_fd(s.input);
     close_fd(s.messages);
-    unlink(s.object.c_str());
-    throw CompileError("could not run the host compiler " + args.at(0) + ": " + std::strerror(rc));
+    unlink(s.output.c_str());
+    throw CompileError("could not run the host compiler " + command.at(0) + ": " + std::strerror(rc));
   }
   return s;
 }
@@ -207,29 +215,29 @@ std::string without_main_file(const std::string& log, const std::string& main_fi
   return out;
 }
 
-CompiledObject collect(Standby& s, const std::string& main_file) {
-  CompiledObject result;
+CompilerOutput collect(Standby& s, const std::string& main_file) {
+  CompilerOutput result;
   result.log = without_main_file(read_to_end(s.messages), main_file);
   close_fd(s.messages);
   result.status = wait_for_child(s.pid);
   if (WIFSIGNALED(result.status))
-    result.log += "the host compiler " + s.args.at(0) + " was killed by signal " +
+    result.log += "the host compiler " + s.command.at(0) + " was killed by signal " +
                   std::to_string(WTERMSIG(result.status)) + "\n";
-  if (succeeded(result.status)) result.path = s.object;
-  else unlink(s.object.c_str());
+  if (succeeded(result.status)) result.path = s.output;
+  else unlink(s.output.c_str());
   return result;
 }
 
-// Starts the compiler the next call with these arguments will use.
-void start_next(const std::vector<std::string>& args, const std::string& main_file) {
+// Starts the compiler the next call with this command will use.
+void start_next(const std::vector<std::string>& command, const std::string& main_file) {
   Standbys* all = standbys();
   {
     std::lock_guard<std::mutex> lock(all->mutex);
-    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.args == args) return;
+    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.command == command) return;
   }
   Standby next;
   try {
-    next = start(args, main_file);
+    next = start(command);
   } catch (const CompileError&) {
     return;  // the next call starts its own, and says why it cannot
   }
@@ -256,24 +264,25 @@ void reap_retired(Standbys* all) {
 
 }  // namespace
 
-CompiledObject compile_object(const std::vector<std::string>& args, const std::string& main_file,
-                              const std::string& text) {
+CompilerOutput compile_ahead(const std::vector<std::string>& args, const std::string& main_file,
+                             const std::vector<std::string>& after, const std::string& text) {
+  const std::vector<std::string> command = command_of(args, main_file, after);
   Standby s;
   {
     Standbys* all = standbys();
     std::lock_guard<std::mutex> lock(all->mutex);
     reap_retired(all);
-    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.args == args) {
+    if (auto it = all->waiting.find(main_file); it != all->waiting.end() && it->second.command == command) {
       s = std::move(it->second);
       all->waiting.erase(it);
     }
   }
   for (bool waited = s.pid >= 0;; waited = false) {
-    if (!waited) s = start(args, main_file);
+    if (!waited) s = start(command);
     const bool fed = feed(s, text);
     // Started while this one compiles, on the other core
-    start_next(args, main_file);
-    CompiledObject result = collect(s, main_file);
+    start_next(command, main_file);
+    CompilerOutput result = collect(s, main_file);
     // One that was killed while it waited (a Ctrl-C at a terminal reaches
     // it too) is replaced by a fresh one.
     if (!waited || (fed && !WIFSIGNALED(result.status))) return result;
