@@ -119,19 +119,21 @@ std::vector<std::string> command_of(const std::vector<std::string>& args, const 
 Standby start(const std::vector<std::string>& command) {
   Standby s;
   s.command = command;
+  // A name no file has, taken by making one and removing it: a compiler
+  // sent no text makes no output, but one that links would leave a file
+  // made for it in place.
   s.output = "/tmp/kiln-output-XXXXXX";
   const int fd = mkstemp(s.output.data());
   if (fd < 0) throw CompileError("could not create an output file for the host compiler in /tmp");
   close(fd);
+  unlink(s.output.c_str());
   int input[2], messages[2];
   if (pipe2(input, O_CLOEXEC) != 0) {
-    unlink(s.output.c_str());
     throw CompileError(std::string("could not make a pipe to the host compiler: ") + std::strerror(errno));
   }
   if (pipe2(messages, O_CLOEXEC) != 0) {
     close(input[0]);
     close(input[1]);
-    unlink(s.output.c_str());
     throw CompileError(std::string("could not make a pipe from the host compiler: ") + std::strerror(errno));
   }
   posix_spawn_file_actions_t actions;
@@ -150,7 +152,6 @@ Standby start(const std::vector<std::string>& command) {
   if (rc != 0) {
     close_fd(s.input);
     close_fd(s.messages);
-    unlink(s.output.c_str());
     throw CompileError("could not run the host compiler " + command.at(0) + ": " + std::strerror(rc));
   }
   return s;
