@@ -543,7 +543,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   }
   // By a compiler started ahead where it can be (its main file lies in the
   // runtime directory)
-  const CompilerOutput compiled = found_compiler().reads_source_once && !runtime.path.empty()
+  const CompilerOutput compiled = found_compiler().reads_source_once && !runtime.path.empty() && compiles_ahead()
                                       ? compile_ahead(args, runtime.path + "/" + kStandbyMain, after, tu)
                                       : compile_file(args, after, dir, tu);
   std::string log = compiled.log, library;

@@ -51,10 +51,15 @@ Standbys* standbys();
 
 // A forked child's compilers are its parent's: it forgets them, and closes
 // its copies of their input so that they still see the end of it when the
-// parent closes its own. The lock is held across the fork so that the child
-// copies no half-made change.
-void before_fork() { standbys()->mutex.lock(); }
-void after_fork_in_parent() { standbys()->mutex.unlock(); }
+// parent closes its own. Only where the fork took the lock, so that the
+// child reads no half-made change; the fork does not wait for it, as
+// another fork handler (the fusion worker's) waits for a compile in flight,
+// which may be waiting for this lock.
+bool locked_for_fork = false;
+void before_fork() { locked_for_fork = standbys()->mutex.try_lock(); }
+void after_fork_in_parent() {
+  if (locked_for_fork) standbys()->mutex.unlock();
+}
 void after_fork_in_child();
 
 Standbys*& standbys_pointer() {
@@ -73,12 +78,14 @@ void close_fd(int& fd) {
 
 void after_fork_in_child() {
   Standbys* parents = standbys_pointer();
-  for (auto& [main_file, s] : parents->waiting) {
-    close_fd(s.input);
-    close_fd(s.messages);
+  if (locked_for_fork) {
+    for (auto& [main_file, s] : parents->waiting) {
+      close_fd(s.input);
+      close_fd(s.messages);
+    }
+    for (Standby& s : parents->retired) close_fd(s.messages);
   }
-  for (Standby& s : parents->retired) close_fd(s.messages);
-  standbys_pointer() = new Standbys;  // the parent's, lock held, is left as it is
+  standbys_pointer() = new Standbys;  // the parent's, its lock perhaps held, is left as it is
 }
 
 bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
@@ -264,6 +271,9 @@ void reap_retired(Standbys* all) {
 }
 
 }  // namespace
+
+const pid_t loaded_in = getpid();
+bool compiles_ahead() { return getpid() == loaded_in; }
 
 CompilerOutput compile_ahead(const std::vector<std::string>& args, const std::string& main_file,
                              const std::vector<std::string>& after, const std::string& text) {

@@ -27,6 +27,11 @@ struct CompilerOutput {
 // libraries for a library) into a file: by the compiler the previous call
 // with the same arguments started, or by one started now; then starts the
 // next. CompileError where the compiler cannot be run.
+// Whether this process compiles on compilers started ahead: not a forked
+// child, which compiles as before (one in the suite hung reading a pipe it
+// had from its parent).
+bool compiles_ahead();
+
 CompilerOutput compile_ahead(const std::vector<std::string>& args, const std::string& main_file,
                              const std::vector<std::string>& after, const std::string& text);
 
