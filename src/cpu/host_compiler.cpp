@@ -117,9 +117,6 @@ std::string find_in_path(const std::string& name) {
 
 std::string run_compiler(const std::vector<std::string>& args, int* status);
 void remove_tree(const std::string& path);
-// Whether a run_compiler status is a clean exit.
-bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
-
 // A faster linker than the default (GNU ld) where one is installed and
 // links a C++ library with this compiler (a compiler installed apart from
 // the system's, as on the GPU machines, can leave gold without the paths
@@ -143,7 +140,7 @@ std::string chosen_linker(const Compiler& c) {
                                  "/dev/null", "-o", std::string(dir) + "/probe.so"});
         int status = 0;
         run_compiler(args, &status);
-        if (succeeded(status)) {
+        if (exited_cleanly(status)) {
           chosen = name;
           break;
         }
@@ -392,7 +389,7 @@ std::vector<std::string> startup_files(const Compiler& c) {
     int status = 0;
     std::string path = run_compiler(args, &status);
     path.erase(path.find_last_not_of(" \t\r\n") + 1);
-    if (!succeeded(status) || path.empty() || path[0] != '/' || access(path.c_str(), R_OK) != 0)
+    if (!exited_cleanly(status) || path.empty() || path[0] != '/' || access(path.c_str(), R_OK) != 0)
       return {};
     files.push_back(path);
   }
@@ -477,13 +474,13 @@ const RuntimeDirectory& runtime_directory(bool jit) {
       for (const auto& command : {header, machinery}) {
         int status = 0;
         run_compiler(command, &status);
-        built = built && succeeded(status);
+        built = built && exited_cleanly(status);
       }
       // Without kiln_deps.so, kernels link through the driver
       int status = 0;
       run_compiler(libraries, &status);
       std::string link;
-      if (succeeded(status))
+      if (exited_cleanly(status))
         for (const std::string& word : direct_link_command(found_compiler())) link += word + "\n";
       detail::write_atomically(building, building + "/direct-link", link);
       if (!built || rename(building.c_str(), dir.c_str()) != 0) remove_tree(building);  // lost a race: theirs is as good
@@ -511,7 +508,7 @@ CompilerOutput compile_file(std::vector<std::string> args, const std::vector<std
   args.insert(args.end(), {"-o", output});
   CompilerOutput result;
   result.log = run_compiler(args, &result.status);
-  if (succeeded(result.status)) result.path = output;
+  if (exited_cleanly(result.status)) result.path = output;
   return result;
 }
 
@@ -565,7 +562,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
     unlink(compiled.path.c_str());
   }
   remove_tree(dir);
-  if (!succeeded(status) || library.empty()) {
+  if (!exited_cleanly(status) || library.empty()) {
     const int line = first_error_line(log);
     if (error_line) *error_line = line;
     throw CompileError(detail::describe_compile_failure(kSourceName, log, source, line));

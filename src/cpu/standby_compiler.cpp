@@ -88,8 +88,6 @@ void after_fork_in_child() {
   standbys_pointer() = new Standbys;  // the parent's, its lock perhaps held, is left as it is
 }
 
-bool succeeded(int status) { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
-
 // compiler_prefault.c's library, installed beside libkiln (or in the build
 // tree); "" where there is none, and compilers then start without it.
 const std::string& prefault_library() {
@@ -231,7 +229,7 @@ CompilerOutput collect(Standby& s, const std::string& main_file) {
   if (WIFSIGNALED(result.status))
     result.log += "the host compiler " + s.command.at(0) + " was killed by signal " +
                   std::to_string(WTERMSIG(result.status)) + "\n";
-  if (succeeded(result.status)) result.path = s.output;
+  if (exited_cleanly(result.status)) result.path = s.output;
   else unlink(s.output.c_str());
   return result;
 }
