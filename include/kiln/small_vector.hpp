@@ -27,10 +27,10 @@ class SmallVector {
   SmallVector(std::initializer_list<T> values) { assign(values.begin(), values.end()); }
   template <class It, class = std::enable_if_t<!std::is_integral_v<It>>>
   SmallVector(It first, It last) { assign(first, last); }
-  SmallVector(const SmallVector& o) { assign(o.begin(), o.end()); }
+  SmallVector(const SmallVector& o) { copy_from(o); }
   SmallVector(SmallVector&& o) noexcept { take(o); }
   SmallVector& operator=(const SmallVector& o) {
-    if (this != &o) assign(o.begin(), o.end());
+    if (this != &o) copy_from(o);
     return *this;
   }
   SmallVector& operator=(SmallVector&& o) noexcept {
@@ -102,9 +102,19 @@ class SmallVector {
       o.heap_ = nullptr;
       o.capacity_ = N;
     } else {
-      std::memcpy(inline_, o.inline_, size_ * sizeof(T));
+      std::memcpy(inline_, o.inline_, sizeof inline_);  // all N: a fixed size copies in a few moves
     }
     o.size_ = 0;
+  }
+  // Arrays are copied on every op: values that fit inline are copied as one
+  // fixed-size block (a heap block holds more than N, so reading N is safe).
+  void copy_from(const SmallVector& o) {
+    if (o.size_ <= N && !heap_) {
+      std::memcpy(inline_, o.data(), sizeof inline_);
+      size_ = o.size_;
+      return;
+    }
+    assign(o.begin(), o.end());
   }
 
   T inline_[N];

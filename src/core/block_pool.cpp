@@ -15,6 +15,7 @@ bool BlockPool::Order::operator()(const Block* a, const Block* b) const {
 
 BlockPool::~BlockPool() {
   for (Block* b : free_) delete b;
+  for (int i = 0; i < recent_count_; ++i) delete recent_[i];
 }
 
 size_t BlockPool::block_size(size_t nbytes) { return round_up(nbytes == 0 ? 1 : nbytes, kGranule); }
@@ -26,9 +27,21 @@ size_t BlockPool::segment_size(size_t size) {
 }
 
 BlockPool::Block* BlockPool::take(size_t size, uintptr_t stream) {
+  for (int i = recent_count_ - 1; i >= 0; --i) {
+    Block* b = recent_[i];
+    if (b->size != size || b->stream != stream) continue;
+    for (int j = i + 1; j < recent_count_; ++j) recent_[j - 1] = recent_[j];
+    --recent_count_;
+    used_ += size;
+    return b;
+  }
   Block key{0, size, stream, size <= kSmallLimit, true, nullptr, nullptr};
   auto it = free_.lower_bound(&key);
-  if (it == free_.end() || (*it)->small != key.small || (*it)->stream != stream) return nullptr;
+  if (it == free_.end() || (*it)->small != key.small || (*it)->stream != stream) {
+    if (recent_count_ == 0) return nullptr;
+    merge_recent();  // memory freed at other sizes may serve this one merged
+    return take(size, stream);
+  }
   Block* b = *it;
   free_.erase(it);
   return split(b, size);
@@ -59,6 +72,24 @@ BlockPool::Block* BlockPool::split(Block* block, size_t size) {
 
 void BlockPool::give(Block* block) {
   used_ -= block->size;
+  if (!block->small) {
+    merge_in(block);
+    return;
+  }
+  if (recent_count_ == kRecent) {
+    merge_in(recent_[0]);
+    for (int j = 1; j < kRecent; ++j) recent_[j - 1] = recent_[j];
+    --recent_count_;
+  }
+  recent_[recent_count_++] = block;
+}
+
+void BlockPool::merge_recent() {
+  for (int i = 0; i < recent_count_; ++i) merge_in(recent_[i]);
+  recent_count_ = 0;
+}
+
+void BlockPool::merge_in(Block* block) {
   block->free = true;
   if (Block* next = block->next; next && next->free) {
     free_.erase(next);

@@ -3,7 +3,10 @@
 // when much larger, and a released block merges with its free neighbours, so
 // memory freed at one size serves another. Free blocks are kept per stream (an
 // opaque tag) and handed out only to work on that stream, which keeps reuse
-// stream-ordered without events. Not thread-safe: the owner holds a lock.
+// stream-ordered without events. A small block given back waits unmerged
+// among the few last given, for a request of its size on its stream (a loop
+// of small ops frees and takes one size every call). Not thread-safe: the
+// owner holds a lock.
 // It knows nothing of CUDA, so it is tested on any machine.
 #pragma once
 #include <cstddef>
@@ -59,11 +62,21 @@ class BlockPool {
     bool operator()(const Block* a, const Block* b) const;
   };
   Block* split(Block* block, size_t size);
+  // Makes a block free and merges it with its free neighbours.
+  void merge_in(Block* block);
+  // Merges every recently given block in.
+  void merge_recent();
   std::set<Block*, Order> free_;
+  // The small blocks given back last, oldest first: free but not in free_
+  // yet, so their neighbours see them as in use.
+  static constexpr int kRecent = 8;
+  Block* recent_[kRecent] = {};
+  int recent_count_ = 0;
   size_t used_ = 0, held_ = 0;
 };
 
 template <class F> void BlockPool::release_free_segments(F free_segment) {
+  merge_recent();
   for (auto it = free_.begin(); it != free_.end();) {
     Block* b = *it;
     if (b->prev == nullptr && b->next == nullptr) {

@@ -118,7 +118,7 @@ Array Array::copy() const {
 
 Array Array::astype(DType dtype, bool copy) const {
   if (!copy && dtype == dtype_) return *this;
-  if (auto pending = fusion::record_cast(*this, dtype)) return *pending;
+  if (auto pending = fusion::record_cast(*this, dtype)) return std::move(*pending);
   Array out = Array::empty(shape_, dtype, device());
   cast_into(out, *this);
   return out;

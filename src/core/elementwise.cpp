@@ -123,13 +123,14 @@ DType promote_operands(const Operand* args, int begin, int end) {
 // its promotion decides alone).
 detail::LoopTypes resolve_operands_loop(OpId op, const Operand* args, int begin, int end) {
   const DType promoted = promote_operands(args, begin, end);
-  std::vector<DType> inputs;
+  DType inputs[kMaxOperands];
+  int count = 0;
   for (int i = begin; i < end; ++i) {
-    if (args[i].is_array()) inputs.push_back(args[i].array().dtype());
-    else if (!args[i].scalar().weak) inputs.push_back(args[i].scalar().dtype);
+    if (args[i].is_array()) inputs[count++] = args[i].array().dtype();
+    else if (!args[i].scalar().weak) inputs[count++] = args[i].scalar().dtype;
     else return detail::resolve_loop(op, promoted);
   }
-  return detail::resolve_loop(op, promoted, inputs.data(), static_cast<int>(inputs.size()));
+  return detail::resolve_loop(op, promoted, inputs, count);
 }
 
 bool same_view(const Array& a, const Array& b) {
@@ -204,7 +205,7 @@ Array apply(OpId op, const Operand* args, int count, const Array* out) {
   // With fusion on, the op is recorded here and runs later inside one
   // generated kernel (integer power first checks its exponents' values).
   if (!(op == OpId::power && is_integer(types.loop)))
-    if (auto pending = fusion::record(op, args, arity, types, shape, device, out)) return *pending;
+    if (auto pending = fusion::record(op, args, arity, types, shape, device, out)) return std::move(*pending);
   return detail::run_resolved(op, args, arity, types, shape, device, out);
 }
 
@@ -216,8 +217,8 @@ Array run_resolved(OpId op, const Operand* args, int arity, const LoopTypes& typ
   // Inputs in the loop dtype (the condition of where in bool). Arrays already
   // in that dtype are used in place; `made` holds the ones built here. A
   // scalar goes to the kernel by value (`inputs` null): no device array, no
-  // fill launch.
-  Array made[3];
+  // fill launch. (Optional: most ops make none, and an Array costs to build.)
+  std::optional<Array> made[3];
   const Array* inputs[3];
   alignas(16) unsigned char scalar_bytes[3][16];
   const void* by_value[kMaxOperands] = {};
@@ -228,8 +229,7 @@ Array run_resolved(OpId op, const Operand* args, int arity, const LoopTypes& typ
       if (a.dtype() == want) {
         inputs[i] = &a;
       } else {
-        made[i] = a.astype(want);
-        inputs[i] = &made[i];
+        inputs[i] = &made[i].emplace(a.astype(want));
       }
     } else {
       args[i].scalar().store(want, scalar_bytes[i]);
@@ -260,8 +260,7 @@ Array run_resolved(OpId op, const Operand* args, int arity, const LoopTypes& typ
     result = write_back ? Array::empty(shape, types.output, device) : *out;
     for (int i = 0; i < arity; ++i) {
       if (inputs[i] && overlaps(*inputs[i], result)) {
-        made[i] = inputs[i]->copy();
-        inputs[i] = &made[i];
+        inputs[i] = &made[i].emplace(inputs[i]->copy());
       }
     }
   } else {

@@ -33,6 +33,9 @@ Settings& current_settings() {
   static Settings s = initial_settings();
   return s;
 }
+// Bumped by every change of the settings: each op reads them, from a copy
+// of its thread's that is refreshed only when this moved.
+std::atomic<uint64_t> settings_version{1};
 
 thread_local int suspended = 0;
 
@@ -157,8 +160,14 @@ Array run_single_op(const Node& node, Device device) {
 }  // namespace
 
 Settings settings() {
-  std::lock_guard<std::mutex> lock(settings_mutex);
-  return current_settings();
+  thread_local Settings copy;
+  thread_local uint64_t copied = 0;
+  if (settings_version.load(std::memory_order_acquire) != copied) {
+    std::lock_guard<std::mutex> lock(settings_mutex);
+    copy = current_settings();
+    copied = settings_version.load(std::memory_order_relaxed);
+  }
+  return copy;
 }
 
 void set_settings(const Settings& s) {
@@ -169,6 +178,7 @@ void set_settings(const Settings& s) {
   flush();  // what was recorded runs under the settings it was recorded with
   std::lock_guard<std::mutex> lock(settings_mutex);
   current_settings() = s;
+  settings_version.fetch_add(1, std::memory_order_release);
 }
 
 Suspend::Suspend() { ++suspended; }

@@ -137,7 +137,7 @@ void launch(CUfunction fn, const StridedArgs& a, KernelParams& p, Layout layout)
   }
   void* args[] = {is_dense(layout) ? static_cast<void*>(&dense) : static_cast<void*>(&p),
                   layout == Layout::Contiguous32 ? static_cast<void*>(&n32) : static_cast<void*>(&n64)};
-  CUstream stream = reinterpret_cast<CUstream>(current_stream(a.device).handle());
+  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(a.device));
   auto ceil_div = [](int64_t x, int64_t y) { return (x + y - 1) / y; };
   unsigned grid[3] = {1, 1, 1}, block[3] = {kThreadsPerBlock, 1, 1};
   if (layout == Layout::Transpose) {  // a block a tile; the kernel loops over any tiles beyond the grid

@@ -122,7 +122,7 @@ DevicePool& pool(int device) {
 
 BufferPtr allocate_device(size_t nbytes, Device device) {
   DevicePool& p = pool(device.index);
-  uintptr_t stream = current_stream(device.index).handle();
+  uintptr_t stream = current_stream_handle(device.index);
   BlockPool::Block* block = p.allocate(nbytes, stream);
   return std::make_shared<Buffer>(reinterpret_cast<void*>(block->address), nbytes, device,
                                   [&p, block](void*) { p.release(block); });

@@ -94,7 +94,7 @@ void check_dims(int n, const char* what) {
 }
 
 void launch_args(CUfunction fn, int device, unsigned blocks, void** args) {
-  CUstream stream = reinterpret_cast<CUstream>(current_stream(device).handle());
+  CUstream stream = reinterpret_cast<CUstream>(current_stream_handle(device));
   const unsigned grid[3] = {std::max(blocks, 1u), 1, 1}, block[3] = {kReduceThreads, 1, 1};
   launch_kernel(fn, grid, block, 0, stream, args);
 }

@@ -1,4 +1,5 @@
 // Streams and events, and each thread's current stream per device.
+#include <atomic>
 #include <unordered_map>
 
 #include "context.hpp"
@@ -35,6 +36,10 @@ struct Event::State {
 namespace {
 
 thread_local std::unordered_map<int, Stream> tls_current_streams;
+// Whether any thread ever set a current stream: until one does, every
+// thread's is the null stream, found with no thread-local lookup (the
+// handle is read on every launch and allocation).
+std::atomic<bool> any_stream_set{false};
 
 }  // namespace
 
@@ -102,12 +107,14 @@ Stream current_stream(int device) {
 }
 
 uintptr_t current_stream_handle(int device) {
+  if (!any_stream_set.load(std::memory_order_relaxed)) return 0;
   auto it = tls_current_streams.find(device);
   return it != tls_current_streams.end() ? it->second.handle() : 0;
 }
 
 void set_current_stream(const Stream& stream) {
   fusion::flush();  // recorded work runs on the stream it was recorded on
+  any_stream_set.store(true, std::memory_order_relaxed);
   tls_current_streams.insert_or_assign(stream.device(), stream);
 }
 

@@ -106,6 +106,45 @@ TEST(BlockPool, APartlyUsedSegmentIsKept) {
   EXPECT_TRUE(h.segments.empty());
 }
 
+// A small block given back serves the next request of its size on its
+// stream as it is; a request it cannot serve merges it back first, so the
+// memory freed at one size still serves another.
+TEST(BlockPool, ASmallBlockGivenBackServesItsSizeAgainAndMergesWhenNeeded) {
+  Harness h;
+  BlockPool::Block* a = h.allocate(4000);
+  uintptr_t address = a->address;
+  h.pool.give(a);
+  EXPECT_EQ(h.pool.used_bytes(), 0u);
+  BlockPool::Block* again = h.allocate(4000);
+  EXPECT_EQ(again, a);
+  EXPECT_EQ(again->address, address);
+  EXPECT_EQ(h.pool.used_bytes(), 4096u);
+  h.pool.give(again);
+  EXPECT_NE(h.allocate(4000, /*stream=*/1)->address, address);  // not on another stream
+  // Two blocks given back, neither of the size asked next, with too little
+  // left in their segment: they merge, and serve it with no new segment.
+  Harness g;
+  BlockPool::Block* x = g.allocate(768 * 1024);
+  uintptr_t base = x->address;
+  g.pool.give(g.allocate(768 * 1024));
+  g.pool.give(x);
+  ASSERT_EQ(g.segments.size(), 1u);
+  EXPECT_EQ(g.allocate(MiB)->address, base);
+  EXPECT_EQ(g.segments.size(), 1u);
+}
+
+// More small blocks given back than are kept aside: the oldest merge, and
+// all of them are whole segments again once released.
+TEST(BlockPool, ManySmallBlocksGivenBackAllMerge) {
+  Harness h;
+  std::vector<BlockPool::Block*> blocks;
+  for (int i = 0; i < 40; ++i) blocks.push_back(h.allocate(512 * (1 + i % 5)));
+  for (BlockPool::Block* b : blocks) h.pool.give(b);
+  EXPECT_EQ(h.pool.used_bytes(), 0u);
+  h.release_all();
+  EXPECT_TRUE(h.segments.empty());
+}
+
 // Random allocations and releases: live blocks never overlap, and once all are
 // released every segment is whole again.
 TEST(BlockPool, RandomTrafficKeepsBlocksDisjointAndMergesFully) {
