@@ -7,6 +7,7 @@ Writes bench/results/fusion-<device>.json and the table between the
 
     python bench/fusion.py --device cuda|cpu
 """
+import contextlib
 import functools
 import statistics
 import sys
@@ -111,6 +112,29 @@ def timed(fn, sync, per_call=False, calls=100):
     return seconds
 
 
+def interleaved_per_call(cases, rounds=60, calls=100):
+    """{name: median seconds a call} for cases {name: (fn, sync, fusion
+    settings or None)}: each round takes one sample of `calls` queued calls
+    then one wait from every case in turn, so that the host's speed, which
+    drifts on the GPU machines by tens of percent over seconds, weighs on
+    every library alike (one library's samples taken in a block landed in
+    whatever phase the host was in: the same build's small op read 4.9 and
+    5.6 us in two runs a minute apart)."""
+    samples = {name: [] for name in cases}
+    for round_ in range(rounds + 2):
+        for name, (fn, sync, settings) in cases.items():
+            with kiln.fusion.configured(**settings) if settings is not None else contextlib.nullcontext():
+                fn()
+                sync()
+                start = time.perf_counter()
+                for _ in range(calls):
+                    fn()
+                sync()
+                if round_ >= 2:
+                    samples[name].append((time.perf_counter() - start) / calls)
+    return {name: statistics.median(v) for name, v in samples.items()}
+
+
 def _timed(fn, sync, per_call, calls):
     if not per_call:
         return median_seconds(lambda: (fn(), sync()))
@@ -177,7 +201,8 @@ def gpu_rows():
     except ImportError:
         pass
 
-    expr_t, sum_t, rows_t, chain_t, op_t, var_t, arg_t, read_t = {}, {}, {}, {}, {}, {}, {}, {}
+    expr_t, sum_t, rows_t, var_t, arg_t, read_t = {}, {}, {}, {}, {}, {}
+    chains, ops = {}, {}  # the per-call rows' cases, timed together at the end
     ka = [kiln.asarray(h, device="cuda") for h in hosts]
     ks = kiln.asarray(small, device="cuda")
     for name, (call, settings) in kiln_modes().items():
@@ -190,9 +215,8 @@ def gpu_rows():
                 var_t[name] = timed(lambda: float(variance(kiln, *ka)), lambda: None)
                 arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), lambda: None)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), kiln.cuda.synchronize)
-                chain_t[name] = timed(lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize,
-                                      per_call=True)
-                op_t[name] = timed(lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, per_call=True)
+                chains[name] = (lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize, settings)
+                ops[name] = (lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, settings)
     if "cupy" in libs:
         cp = libs["cupy"]
         ca = [cp.asarray(h) for h in hosts]
@@ -206,8 +230,8 @@ def gpu_rows():
         var_t["cupy eager"] = timed(lambda: float(variance(cp, *ca)), lambda: None)
         arg_t["cupy eager"] = timed(lambda: int(first_maximum(cp, *ca)), lambda: None)
         rows_t["cupy eager"] = timed(lambda: row_sums(cp, *square(cp, ca)), sync)
-        chain_t["cupy eager"] = timed(lambda: chain(cp, cs), sync, per_call=True)
-        op_t["cupy eager"] = timed(lambda: cs + 1.0, sync, per_call=True)
+        chains["cupy eager"] = (lambda: chain(cp, cs), sync, None)
+        ops["cupy eager"] = (lambda: cs + 1.0, sync, None)
         del ca
     if "torch" in libs:
         torch = libs["torch"]
@@ -220,8 +244,8 @@ def gpu_rows():
         var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), lambda: None)
         arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), lambda: None)
         rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), sync)
-        chain_t["torch eager"] = timed(lambda: chain(torch, ts), sync, per_call=True)
-        op_t["torch eager"] = timed(lambda: ts + 1.0, sync, per_call=True)
+        chains["torch eager"] = (lambda: chain(torch, ts), sync, None)
+        ops["torch eager"] = (lambda: ts + 1.0, sync, None)
         try:
             compiled = torch.compile(lambda a: expression(torch, a))
             compiled_sum = torch.compile(lambda a, b, c: sum_of_squares(torch, a, b, c))
@@ -234,9 +258,11 @@ def gpu_rows():
             var_t["torch.compile"] = timed(lambda: float(compiled_var(*ta)), lambda: None)
             arg_t["torch.compile"] = timed(lambda: int(compiled_arg(*ta)), lambda: None)
             rows_t["torch.compile"] = timed(lambda: compiled_rows(*square(torch, ta)), sync)
-            chain_t["torch.compile"] = timed(lambda: compiled_chain(ts), sync, per_call=True)
+            compiled_chain(ts)
+            chains["torch.compile"] = (lambda: compiled_chain(ts), sync, None)
         except Exception as e:  # no Triton, or another inductor failure: the row says n/a
             print(f"  torch.compile: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
+    chain_t, op_t = interleaved_per_call(chains), interleaved_per_call(ops)
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
     row(f"one read: a.sum() + b.sum() + c.sum(), 3 x {n >> 20}M float32", "the row above's floor", read_t,

@@ -181,6 +181,8 @@ def _normalized_shape(shape):
 def _make(shape, order, make):
     """make(shape) laid out in `order` ('F': column-major, as the transpose of
     the reversed shape's row-major array; else row-major)."""
+    if order == "C":  # the default, checked first: a small array's whole cost is this call's overhead
+        return make(shape)
     if _check_order(order, "CFAK") == "F":
         return make(_normalized_shape(shape)[::-1]).T
     return make(shape)

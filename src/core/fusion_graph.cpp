@@ -433,6 +433,10 @@ void flush() {
   all.swap(registry());
   for (auto& w : all)
     if (auto p = w.lock()) p->settle_target();
+  // The list's memory serves the next ops' records (a loop that flushes
+  // every op would otherwise allocate it again every op).
+  all.clear();
+  if (registry().empty()) registry().swap(all);
 }
 
 Stats stats() {

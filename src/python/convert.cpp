@@ -1,6 +1,7 @@
 #include "convert.hpp"
 
 #include <complex>
+#include <iterator>
 #include <string>
 
 namespace kiln::python {
@@ -15,9 +16,20 @@ DType to_dtype(nb::handle h, const char* arg) {
   Hooks& hk = hooks();
   for (int i = 0; i < kNumDTypes; ++i)
     if (h.is(hk.dtypes[i])) return static_cast<DType>(i);
+  for (const Hooks::KnownName& known : hk.known_names)
+    if (known.name.is(h)) return known.dtype;
   nb::object norm = hk.normalize_dtype(h, arg);
-  for (int i = 0; i < kNumDTypes; ++i)
-    if (norm.is(hk.dtypes[i])) return static_cast<DType>(i);
+  for (int i = 0; i < kNumDTypes; ++i) {
+    if (!norm.is(hk.dtypes[i])) continue;
+    PyObject* o = h.ptr();
+    // Not a class of the user's: its attributes could change what it names.
+    if (PyUnicode_CheckExact(o) || (PyType_Check(o) && !PyType_HasFeature(reinterpret_cast<PyTypeObject*>(o),
+                                                                          Py_TPFLAGS_HEAPTYPE))) {
+      hk.known_names[hk.next_known] = {nb::borrow(h), static_cast<DType>(i)};
+      hk.next_known = (hk.next_known + 1) % static_cast<int>(std::size(hk.known_names));
+    }
+    return static_cast<DType>(i);
+  }
   throw TypeError(std::string(arg) + ": not a dtype kiln supports");
 }
 

@@ -22,6 +22,16 @@ struct Hooks {
   nb::object advanced_index;   // (array, key) -> kiln.ndarray: reading through array indices
   nb::object advanced_assign;  // (array, key, value): writing through them
   nb::object construct;        // CuPy's ndarray(shape, dtype, memptr, strides, order) -> kiln.ndarray
+  // Names normalize_dtype answered for ('float32', numpy.float32): a string
+  // or a built-in type names one dtype for good, so the answer is kept with
+  // a reference to the name, and the next call with that object skips the
+  // hook (most of what kiln.empty(n, dtype='float32') cost).
+  struct KnownName {
+    nb::object name;
+    DType dtype;
+  };
+  KnownName known_names[16];
+  int next_known = 0;  // the entry the next new name replaces
 };
 Hooks& hooks();
 

@@ -92,6 +92,7 @@ NB_MODULE(_core, m) {
     Hooks& h = hooks();
     if (nb::len(dtypes) != kNumDTypes) throw ValueError("_install_hooks: expected one object per dtype");
     for (int i = 0; i < kNumDTypes; ++i) h.dtypes[i] = dtypes[i];
+    for (auto& known : h.known_names) known.name = nb::object();
     h.normalize_dtype = normalize;
     h.asarray = asarray;
     h.advanced_index = advanced_index;
@@ -103,6 +104,7 @@ NB_MODULE(_core, m) {
   m.def("_clear_hooks", [] {
     Hooks& h = hooks();
     for (auto& d : h.dtypes) d = nb::object();
+    for (auto& known : h.known_names) known.name = nb::object();
     h.normalize_dtype = nb::object();
     h.asarray = nb::object();
     h.advanced_index = nb::object();

@@ -121,3 +121,14 @@ def test_float_loops_of_mixed_integer_inputs_follow_numpy(name):
             x, y = np.ones(3, dtype=a), np.ones(3, dtype=b)
             want = getattr(np, name)(x, y)
             assert getattr(kiln, name)(kiln.asarray(x), kiln.asarray(y)).dtype == want.dtype, (a, b)
+
+
+def test_dtype_names_keep_their_meaning_past_the_remembered_few():
+    """kiln remembers the last 16 names (strings, NumPy's types) it was given
+    for a dtype; more names than that, each asked again, still name theirs."""
+    names = ["float32", "f4", "<f4", "float64", "f8", "int8", "i1", "int16", "i2", "int32", "i4", "int64", "i8",
+             "uint8", "u1", "uint16", "u2", "uint32", "bool", "?", "complex64", "c8", "float16", "e",
+             np.float32, np.int8, np.uint64, float, int, bool, complex]
+    for _ in range(3):
+        for name in names:
+            assert kiln.empty(2, dtype=name).dtype == np.dtype(name), name
