@@ -9,7 +9,10 @@ Writes bench/results/fusion-<device>.json and the table between the
 """
 import contextlib
 import functools
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 
@@ -174,6 +177,59 @@ print(elapsed)
 """
 
 
+def per_call_rows():
+    """The per-call GPU rows ({"chain": {case: seconds}, "op": ...}), every
+    library and mode timed in turn (interleaved_per_call)."""
+    ks = kiln.asarray(np.random.default_rng(0).standard_normal(1000).astype(np.float32), device="cuda")
+    chains, ops = {}, {}
+    for name, (_, settings) in kiln_modes().items():
+        if name == "kiln.fuse":
+            continue
+        with kiln.fusion.configured(wait_for_compile=True):  # the chain's kernel built before it is timed
+            kept = chain(kiln, ks)
+            kiln.fusion.flush()
+        chains[name] = (lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize, settings)
+        ops[name] = (lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, settings)
+    del kept
+    try:
+        import cupy as cp
+
+        cs = cp.asarray(kiln.asnumpy(ks))
+        sync = cp.cuda.Device().synchronize
+        chains["cupy eager"] = (lambda: chain(cp, cs), sync, None)
+        ops["cupy eager"] = (lambda: cs + 1.0, sync, None)
+    except ImportError:
+        pass
+    try:
+        import torch
+
+        if torch.cuda.is_available():
+            ts = torch.from_numpy(kiln.asnumpy(ks)).cuda()
+            chains["torch eager"] = (lambda: chain(torch, ts), torch.cuda.synchronize, None)
+            ops["torch eager"] = (lambda: ts + 1.0, torch.cuda.synchronize, None)
+            try:
+                compiled_chain = torch.compile(lambda a: chain(torch, a))
+                compiled_chain(ts)
+                chains["torch.compile"] = (lambda: compiled_chain(ts), torch.cuda.synchronize, None)
+            except Exception as e:  # no Triton, or another inductor failure: the row says n/a
+                print(f"  torch.compile: {type(e).__name__}", file=sys.stderr)
+    except ImportError:
+        pass
+    return {"chain": interleaved_per_call(chains), "op": interleaved_per_call(ops)}
+
+
+def per_call_in_fresh_process():
+    """per_call_rows() in a process of its own. In the bench's process, after
+    the large rows (three 64M arrays held by each library, torch.compile's
+    workers), every library's small op was slower than in a fresh process,
+    and not alike: on one H100, kiln's a + 1.0 5.9 against 4.5 us, PyTorch's
+    12.1 against about 8, CuPy's 19.4 against about 12. A fresh process times
+    what the op itself costs, the same way for each."""
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--per-call-rows"], capture_output=True,
+                         text=True, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
 def first_fused(device):
     return fresh_process_seconds(lambda cache: [sys.executable, "-c", FIRST_FUSED, device], False, "kiln")
 
@@ -202,7 +258,6 @@ def gpu_rows():
         pass
 
     expr_t, sum_t, rows_t, var_t, arg_t, read_t = {}, {}, {}, {}, {}, {}
-    chains, ops = {}, {}  # the per-call rows' cases, timed together at the end
     ka = [kiln.asarray(h, device="cuda") for h in hosts]
     ks = kiln.asarray(small, device="cuda")
     for name, (call, settings) in kiln_modes().items():
@@ -215,12 +270,9 @@ def gpu_rows():
                 var_t[name] = timed(lambda: float(variance(kiln, *ka)), lambda: None)
                 arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), lambda: None)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), kiln.cuda.synchronize)
-                chains[name] = (lambda: (chain(kiln, ks), kiln.fusion.flush()), kiln.cuda.synchronize, settings)
-                ops[name] = (lambda: (ks + 1.0, kiln.fusion.flush()), kiln.cuda.synchronize, settings)
     if "cupy" in libs:
         cp = libs["cupy"]
         ca = [cp.asarray(h) for h in hosts]
-        cs = cp.asarray(small)
         sync = cp.cuda.Device().synchronize
         fused = cp.fuse(kernel_name="sin_sqrt")(lambda a: cp.sin(a) * 2 + cp.sqrt(cp.abs(a)))
         expr_t["cupy eager"] = timed(lambda: expression(cp, ca[0]), sync)
@@ -230,13 +282,10 @@ def gpu_rows():
         var_t["cupy eager"] = timed(lambda: float(variance(cp, *ca)), lambda: None)
         arg_t["cupy eager"] = timed(lambda: int(first_maximum(cp, *ca)), lambda: None)
         rows_t["cupy eager"] = timed(lambda: row_sums(cp, *square(cp, ca)), sync)
-        chains["cupy eager"] = (lambda: chain(cp, cs), sync, None)
-        ops["cupy eager"] = (lambda: cs + 1.0, sync, None)
         del ca
     if "torch" in libs:
         torch = libs["torch"]
         ta = [torch.from_numpy(h).cuda() for h in hosts]
-        ts = torch.from_numpy(small).cuda()
         sync = torch.cuda.synchronize
         expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), sync)
         sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), lambda: None)
@@ -244,12 +293,9 @@ def gpu_rows():
         var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), lambda: None)
         arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), lambda: None)
         rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), sync)
-        chains["torch eager"] = (lambda: chain(torch, ts), sync, None)
-        ops["torch eager"] = (lambda: ts + 1.0, sync, None)
         try:
             compiled = torch.compile(lambda a: expression(torch, a))
             compiled_sum = torch.compile(lambda a, b, c: sum_of_squares(torch, a, b, c))
-            compiled_chain = torch.compile(lambda a: chain(torch, a))
             compiled_rows = torch.compile(lambda a, b, c: row_sums(torch, a, b, c))
             compiled_var = torch.compile(lambda a, b, c: variance(torch, a, b, c))
             compiled_arg = torch.compile(lambda a, b, c: first_maximum(torch, a, b, c))
@@ -258,11 +304,10 @@ def gpu_rows():
             var_t["torch.compile"] = timed(lambda: float(compiled_var(*ta)), lambda: None)
             arg_t["torch.compile"] = timed(lambda: int(compiled_arg(*ta)), lambda: None)
             rows_t["torch.compile"] = timed(lambda: compiled_rows(*square(torch, ta)), sync)
-            compiled_chain(ts)
-            chains["torch.compile"] = (lambda: compiled_chain(ts), sync, None)
         except Exception as e:  # no Triton, or another inductor failure: the row says n/a
             print(f"  torch.compile: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}")
-    chain_t, op_t = interleaved_per_call(chains), interleaved_per_call(ops)
+    per_call = per_call_in_fresh_process()
+    chain_t, op_t = per_call["chain"], per_call["op"]
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 0.20 ms, fuse <= 0.18 ms", expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "within 10% of one read", sum_t, 3 * n * 4)
     row(f"one read: a.sum() + b.sum() + c.sum(), 3 x {n >> 20}M float32", "the row above's floor", read_t,
@@ -316,4 +361,7 @@ def cpu_rows():
 
 
 if __name__ == "__main__":
-    run_and_record(__doc__.splitlines()[0], "fusion", gpu_rows, cpu_rows)
+    if sys.argv[1:] == ["--per-call-rows"]:  # per_call_in_fresh_process's child
+        print(json.dumps(per_call_rows()))
+    else:
+        run_and_record(__doc__.splitlines()[0], "fusion", gpu_rows, cpu_rows)
