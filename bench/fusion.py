@@ -219,12 +219,13 @@ def per_call_rows():
 
 
 def per_call_in_fresh_process():
-    """per_call_rows() in a process of its own. In the bench's process, after
-    the large rows (three 64M arrays held by each library, torch.compile's
-    workers), every library's small op was slower than in a fresh process,
-    and not alike: on one H100, kiln's a + 1.0 5.9 against 4.5 us, PyTorch's
-    12.1 against about 8, CuPy's 19.4 against about 12. A fresh process times
-    what the op itself costs, the same way for each."""
+    """per_call_rows() in a process of its own, so that the large rows before
+    them (three 64M arrays held by each library, torch.compile's workers)
+    weigh on no library's small op. On one H100 the bench's process read
+    kiln's a + 1.0 at 5.9 us where a fresh process just before and after it
+    read 4.5 (PyTorch 12.1 and CuPy 19.4 in the bench's process); on another
+    H100 a fresh process read 6.0 (CuPy 18.7): hosts differ more than that,
+    so the effect is not settled, but every library starts the same way."""
     out = subprocess.run([sys.executable, os.path.abspath(__file__), "--per-call-rows"], capture_output=True,
                          text=True, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
