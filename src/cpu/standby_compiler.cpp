@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -47,45 +48,46 @@ struct Standbys {
   std::vector<Standby> retired;
 };
 
-Standbys* standbys();
+// Every pipe end this process holds to a compiler started ahead, however far
+// that compiler has got (waiting, taken out to be fed, retired), as fd + 1
+// (0: a free slot). A forked child closes them all: a compiler sees the end
+// of its input only when every copy of the write end is closed, so a child's
+// copy would keep the parent's compile waiting for the child to end. The
+// slots are atomics, read by the child with no lock whatever another thread
+// of the parent was doing at the fork. (A child never compiles ahead:
+// compiles_ahead.)
+constexpr int kHeldEndSlots = 64;
+std::atomic<int> held_ends[kHeldEndSlots];
 
-// A forked child's compilers are its parent's: it forgets them, and closes
-// its copies of their input so that they still see the end of it when the
-// parent closes its own. Only where the fork took the lock, so that the
-// child reads no half-made change; the fork does not wait for it, as
-// another fork handler (the fusion worker's) waits for a compile in flight,
-// which may be waiting for this lock.
-bool locked_for_fork = false;
-void before_fork() { locked_for_fork = standbys()->mutex.try_lock(); }
-void after_fork_in_parent() {
-  if (locked_for_fork) standbys()->mutex.unlock();
+void hold(int fd) {
+  for (std::atomic<int>& slot : held_ends) {
+    int free_slot = 0;
+    if (slot.compare_exchange_strong(free_slot, fd + 1)) return;
+  }
+  // More ends than slots: a child keeps this one, as before this list.
 }
-void after_fork_in_child();
-
-Standbys*& standbys_pointer() {
-  static Standbys* s = [] {
-    pthread_atfork(&before_fork, &after_fork_in_parent, &after_fork_in_child);
-    return new Standbys;  // kept to the end: compilers still waiting then see their input close with the process
-  }();
-  return s;
-}
-Standbys* standbys() { return standbys_pointer(); }
 
 void close_fd(int& fd) {
-  if (fd >= 0) close(fd);
+  if (fd < 0) return;
+  for (std::atomic<int>& slot : held_ends) {
+    int held = fd + 1;
+    if (slot.compare_exchange_strong(held, 0)) break;
+  }
+  close(fd);
   fd = -1;
 }
 
-void after_fork_in_child() {
-  Standbys* parents = standbys_pointer();
-  if (locked_for_fork) {
-    for (auto& [main_file, s] : parents->waiting) {
-      close_fd(s.input);
-      close_fd(s.messages);
-    }
-    for (Standby& s : parents->retired) close_fd(s.messages);
-  }
-  standbys_pointer() = new Standbys;  // the parent's, its lock perhaps held, is left as it is
+void close_held_ends_in_child() {
+  for (std::atomic<int>& slot : held_ends)
+    if (const int held = slot.exchange(0)) close(held - 1);
+}
+
+Standbys* standbys() {
+  static Standbys* s = [] {
+    pthread_atfork(nullptr, nullptr, &close_held_ends_in_child);
+    return new Standbys;  // kept to the end: compilers still waiting then see their input close with the process
+  }();
+  return s;
 }
 
 // compiler_prefault.c's library, installed beside libkiln (or in the build
@@ -154,6 +156,8 @@ Standby start(const std::vector<std::string>& command) {
   close(messages[1]);
   s.input = input[1];
   s.messages = messages[0];
+  hold(s.input);
+  hold(s.messages);
   if (rc != 0) {
     close_fd(s.input);
     close_fd(s.messages);

@@ -150,6 +150,30 @@ assert not os.path.exists(path)
 """)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_child_that_lives_on_does_not_hold_up_the_parents_compiles(tmp_path):
+    # A compiler sees the end of its input only when every copy of the pipe's
+    # write end is closed: a forked child closes its copies at once, so the
+    # parent's next kernel is not kept waiting for the child to end.
+    run(tmp_path, r"""
+import time
+scaled(2)
+[(waiting, path)] = waiting_compilers()
+pid = os.fork()
+if pid == 0:
+    time.sleep(120)
+    os._exit(0)
+try:
+    start = time.perf_counter()
+    scaled(3)  # fed to `waiting`
+    assert time.perf_counter() - start < 60, "the parent's compile waited for its child"
+finally:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+assert not os.path.exists(path)
+""")
+
+
 def test_a_waiting_compiler_preloads_the_prefault_library_before_the_users(tmp_path):
     # compiler_prefault.c's library faults the compiler's memory in while it
     # waits; a library the environment preloads still comes after it.
