@@ -28,12 +28,9 @@ size_t BlockPool::segment_size(size_t size) {
 
 BlockPool::Block* BlockPool::take(size_t size, uintptr_t stream) {
   for (int i = recent_count_ - 1; i >= 0; --i) {
-    Block* b = recent_[i];
-    if (b->size != size || b->stream != stream) continue;
-    for (int j = i + 1; j < recent_count_; ++j) recent_[j - 1] = recent_[j];
-    --recent_count_;
+    if (recent_[i]->size != size || recent_[i]->stream != stream) continue;
     used_ += size;
-    return b;
+    return take_recent(i);
   }
   Block key{0, size, stream, size <= kSmallLimit, true, nullptr, nullptr};
   auto it = free_.lower_bound(&key);
@@ -76,12 +73,15 @@ void BlockPool::give(Block* block) {
     merge_in(block);
     return;
   }
-  if (recent_count_ == kRecent) {
-    merge_in(recent_[0]);
-    for (int j = 1; j < kRecent; ++j) recent_[j - 1] = recent_[j];
-    --recent_count_;
-  }
+  if (recent_count_ == kRecent) merge_in(take_recent(0));
   recent_[recent_count_++] = block;
+}
+
+BlockPool::Block* BlockPool::take_recent(int i) {
+  Block* b = recent_[i];
+  for (int j = i + 1; j < recent_count_; ++j) recent_[j - 1] = recent_[j];
+  --recent_count_;
+  return b;
 }
 
 void BlockPool::merge_recent() {

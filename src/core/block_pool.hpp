@@ -66,6 +66,8 @@ class BlockPool {
   void merge_in(Block* block);
   // Merges every recently given block in.
   void merge_recent();
+  // Removes recent_[i] from the recently given blocks and returns it.
+  Block* take_recent(int i);
   std::set<Block*, Order> free_;
   // The small blocks given back last, oldest first: free but not in free_
   // yet, so their neighbours see them as in use.

@@ -272,9 +272,11 @@ void reap_retired(Standbys* all) {
   }
 }
 
+// At load: the process that loaded libkiln, not a child forked later.
+const pid_t loaded_in = getpid();
+
 }  // namespace
 
-const pid_t loaded_in = getpid();
 bool compiles_ahead() { return getpid() == loaded_in; }
 
 CompilerOutput compile_ahead(const std::vector<std::string>& args, const std::string& main_file,

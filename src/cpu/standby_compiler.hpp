@@ -21,17 +21,17 @@ struct CompilerOutput {
   int status = 0;    // the compiler's exit status, as waitpid gives it
 };
 
+// Whether this process compiles on compilers started ahead: not a forked
+// child, which compiles as before (one in the suite hung reading a pipe it
+// had from its parent).
+bool compiles_ahead();
+
 // Compiles `text` (C++) with `args` (the compiler and its flags), the main
 // file `main_file` (which holds kStandbyMainText) and then `after` (what
 // else makes the output: "-c" for an object; objects, "-shared" and
 // libraries for a library) into a file: by the compiler the previous call
 // with the same arguments started, or by one started now; then starts the
 // next. CompileError where the compiler cannot be run.
-// Whether this process compiles on compilers started ahead: not a forked
-// child, which compiles as before (one in the suite hung reading a pipe it
-// had from its parent).
-bool compiles_ahead();
-
 CompilerOutput compile_ahead(const std::vector<std::string>& args, const std::string& main_file,
                              const std::vector<std::string>& after, const std::string& text);
 
