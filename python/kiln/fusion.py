@@ -71,9 +71,9 @@ def is_enabled():
     return _core._fusion_settings().enabled
 
 
-def flush():
-    """Runs every recorded expression now."""
-    _core._fusion_flush()
+# The binding itself, no Python frame around it: code that flushes after
+# every small op pays for the flush alone.
+flush = _core._fusion_flush
 
 
 def stats():

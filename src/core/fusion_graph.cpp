@@ -429,14 +429,16 @@ bool Pending::run() {
 }
 
 void flush() {
+  std::vector<std::weak_ptr<Pending>>& recorded = registry();
+  if (recorded.empty()) return;
   std::vector<std::weak_ptr<Pending>> all;
-  all.swap(registry());
+  all.swap(recorded);
   for (auto& w : all)
     if (auto p = w.lock()) p->settle_target();
   // The list's memory serves the next ops' records (a loop that flushes
   // every op would otherwise allocate it again every op).
   all.clear();
-  if (registry().empty()) registry().swap(all);
+  if (recorded.empty()) recorded.swap(all);
 }
 
 Stats stats() {

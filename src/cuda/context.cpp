@@ -44,7 +44,12 @@ ContextScope::ContextScope(int device) {
   check(d.cuCtxGetCurrent(&previous_), "cuCtxGetCurrent");
   if (previous_ != want) {
     check(d.cuCtxSetCurrent(want), "cuCtxSetCurrent");
-    changed_ = true;
+    // A thread with no context gets device 0's primary context for good, as
+    // the CUDA runtime gives one at its first call (CuPy, PyTorch and Numba
+    // leave it current likewise): restoring "none" after every op cost a
+    // kiln-only program two driver calls an op. Any other context is put
+    // back, so the runtime's idea of the current device never moves.
+    changed_ = !(previous_ == nullptr && device == 0);
   }
 }
 

@@ -10,7 +10,8 @@ CUcontext primary_context(int device);
 // CudaError when there is no usable GPU; ValueError unless 0 <= device < device_count().
 void check_device(int device);
 
-// Makes `device`'s primary context current for this scope.
+// Makes `device`'s primary context current for this scope (device 0's,
+// where no context was current, stays current after it).
 class ContextScope {
  public:
   explicit ContextScope(int device);

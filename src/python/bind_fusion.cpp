@@ -21,7 +21,7 @@ void bind_fusion(nb::module_& m) {
       .def_rw("contract_fma", &fusion::Settings::contract_fma);
   m.def("_fusion_settings", &fusion::settings);
   m.def("_fusion_set_settings", &fusion::set_settings, "settings"_a);
-  m.def("_fusion_flush", &fusion::flush);
+  m.def("_fusion_flush", &fusion::flush, "Runs every recorded expression now.");
   m.def("_fusion_finish_compiles", &fusion::finish_compiles, nb::call_guard<nb::gil_scoped_release>());
   m.def("_fusion_stats", [] {
     fusion::Stats s = fusion::stats();

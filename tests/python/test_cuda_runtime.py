@@ -199,6 +199,41 @@ def test_mixed_devices_are_a_type_error():
         k + kiln.ones(3)
 
 
+# Reads the calling thread's current context through the driver, in a fresh
+# process: none before kiln's first op, device 0's primary context after it
+# (as the CUDA runtime leaves it); a context of the program's own that is
+# current stays current across kiln's ops.
+CURRENT_CONTEXT_PROGRAM = r"""
+import ctypes, kiln
+cuda = ctypes.CDLL("libcuda.so.1")
+def current():
+    c = ctypes.c_void_p()
+    assert cuda.cuCtxGetCurrent(ctypes.byref(c)) == 0
+    return c.value
+kiln.cuda.is_available()
+before = current()
+x = kiln.arange(8, dtype="float32", device="cuda")
+y = (x + 1).get()
+primary, device = ctypes.c_void_p(), ctypes.c_int()
+assert cuda.cuDeviceGet(ctypes.byref(device), 0) == 0
+assert cuda.cuDevicePrimaryCtxRetain(ctypes.byref(primary), device) == 0
+after = current()
+own = ctypes.c_void_p()
+assert cuda.cuCtxCreate_v2(ctypes.byref(own), 0, device) == 0  # and makes it current
+z = (x * 2).get()
+kept = current() == own.value
+assert cuda.cuCtxDestroy_v2(own) == 0
+print(before is None, after == primary.value, kept, y.tolist() == list(range(1, 9)), z[-1] == 14)
+"""
+
+
+@needs_gpu
+def test_a_thread_without_a_context_keeps_device_0s_and_its_own_context_is_kept():
+    out = subprocess.run([sys.executable, "-c", CURRENT_CONTEXT_PROGRAM], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True"] * 5
+
+
 @needs_gpu
 def test_a_second_process_hits_the_disk_cache(tmp_path):
     """Kernels compiled by one process are loaded, not recompiled, by the next,
