@@ -40,12 +40,36 @@ class Operand {
   Operand(double v) : value_(Scalar::from_double(v)) {}
   Operand(std::complex<double> v) : value_(Scalar::from_complex(v)) {}
 
-  bool is_array() const { return std::holds_alternative<Array>(value_); }
-  const Array& array() const { return std::get<Array>(value_); }
+  // An operand that reads `a` where it is, for a call that ends before `a`
+  // can change or go away (the Python bindings' arguments, which the
+  // caller's frame keeps alive): building it copies no Array, which was a
+  // tenth of a small op's cost. A copy of it owns a copy of `a`, so whatever
+  // keeps an operand past the call (a recorded fused op) never holds the
+  // reference; a move keeps it as it is.
+  static Operand borrow(const Array& a) { return Operand(&a); }
+  Operand(const Operand& o) : value_(o.owned()) {}
+  Operand(Operand&&) = default;
+  Operand& operator=(const Operand& o) {
+    value_ = o.owned();
+    return *this;
+  }
+  Operand& operator=(Operand&&) = default;
+
+  bool is_array() const { return value_.index() != 1; }
+  const Array& array() const {
+    const Array* const* borrowed = std::get_if<const Array*>(&value_);
+    return borrowed ? **borrowed : std::get<Array>(value_);
+  }
   const Scalar& scalar() const { return std::get<Scalar>(value_); }
 
  private:
-  std::variant<Array, Scalar> value_;
+  using Value = std::variant<Array, Scalar, const Array*>;
+  explicit Operand(const Array* a) : value_(a) {}
+  Value owned() const {
+    if (const Array* const* borrowed = std::get_if<const Array*>(&value_)) return Value(std::in_place_index<0>, **borrowed);
+    return value_;
+  }
+  Value value_;
 };
 
 // The general entry: `args` has op_arity(op) operands.

@@ -26,24 +26,25 @@ const Array& single_element(const Array& a, const char* what) {
   return a;
 }
 
+// The operands borrow `a` (and `b` where it is an array): both outlive the call.
 template <OpId Op>
 nb::object forward(const Array& a, nb::handle b) {
   Operand o(0);
   if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
-  return nb::cast(apply(Op, {a, o}));
+  return nb::cast(apply(Op, {Operand::borrow(a), std::move(o)}));
 }
 template <OpId Op>
 nb::object reflected(const Array& a, nb::handle b) {
   Operand o(0);
   if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
-  return nb::cast(apply(Op, {o, a}));
+  return nb::cast(apply(Op, {std::move(o), Operand::borrow(a)}));
 }
 template <OpId Op>
 nb::object in_place(nb::handle self, nb::handle b) {
   const Array& a = nb::cast<const Array&>(self);
   Operand o(0);
   if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
-  apply(Op, {a, o}, &a);
+  apply(Op, {Operand::borrow(a), std::move(o)}, &a);
   return nb::borrow(self);
 }
 

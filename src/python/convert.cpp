@@ -104,7 +104,7 @@ nb::object scalar_to_python(const Scalar& s) {
 
 bool to_operand(nb::handle h, Operand* out) {
   if (nb::isinstance<Array>(h)) {
-    *out = nb::cast<const Array&>(h);
+    *out = Operand::borrow(nb::cast<const Array&>(h));  // `h` outlives the call that uses it
     return true;
   }
   Scalar s;

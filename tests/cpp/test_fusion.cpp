@@ -131,6 +131,26 @@ TEST_F(Fusion, FlushRunsEverythingRecorded) {
   }
 }
 
+TEST_F(Fusion, ABorrowedOperandIsCopiedAsAnArrayOfItsOwn) {
+  for (Device d : test_devices()) {
+    Operand kept(0);
+    Array recorded;
+    {
+      Array a = arange(Scalar::from_double(0), Scalar::from_double(6), Scalar::from_double(1), DType::Float64, d);
+      const Operand borrowed = Operand::borrow(a);
+      ASSERT_TRUE(borrowed.is_array());
+      EXPECT_EQ(&borrowed.array(), &a);  // read in place
+      kept = borrowed;                   // a copy owns its own Array
+      EXPECT_NE(&kept.array(), &a);
+      EXPECT_TRUE(kept.array().shares_buffer_with(a));
+      recorded = apply(OpId::add, {Operand::borrow(a), Operand(1.0)});
+      ASSERT_TRUE(fusion::is_pending(recorded));  // the recorded op copied its operand
+    }
+    EXPECT_EQ(values(kept.array()), (std::vector<double>{0, 1, 2, 3, 4, 5})) << d.str();
+    EXPECT_EQ(values(recorded), (std::vector<double>{1, 2, 3, 4, 5, 6})) << d.str();
+  }
+}
+
 TEST_F(Fusion, BadSettingsAreRefused) {
   fusion::Settings s = fusion::settings();
   s.max_inputs = 0;

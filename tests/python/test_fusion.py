@@ -133,6 +133,23 @@ def test_pending_result_used_twice_and_kept(device, fused):
     np.testing.assert_array_equal(kiln.asnumpy(u[1:, ::2]), (np.arange(12.0).reshape(3, 4) * 2 + 1)[1:, ::2])
 
 
+def test_recorded_ops_keep_operands_whose_python_objects_are_gone(device, fused):
+    # The operators read their Python arguments in place (Operand::borrow); a
+    # recorded op must hold its own reference, for these arrays' objects die
+    # before the ops run.
+    def lone_ops():
+        a = kiln.array(np.arange(6.0), device=device)
+        b = kiln.array(np.full(6, 3.0), device=device)
+        return [a + b, b - a, a * 2.0, 1.0 - b, kiln.add(a, b), kiln.where(a > 2, a, b)]
+    got = [kiln.asnumpy(r) for r in lone_ops()]
+    a, b = np.arange(6.0), np.full(6, 3.0)
+    for r, want in zip(got, [a + b, b - a, a * 2.0, 1.0 - b, a + b, np.where(a > 2, a, b)]):
+        np.testing.assert_array_equal(r, want)
+    c = kiln.array(np.arange(6.0), device=device)
+    c += kiln.array(np.ones(6), device=device)  # the right side's object dies at once
+    np.testing.assert_array_equal(kiln.asnumpy(c), np.arange(6.0) + 1)
+
+
 def test_writing_an_input_runs_its_readers_first(device, fused):
     a = kiln.array(np.ones(8), device=device)
     b = a + 1            # recorded: reads a
