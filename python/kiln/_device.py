@@ -6,10 +6,17 @@ CuPy runs on the GPU after ``import kiln as cp``) and the CPU otherwise;
 """
 import os
 
+from . import _core
 from ._core import Device
 
 cpu = Device("cpu")
 _default_kind = None  # "cpu", "cuda" or a fixed Device, decided on first use
+# Devices are immutable, so each is built once: by name, and CUDA devices by
+# index. Making one parses its name, and the default's lookup imported a
+# module every call: 1.8 us of each kiln.zeros(n) on a GPU machine.
+_by_name = {}
+_cuda_by_index = {}
+_current_cuda_index = None  # the current CUDA device's index, a function chosen on first use
 
 
 def _decide_default():
@@ -28,10 +35,35 @@ def default_device():
     if _default_kind is None:
         _default_kind = _decide_default()
     if _default_kind == "cuda":
-        from .cuda.device import get_device_id
-
-        return Device(f"cuda:{get_device_id()}")
+        return _cuda_device(_current_index())
     return _default_kind
+
+
+def _current_index():
+    global _current_cuda_index
+    if _current_cuda_index is None:
+        from .cuda.device import get_device_id, host_mode
+
+        # With a GPU (whose count never changes) the core says which device is
+        # current; without one (KILN_DEVICE=cuda on a host), get_device_id's 0.
+        _current_cuda_index = get_device_id if host_mode() else _core._cuda_current_device
+    return _current_cuda_index()
+
+
+def _cuda_device(index):
+    device = _cuda_by_index.get(index)
+    if device is None:
+        device = _cuda_by_index[index] = Device(f"cuda:{index}")
+    return device
+
+
+def _named(name):
+    device = _by_name.get(name)
+    if device is None:
+        device = Device(name)  # ValueError names the accepted spellings
+        if len(_by_name) < 64:  # the names a program uses, not every string it tried
+            _by_name[name] = device
+    return device
 
 
 def to_device(device):
@@ -41,5 +73,5 @@ def to_device(device):
     if isinstance(device, Device):
         return device
     if isinstance(device, str):
-        return Device(device)
+        return _named(device)
     raise TypeError(f"device must be a kiln.Device or a string such as 'cpu', got {type(device).__name__}")
