@@ -115,6 +115,15 @@ def timed(fn, sync, per_call=False, calls=100):
     return seconds
 
 
+def queued_call_seconds(fn, sync, calls):
+    """One sample: `calls` queued calls of fn, then one wait, divided."""
+    start = time.perf_counter()
+    for _ in range(calls):
+        fn()
+    sync()
+    return (time.perf_counter() - start) / calls
+
+
 def interleaved_per_call(cases, rounds=60, calls=100):
     """{name: median seconds a call} for cases {name: (fn, sync, fusion
     settings or None)}: each round takes one sample of `calls` queued calls
@@ -129,27 +138,18 @@ def interleaved_per_call(cases, rounds=60, calls=100):
             with kiln.fusion.configured(**settings) if settings is not None else contextlib.nullcontext():
                 fn()
                 sync()
-                start = time.perf_counter()
-                for _ in range(calls):
-                    fn()
-                sync()
+                seconds = queued_call_seconds(fn, sync, calls)
                 if round_ >= 2:
-                    samples[name].append((time.perf_counter() - start) / calls)
+                    samples[name].append(seconds)
     return {name: statistics.median(v) for name, v in samples.items()}
 
 
 def _timed(fn, sync, per_call, calls):
     if not per_call:
         return median_seconds(lambda: (fn(), sync()))
-    samples = []
     fn()
     sync()
-    for _ in range(12):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        samples.append((time.perf_counter() - start) / calls)
+    samples = [queued_call_seconds(fn, sync, calls) for _ in range(12)]
     return statistics.median(samples[2:])
 
 

@@ -103,17 +103,14 @@ nb::object scalar_to_python(const Scalar& s) {
 }
 
 bool to_operand(nb::handle h, Operand* out) {
-  Scalar s;
-  // Python's own numbers first: they are the commonest operand after arrays
-  // (a + 1.0) and cheaper to tell apart than a kiln array.
-  if ((PyFloat_CheckExact(h.ptr()) || PyLong_CheckExact(h.ptr())) && to_scalar(h, &s)) {
-    *out = s;
-    return true;
-  }
-  if (nb::isinstance<Array>(h)) {
+  // A Python float or int (a + 1.0: the commonest operand after arrays) is
+  // cheaper to tell apart than a kiln array, so it skips that check.
+  const bool python_number = PyFloat_CheckExact(h.ptr()) || PyLong_CheckExact(h.ptr());
+  if (!python_number && nb::isinstance<Array>(h)) {
     *out = Operand::borrow(nb::cast<const Array&>(h));  // `h` outlives the call that uses it
     return true;
   }
+  Scalar s;
   if (to_scalar(h, &s)) {
     *out = s;
     return true;
