@@ -10,7 +10,7 @@ them, so the chain's value is never stored. Called with NumPy arrays, the functi
 NumPy, as CuPy's does."""
 import functools
 
-from . import fusion
+from . import _core
 
 
 class Fusion:
@@ -22,7 +22,7 @@ class Fusion:
         self.name = name or getattr(func, "__name__", "fused")
 
     def __call__(self, *args, **kwargs):
-        with fusion.configured(enabled=True, cpu_min_size=0, wait_for_compile=True):
+        with _core._FusionSettingsBlock(enabled=True, cpu_min_size=0, wait_for_compile=True):
             return self.func(*args, **kwargs)
 
     def __repr__(self):

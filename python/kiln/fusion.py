@@ -19,7 +19,6 @@ compiles a new graph's kernel before running it; ``KILN_FUSION_CPU_MIN_SIZE``
 sets the CPU's threshold.
 """
 import atexit
-import contextlib
 
 from . import _core
 
@@ -52,14 +51,14 @@ def configure(**changes):
     return previous
 
 
-@contextlib.contextmanager
 def configured(**changes):
-    """``with kiln.fusion.configured(enabled=False): ...``: settings for a block."""
-    previous = configure(**changes)
-    try:
-        yield
-    finally:
-        configure(**previous)
+    """``with kiln.fusion.configured(enabled=False): ...``: settings for a
+    block, applied over those current when it is entered; leaving it runs
+    what it recorded and puts those back."""
+    for name in changes:
+        if name not in _FIELDS:
+            raise TypeError(f"kiln.fusion.configured: unknown setting {name!r} (settings: {', '.join(_FIELDS)})")
+    return _core._FusionSettingsBlock(**changes)
 
 
 def disabled():

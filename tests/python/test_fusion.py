@@ -367,6 +367,46 @@ def test_configure_refuses_unknown_and_bad_settings():
         kiln.fusion.configure(max_inputs=0)
 
 
+def test_a_configured_block_puts_back_the_settings_it_found():
+    before = kiln.fusion.settings()
+    block = kiln.fusion.configured(max_ops=3, cpu_min_size=7)
+    with block:
+        assert kiln.fusion.settings() == {**before, "max_ops": 3, "cpu_min_size": 7}
+        with kiln.fusion.configured(max_ops=5):
+            assert kiln.fusion.settings() == {**before, "max_ops": 5, "cpu_min_size": 7}
+            with block:  # entered again inside itself
+                assert kiln.fusion.settings()["max_ops"] == 3
+            assert kiln.fusion.settings()["max_ops"] == 5
+        assert kiln.fusion.settings()["max_ops"] == 3
+    assert kiln.fusion.settings() == before
+    with pytest.raises(KeyError):
+        with kiln.fusion.configured(max_ops=2):
+            raise KeyError("inside")
+    assert kiln.fusion.settings() == before
+
+
+def test_a_configured_block_refuses_unknown_and_bad_settings_and_changes_nothing():
+    before = kiln.fusion.settings()
+    with pytest.raises(TypeError, match="configured: unknown setting 'enable'"):
+        kiln.fusion.configured(enable=False)
+    with pytest.raises(ValueError, match="max_inputs"):
+        with kiln.fusion.configured(max_ops=9, max_inputs=0):
+            pass
+    assert kiln.fusion.settings() == before
+    with kiln.fusion.configured(max_ops=9):
+        pass
+    assert kiln.fusion.settings() == before
+
+
+def test_leaving_a_configured_block_runs_what_it_recorded(device):
+    a = kiln.arange(8, dtype="float32", device=device)
+    with kiln.fusion.configured(enabled=True, cpu_min_size=0):
+        r = a * 2 + 1
+        assert kiln.fusion.is_pending(r)
+    assert not kiln.fusion.is_pending(r)
+    np.testing.assert_array_equal(kiln.asnumpy(r), np.arange(8, dtype=np.float32) * 2 + 1)
+
+
 def test_fuse_decorator_compiles_the_function(device):
     @kiln.fuse(kernel_name="squared_diff")
     def squared_diff(x, y):
