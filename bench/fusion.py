@@ -1,11 +1,13 @@
 """Times automatic fusion: eager elementwise expressions in kiln with fusion
 off and on, ``kiln.fuse``, beside CuPy (eager, ``cupy.fuse``), PyTorch (eager,
-``torch.compile``) on the GPU, and beside NumPy on the CPU.
+``torch.compile``) on the GPU, and beside NumPy (and PyTorch's CPU eager
+ops, where PyTorch is installed) on the CPU.
 
 Writes bench/results/fusion-<device>.json and the table between the
 ``fusion-<device>`` markers in docs/benchmarks.md.
 
     python bench/fusion.py --device cuda|cpu
+    KILN_DEVICE=cpu python bench/fusion.py --device cpu --section fusion-gpu-host-cpu   # a GPU machine's host
 """
 import contextlib
 import functools
@@ -198,6 +200,11 @@ def per_call_rows():
         sync = cp.cuda.Device().synchronize
         chains["cupy eager"] = (lambda: chain(cp, cs), sync, None)
         ops["cupy eager"] = (lambda: cs + 1.0, sync, None)
+        # The floor under every library's op: the driver's launch of an empty
+        # kernel, through CuPy's binding (as little Python around it as any).
+        noop = cp.RawKernel(r'extern "C" __global__ void noop() {}', "noop").kernel.ptr
+        ops["cuLaunchKernel alone"] = (lambda: cp.cuda.driver.launchKernel(noop, 1, 1, 1, 32, 1, 1, 0, 0, 0, 0),
+                                       sync, None)
     except ImportError:
         pass
     try:
@@ -350,7 +357,23 @@ def cpu_rows():
     arg_t["numpy"] = timed(lambda: int(first_maximum(np, *hosts)), nothing)
     rows_t["numpy"] = timed(lambda: row_sums(np, *square(np, hosts)), nothing)
     chain_t["numpy"] = timed(lambda: chain(np, small), nothing, per_call=True)
-    row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms", expr_t, 2 * n * 4)
+    versions = {"numpy": np.__version__}
+    try:
+        import torch
+
+        versions["torch"] = torch.__version__
+        ta = [torch.from_numpy(h) for h in hosts]
+        ts = torch.from_numpy(small)
+        expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), nothing)
+        sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), nothing)
+        var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), nothing)
+        arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), nothing)
+        rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), nothing)
+        chain_t["torch eager"] = timed(lambda: chain(torch, ts), nothing, per_call=True)
+    except ImportError:
+        pass
+    row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms (2 cores); >= 3x torch eager (16 cores)",
+        expr_t, 2 * n * 4)
     row(f"((a*b + c)**2).sum(), 3 x {n >> 20}M float32", "reported", sum_t, 3 * n * 4)
     row("(a*b + c).sum(axis=1), 3 x 4096^2 float32", "reported", rows_t, 3 * n * 4)
     row(f"(a*b + c).var(), 3 x {n >> 20}M float32", "reported", var_t, 3 * n * 4)
@@ -358,7 +381,7 @@ def cpu_rows():
     row(f"{CHAIN_OPS}-op chain on 1000 float32 (below cpu_min_size: not fused)", "reported", chain_t)
     row("a new fused expression: record to result, empty cache (fresh process)", "<= 1.5 s",
         {"kiln auto-fused": first_fused("cpu")})
-    return rows, "cpu", {"numpy": np.__version__}
+    return rows, "cpu", versions
 
 
 if __name__ == "__main__":
