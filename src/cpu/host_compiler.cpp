@@ -4,6 +4,7 @@
 #include "child_process.hpp"
 #include "interrupts.hpp"
 #include "kernel_faults.hpp"
+#include "parallel.hpp"
 #include "standby_compiler.hpp"
 
 #include <dirent.h>
@@ -540,6 +541,7 @@ std::string compile(const std::string& source, const std::vector<std::string>& k
   }
   // By a compiler started ahead where it can be (its main file lies in the
   // runtime directory)
+  CompilerRunning running;
   const CompilerOutput compiled = found_compiler().reads_source_once && !runtime.path.empty() && compiles_ahead()
                                       ? compile_ahead(args, runtime.path + "/" + kStandbyMain, after, tu)
                                       : compile_file(args, after, dir, tu);

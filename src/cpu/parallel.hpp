@@ -10,9 +10,25 @@ namespace kiln::cpu {
 
 int max_threads();
 
+// The threads a parallel loop splits over now: max_threads(), one fewer for
+// each compiler kiln is running. A loop split evenly over every core waits
+// for the share on the core a compiler holds: on a 16-core host, (a*b +
+// c).var() ran op by op in 17.3 ms while its fused kernel compiled, where
+// eager code took 4.7 ms.
+int loop_threads();
+
+// While one lives, a compiler kiln started holds a core (host_compiler.cpp).
+class CompilerRunning {
+ public:
+  CompilerRunning();
+  ~CompilerRunning();
+  CompilerRunning(const CompilerRunning&) = delete;
+  CompilerRunning& operator=(const CompilerRunning&) = delete;
+};
+
 template <class F>
 void parallel_for(int64_t n, int64_t grain, F&& fn) {
-  int threads = max_threads();
+  int threads = loop_threads();
   if (threads <= 1 || n <= grain) {
     fn(int64_t{0}, n);
     return;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "../../src/cpu/host_compiler.hpp"
+#include "../../src/cpu/parallel.hpp"
 #include "kiln/error.hpp"
 
 using namespace kiln;
@@ -285,4 +286,22 @@ TEST_F(HostKernels, BlockwiseKernelsAgreeWithFibers) {
     launch(*whole, 0, 3, 64, 0, {&pb, &pin});
     EXPECT_EQ(a, b) << source;
   }
+}
+
+// A loop split evenly over every core waits for the share on a core a
+// compiler holds, so loops take one thread fewer while kiln runs one.
+TEST(ParallelLoops, ACompilerRunningTakesOneThreadFromTheLoops) {
+  const int all = kiln::cpu::max_threads();
+  EXPECT_EQ(kiln::cpu::loop_threads(), all);
+  {
+    kiln::cpu::CompilerRunning running;
+    EXPECT_EQ(kiln::cpu::loop_threads(), std::max(1, all - 1));
+    int threads_seen = 0;
+    kiln::cpu::parallel_for(int64_t{1} << 20, 1, [&](int64_t, int64_t) {
+#pragma omp atomic
+      ++threads_seen;
+    });
+    EXPECT_EQ(threads_seen, std::max(1, all - 1));
+  }
+  EXPECT_EQ(kiln::cpu::loop_threads(), all);
 }
