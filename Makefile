@@ -94,7 +94,8 @@ bench: build
 	$(PY) bench/all.py
 
 # On a GPU machine with the packages preinstalled and no network (the device
-# tool): build with the system Python, run the whole suite on cpu and cuda,
+# tool): build with the system Python, run the whole suite on cpu and cuda
+# (with automatic fusion on, then off),
 # the CUDA tests under compute-sanitizer's memcheck and racecheck in parallel
 # shards (tests/sanitizer/run.py; not the Numba test: Numba's driver binding
 # probes entry points the driver lacks, which memcheck reports), cuSPARSE's
@@ -105,6 +106,7 @@ bench: build
 gpu-check:
 	python3 -m pip install --quiet --no-build-isolation --no-deps -C build-dir=build/gpu .
 	cd tests && python3 -m pytest -q -p no:cacheprovider python
+	cd tests && KILN_FUSION=0 python3 -m pytest -q -p no:cacheprovider python
 	cd tests && KILN_THREAD_TEST_SECONDS=30 python3 -m pytest -q -p no:cacheprovider python/test_threads.py
 	cd tests && KILN_FUSION=wait python3 -m pytest -q -p no:cacheprovider python/test_elementwise.py \
 	  python/test_ufuncs.py python/test_fusion.py python/test_numpy_functions.py
