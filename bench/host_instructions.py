@@ -29,7 +29,7 @@ CASES = {
     "eager a + b": "with kiln.fusion.disabled():\n    for _ in range(N): a + b",
     "auto-fused a + 1.0 (runs when dropped)": "for _ in range(N): a + 1.0",
     "auto-fused a + b (runs when dropped)": "for _ in range(N): a + b",
-    "auto-fused (a + 1.0, kiln.fusion.flush()) (bench/fusion.py's call)": "for _ in range(N): (a + 1.0, kiln.fusion.flush())",
+    "auto-fused (a + 1.0, kiln.fusion.flush()), a flush after each op": "for _ in range(N): (a + 1.0, kiln.fusion.flush())",
     "empty(1000)": "for _ in range(N): kiln.empty(1000, dtype='float32', device='cuda')",
     "empty(1000), the default device": "for _ in range(N): kiln.empty(1000, dtype='float32')",
 }
