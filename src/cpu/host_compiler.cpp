@@ -295,8 +295,12 @@ const std::string& device_headers_digest() {
 
 // The host runtime's grid machinery is compiled where this precedes it
 // (host_runtime.hpp): once into kiln_runtime.o, or into a kernel compiled
-// with the runtime as text.
-const std::string kRuntimeDefinitions = "#define KILN_HOST_RUNTIME_DEFINITIONS\n";
+// with the runtime as text. So are libmvec.hpp's wrappers, which kernels
+// call for the math functions as kiln's own loops do.
+const std::string kRuntimeDefinitions =
+    "#define KILN_HOST_RUNTIME_DEFINITIONS\n"
+    "#define KILN_LIBMVEC_DEFINITIONS\n"
+    "#include \"kiln/device/libmvec.hpp\"\n";
 const std::string kRuntimeObject = "kiln_runtime.o";
 // The main file of compilers started ahead (standby_compiler.hpp).
 const std::string kStandbyMain = "standby.cpp";

@@ -3,11 +3,15 @@
 // kernels and the GPU compute them.
 //
 // float32/float64 loops are vectorised through glibc's libmvec (the `simd`
-// declarations in kiln/device/libmvec.hpp let GCC call the vector variants), and
-// target_clones picks the AVX-512, AVX2 or SSE build of the loop when the
-// library loads. Results stay within libmvec's documented 4 ulp; NaN and inf
-// are handled by libmvec's scalar fallback lanes. float16 computes in float.
+// declarations of kiln/device/libmvec.hpp's wrappers let GCC call their
+// vector forms, which all compute through the variant the process picked, so
+// an element's bits do not depend on its place or layout), and target_clones
+// picks the AVX-512, AVX2 or SSE build of the loop when the library loads.
+// Results stay within libmvec's documented 4 ulp; NaN and inf are handled by
+// libmvec's scalar fallback lanes. float16 computes in float.
 // First: see device_ops.hpp.
+#include <algorithm>
+
 #include "device_ops.hpp"
 #include "kiln/device/libmvec.hpp"
 
@@ -16,6 +20,17 @@
 
 namespace kiln::cpu {
 namespace {
+
+// Strided operands (and broadcast ones) go through contiguous tiles, so
+// that every element is computed by the vector loop: kiln_mvec's scalar form
+// rounds as its vector forms do (kiln/device/libmvec.hpp), but costs a whole
+// vector call for its one element.
+constexpr int64_t kTile = 512;
+
+template <class T>
+const T& element(const char* base, int64_t i, int64_t stride) {
+  return *reinterpret_cast<const T*>(base + i * stride);
+}
 
 template <class F, class T>
 KILN_VECTOR_CLONES void vector_unary_loop(char* const* d, const int64_t* s, int64_t n) {
@@ -26,7 +41,14 @@ KILN_VECTOR_CLONES void vector_unary_loop(char* const* d, const int64_t* s, int6
     for (int64_t i = 0; i < n; ++i) y[i] = F::call(x[i]);
     return;
   }
-  unary_loop<F, T>(d, s, n);
+  alignas(64) T x[kTile], y[kTile];
+  for (int64_t first = 0; first < n; first += kTile) {
+    const int64_t m = std::min(kTile, n - first);
+    for (int64_t i = 0; i < m; ++i) x[i] = element<T>(d[0], first + i, s[0]);
+#pragma omp simd
+    for (int64_t i = 0; i < m; ++i) y[i] = F::call(x[i]);
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(d[1] + (first + i) * s[1]) = y[i];
+  }
 }
 
 template <class F, class T>
@@ -39,7 +61,17 @@ KILN_VECTOR_CLONES void vector_binary_loop(char* const* d, const int64_t* s, int
     for (int64_t i = 0; i < n; ++i) y[i] = F::call(a[i], b[i]);
     return;
   }
-  binary_loop<F, T>(d, s, n);
+  alignas(64) T a[kTile], b[kTile], y[kTile];
+  for (int64_t first = 0; first < n; first += kTile) {
+    const int64_t m = std::min(kTile, n - first);
+    for (int64_t i = 0; i < m; ++i) {
+      a[i] = element<T>(d[0], first + i, s[0]);
+      b[i] = element<T>(d[1], first + i, s[1]);
+    }
+#pragma omp simd
+    for (int64_t i = 0; i < m; ++i) y[i] = F::call(a[i], b[i]);
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(d[2] + (first + i) * s[2]) = y[i];
+  }
 }
 
 template <class Op>

@@ -6,6 +6,7 @@
 // CPU backend's own loops (src/cpu/device_ops.hpp).
 #pragma once
 #include "kiln/device/complex_math.cuh"
+#include "kiln/device/libmvec.hpp"  // KILN_MVEC: on the CPU, one rounding per function wherever it runs
 #include "kiln/device/special_functions.h"
 #include "kiln/device/types.cuh"
 
@@ -88,9 +89,9 @@ struct op_square {
 // Real functions with a complex counterpart (cname) where one exists.
 #define KILN_DEV_MATH(name, fn, cfn)                                                  \
   struct op_##name {                                                                  \
-    __device__ static float call(float x) { return fn##f(x); }                        \
-    __device__ static double call(double x) { return fn(x); }                         \
-    __device__ static half call(half x) { return to_half(fn##f(to_float(x))); }       \
+    __device__ static float call(float x) { return KILN_MVEC(fn##f)(x); }             \
+    __device__ static double call(double x) { return KILN_MVEC(fn)(x); }              \
+    __device__ static half call(half x) { return to_half(KILN_MVEC(fn##f)(to_float(x))); } \
     template <class R> __device__ static complex<R> call(complex<R> z) { return cfn(z); } \
   };
 template <class R> __device__ complex<R> cexp2(complex<R> z) { return cexp(scale(z, R(0.6931471805599453))); }
@@ -124,7 +125,7 @@ KILN_DEV_MATH(atanh, atanh, catanh)
     __device__ static double call(double x) { return dfn; }                            \
     __device__ static half call(half h) { float x = to_float(h); return to_half(ffn); } \
   };
-KILN_DEV_REAL(cbrt, cbrtf(x), cbrt(x))
+KILN_DEV_REAL(cbrt, KILN_MVEC(cbrtf)(x), KILN_MVEC(cbrt)(x))
 KILN_DEV_REAL(deg2rad, x * 0.017453292519943295f, x * 0.017453292519943295)
 KILN_DEV_REAL(rad2deg, x * 57.29577951308232f, x * 57.29577951308232)
 #undef KILN_DEV_REAL
@@ -375,8 +376,12 @@ struct op_fmin {
     __device__ static double call(double a, double b) { return dfn; }                      \
     __device__ static half call(half x, half y) { float a = to_float(x), b = to_float(y); return to_half(ffn); } \
   };
-KILN_DEV_REAL2(atan2, atan2f(a, b), atan2(a, b))
+KILN_DEV_REAL2(atan2, KILN_MVEC(atan2f)(a, b), KILN_MVEC(atan2)(a, b))
+#ifdef KILN_MVEC_WRAPPED
+KILN_DEV_REAL2(hypot, kiln_mvec_hypotf(a, b), kiln_mvec_hypot(a, b))
+#else
 KILN_DEV_REAL2(hypot, real_hypot(a, b), real_hypot(a, b))
+#endif
 KILN_DEV_REAL2(copysign, copysignf(a, b), copysign(a, b))
 #undef KILN_DEV_REAL2
 struct op_logaddexp {
