@@ -66,7 +66,15 @@ inline double kiln_mvec_sqrt(double x) noexcept { return __builtin_sqrt(x); }
 #endif
 
 #if defined(KILN_MVEC_WRAPPED) && defined(KILN_LIBMVEC_DEFINITIONS)
-#include <immintrin.h>
+// GCC's vector types (the same registers and calling convention as
+// immintrin.h's, whose headers took longer to compile than the wrappers:
+// the runtime object generated kernels link is compiled once per cache).
+typedef float kiln_mvec_f16 __attribute__((vector_size(64)));
+typedef float kiln_mvec_f8 __attribute__((vector_size(32)));
+typedef float kiln_mvec_f4 __attribute__((vector_size(16)));
+typedef double kiln_mvec_d8 __attribute__((vector_size(64)));
+typedef double kiln_mvec_d4 __attribute__((vector_size(32)));
+typedef double kiln_mvec_d2 __attribute__((vector_size(16)));
 
 namespace kiln_mvec {
 // 3: AVX-512 (glibc's _ZGVe variants), 2: AVX2 (_ZGVd), 1: SSE (_ZGVb): the
@@ -87,79 +95,110 @@ static const int level = [] {
 #define KILN_MVEC_ARGS_1(f) f(x)
 #define KILN_MVEC_ARGS_2(f) f(x), f(y)
 
-// The wrappers of one function over one element type. NAME: the C name
-// (sinf, sin); T: the element; S: the intrinsics' letters (ps, pd); V: the
-// vector types' suffix (nothing, d); CVT: the lane-0 read (ss_f32, sd_f64);
-// E, D, B: the lanes of glibc's AVX-512, AVX2 and SSE variants; A: 1 or 2
-// arguments; L: glibc's v or vv. The form of the chosen variant's width
-// calls it (the loops' bodies); a narrower form (a loop's last partial
-// vector, the scalar function) widens its lanes with zeros, calls the chosen
-// variant from a function compiled for its instruction set, and takes its
-// lanes back. (The AVX-512 form runs only where level is 3.)
-#define KILN_MVEC_DEFINE(NAME, T, S, V, CVT, E, D, B, A, L)                                                     \
-  extern "C" __attribute__((visibility("default"))) __m512##V _ZGVeN##E##L##_##NAME(KILN_MVEC_TYPES_##A(__m512##V));                                   \
-  extern "C" __attribute__((visibility("default"))) __m256##V _ZGVdN##D##L##_##NAME(KILN_MVEC_TYPES_##A(__m256##V));                                   \
-  extern "C" __attribute__((visibility("default"))) __m128##V _ZGVbN##B##L##_##NAME(KILN_MVEC_TYPES_##A(__m128##V));                                   \
-  namespace kiln_mvec {                                                                                         \
-  __attribute__((target("avx512f"))) static __m256##V e_of_256_##NAME(KILN_MVEC_PARAMS_##A(__m256##V)) {        \
-    return _mm512_cast##S##512_##S##256(_ZGVeN##E##L##_##NAME(KILN_MVEC_ARGS_##A(_mm512_zext##S##256_##S##512))); \
-  }                                                                                                             \
-  __attribute__((target("avx512f"))) static __m128##V e_of_128_##NAME(KILN_MVEC_PARAMS_##A(__m128##V)) {        \
-    return _mm512_cast##S##512_##S##128(_ZGVeN##E##L##_##NAME(KILN_MVEC_ARGS_##A(_mm512_zext##S##128_##S##512))); \
-  }                                                                                                             \
-  __attribute__((target("avx2"))) static __m256##V d_of_256_##NAME(KILN_MVEC_PARAMS_##A(__m256##V)) {           \
-    return _ZGVdN##D##L##_##NAME(KILN_MVEC_ARGS_##A());                                                         \
-  }                                                                                                             \
-  __attribute__((target("avx2"))) static __m128##V d_of_128_##NAME(KILN_MVEC_PARAMS_##A(__m128##V)) {           \
-    return _mm256_cast##S##256_##S##128(_ZGVdN##D##L##_##NAME(KILN_MVEC_ARGS_##A(_mm256_zext##S##128_##S##256))); \
-  }                                                                                                             \
-  __attribute__((target("avx"))) static __m256##V b_of_256_##NAME(KILN_MVEC_PARAMS_##A(__m256##V)) {           \
-    const __m128##V low = _ZGVbN##B##L##_##NAME(KILN_MVEC_ARGS_##A(_mm256_cast##S##256_##S##128));               \
-    const __m128##V high = _ZGVbN##B##L##_##NAME(KILN_MVEC_ARGS_##A(KILN_MVEC_HIGH_##S));                        \
-    return _mm256_set_m128##V(high, low);                                                                       \
-  }                                                                                                             \
-  static __m128##V of_128_##NAME(KILN_MVEC_PARAMS_##A(__m128##V)) {                                             \
-    if (level == 3) return e_of_128_##NAME(KILN_MVEC_ARGS_##A());                                               \
-    if (level == 2) return d_of_128_##NAME(KILN_MVEC_ARGS_##A());                                               \
-    return _ZGVbN##B##L##_##NAME(KILN_MVEC_ARGS_##A());                                                         \
-  }                                                                                                             \
-  }                                                                                                             \
-  extern "C" T kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(T)) noexcept {                                             \
-    return _mm_cvt##CVT(kiln_mvec::of_128_##NAME(KILN_MVEC_ARGS_##A(_mm_set1_##S)));                            \
-  }                                                                                                             \
-  extern "C" __m128##V _ZGVbN##B##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(__m128##V)) {                       \
-    return kiln_mvec::of_128_##NAME(KILN_MVEC_ARGS_##A());                                                      \
-  }                                                                                                             \
-  extern "C" __attribute__((target("avx"))) __m256##V _ZGVcN##D##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(__m256##V)) { \
-    if (kiln_mvec::level == 3) return kiln_mvec::e_of_256_##NAME(KILN_MVEC_ARGS_##A());                         \
-    if (kiln_mvec::level == 2) return kiln_mvec::d_of_256_##NAME(KILN_MVEC_ARGS_##A());                         \
-    return kiln_mvec::b_of_256_##NAME(KILN_MVEC_ARGS_##A());                                                    \
-  }                                                                                                             \
-  extern "C" __attribute__((target("avx2"))) __m256##V _ZGVdN##D##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(__m256##V)) { \
-    if (kiln_mvec::level == 3) return kiln_mvec::e_of_256_##NAME(KILN_MVEC_ARGS_##A());                         \
-    return _ZGVdN##D##L##_##NAME(KILN_MVEC_ARGS_##A());                                                         \
-  }                                                                                                             \
-  extern "C" __attribute__((target("avx512f"))) __m512##V _ZGVeN##E##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(__m512##V)) { \
-    return _ZGVeN##E##L##_##NAME(KILN_MVEC_ARGS_##A());                                                         \
+// Lanes moved between widths, per element type: zero-extended into a wider
+// vector (_ZX_), the low part (_LO_) or high half (_HI_) of a wider one.
+#define KILN_MVEC_ZX_8_16f(v) __builtin_shufflevector(v, (kiln_mvec_f8){}, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#define KILN_MVEC_ZX_4_16f(v) __builtin_shufflevector(v, (kiln_mvec_f4){}, 0, 1, 2, 3, 4, 5, 6, 7, 4, 5, 6, 7, 4, 5, 6, 7)
+#define KILN_MVEC_ZX_4_8f(v) __builtin_shufflevector(v, (kiln_mvec_f4){}, 0, 1, 2, 3, 4, 5, 6, 7)
+#define KILN_MVEC_LO_16_8f(v) __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7)
+#define KILN_MVEC_LO_16_4f(v) __builtin_shufflevector(v, v, 0, 1, 2, 3)
+#define KILN_MVEC_LO_8_4f(v) __builtin_shufflevector(v, v, 0, 1, 2, 3)
+#define KILN_MVEC_ZX_8_16d(v) __builtin_shufflevector(v, (kiln_mvec_d4){}, 0, 1, 2, 3, 4, 5, 6, 7)
+#define KILN_MVEC_ZX_4_16d(v) __builtin_shufflevector(v, (kiln_mvec_d2){}, 0, 1, 2, 3, 2, 3, 2, 3)
+#define KILN_MVEC_ZX_4_8d(v) __builtin_shufflevector(v, (kiln_mvec_d2){}, 0, 1, 2, 3)
+#define KILN_MVEC_LO_16_8d(v) __builtin_shufflevector(v, v, 0, 1, 2, 3)
+#define KILN_MVEC_LO_16_4d(v) __builtin_shufflevector(v, v, 0, 1)
+#define KILN_MVEC_LO_8_4d(v) __builtin_shufflevector(v, v, 0, 1)
+
+// The forms' shared code for one element type (f or d) and arity, given
+// glibc's three variants of the function as pointers: one copy for all
+// functions (a copy per function took the first fused kernel's build, which
+// compiles this into the runtime object, from about 1.2 to 2 s). VE, VD,
+// VB: the AVX-512, AVX2 and SSE vector types. The form of the chosen
+// variant's width calls it directly (the loops' bodies); a narrower form (a
+// loop's last partial vector, the scalar function) widens its lanes with
+// zeros, calls the chosen variant from a function compiled for its
+// instruction set, and takes its lanes back.
+#define KILN_MVEC_SHARED(TAG, K, VE, VD, VB, A)                                                                   \
+  namespace kiln_mvec {                                                                                          \
+  typedef VE (*e_##TAG)(KILN_MVEC_TYPES_##A(VE));                                                                \
+  typedef VD (*d_##TAG)(KILN_MVEC_TYPES_##A(VD));                                                                \
+  typedef VB (*b_##TAG)(KILN_MVEC_TYPES_##A(VB));                                                                \
+  __attribute__((target("avx512f"), noinline)) static VD e_of_d_##TAG(KILN_MVEC_PARAMS_##A(VD), e_##TAG e) {     \
+    const VE r = e(KILN_MVEC_ARGS_##A(KILN_MVEC_ZX_8_16##K));                                                    \
+    return KILN_MVEC_LO_16_8##K(r);                                                                              \
+  }                                                                                                              \
+  __attribute__((target("avx512f"), noinline)) static VB e_of_b_##TAG(KILN_MVEC_PARAMS_##A(VB), e_##TAG e) {     \
+    const VE r = e(KILN_MVEC_ARGS_##A(KILN_MVEC_ZX_4_16##K));                                                    \
+    return KILN_MVEC_LO_16_4##K(r);                                                                              \
+  }                                                                                                              \
+  __attribute__((target("avx2"), noinline)) static VB d_of_b_##TAG(KILN_MVEC_PARAMS_##A(VB), d_##TAG d) {        \
+    const VD r = d(KILN_MVEC_ARGS_##A(KILN_MVEC_ZX_4_8##K));                                                     \
+    return KILN_MVEC_LO_8_4##K(r);                                                                               \
+  }                                                                                                              \
+  __attribute__((noinline)) static VB b_form_##TAG(KILN_MVEC_PARAMS_##A(VB), e_##TAG e, d_##TAG d, b_##TAG b) {  \
+    if (level == 3) return e_of_b_##TAG(KILN_MVEC_ARGS_##A(), e);                                                \
+    if (level == 2) return d_of_b_##TAG(KILN_MVEC_ARGS_##A(), d);                                                \
+    return b(KILN_MVEC_ARGS_##A());                                                                              \
+  }                                                                                                              \
+  __attribute__((target("avx2"), noinline)) static VD d_form_##TAG(KILN_MVEC_PARAMS_##A(VD), e_##TAG e,          \
+                                                                  d_##TAG d) {                                   \
+    if (level == 3) return e_of_d_##TAG(KILN_MVEC_ARGS_##A(), e);                                                \
+    return d(KILN_MVEC_ARGS_##A());                                                                              \
+  }                                                                                                              \
   }
 
-// The upper half of a 256-bit vector.
-#define KILN_MVEC_HIGH_ps(x) _mm256_extractf128_ps(x, 1)
-#define KILN_MVEC_HIGH_pd(x) _mm256_extractf128_pd(x, 1)
+// The wrappers of one function over one element type: the scalar function
+// and the SSE, AVX2 and AVX-512 forms (kiln compiles its loops and kernels
+// for x86-64-v4, v3 or the baseline, never for AVX without AVX2, so GCC
+// never calls the AVX form a `simd` declaration also promises).
+// NAME: the C name (sinf, sin); T: the element; TAG: its shared code's set;
+// VE, VD, VB: its vector types; E, D, B: the lanes of glibc's AVX-512, AVX2
+// and SSE variants; A: 1 or 2 arguments; L: glibc's v or vv.
+#define KILN_MVEC_SPLAT_1(VB) (VB){x}
+#define KILN_MVEC_SPLAT_2(VB) (VB){x}, (VB){y}
+#define KILN_MVEC_DEFINE(NAME, T, TAG, VE, VD, VB, E, D, B, A, L)                                                 \
+  extern "C" __attribute__((visibility("default"))) VE _ZGVeN##E##L##_##NAME(KILN_MVEC_TYPES_##A(VE));          \
+  extern "C" __attribute__((visibility("default"))) VD _ZGVdN##D##L##_##NAME(KILN_MVEC_TYPES_##A(VD));          \
+  extern "C" __attribute__((visibility("default"))) VB _ZGVbN##B##L##_##NAME(KILN_MVEC_TYPES_##A(VB));          \
+  namespace kiln_mvec {                                                                                           \
+  __attribute__((target("avx512f"))) static T e_scalar_##NAME(KILN_MVEC_PARAMS_##A(T)) {                           \
+    return _ZGVeN##E##L##_##NAME(KILN_MVEC_SPLAT_##A(VE))[0];                                                     \
+  }                                                                                                               \
+  __attribute__((target("avx2"))) static T d_scalar_##NAME(KILN_MVEC_PARAMS_##A(T)) {                              \
+    return _ZGVdN##D##L##_##NAME(KILN_MVEC_SPLAT_##A(VD))[0];                                                     \
+  }                                                                                                               \
+  }                                                                                                               \
+  /* The scalar form, which strided generated code calls an element at a time: direct calls only. */             \
+  extern "C" T kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(T)) noexcept {                                               \
+    if (kiln_mvec::level == 3) return kiln_mvec::e_scalar_##NAME(KILN_MVEC_ARGS_##A());                           \
+    if (kiln_mvec::level == 2) return kiln_mvec::d_scalar_##NAME(KILN_MVEC_ARGS_##A());                           \
+    return _ZGVbN##B##L##_##NAME(KILN_MVEC_SPLAT_##A(VB))[0];                                                     \
+  }                                                                                                               \
+  extern "C" VB _ZGVbN##B##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(VB)) {                                       \
+    return kiln_mvec::b_form_##TAG(KILN_MVEC_ARGS_##A(), _ZGVeN##E##L##_##NAME, _ZGVdN##D##L##_##NAME,           \
+                                   _ZGVbN##B##L##_##NAME);                                                        \
+  }                                                                                                               \
+  extern "C" __attribute__((target("avx2"))) VD _ZGVdN##D##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(VD)) {       \
+    return kiln_mvec::d_form_##TAG(KILN_MVEC_ARGS_##A(), _ZGVeN##E##L##_##NAME, _ZGVdN##D##L##_##NAME);          \
+  }                                                                                                               \
+  extern "C" __attribute__((target("avx512f"))) VE _ZGVeN##E##L##_kiln_mvec_##NAME(KILN_MVEC_PARAMS_##A(VE)) {    \
+    return _ZGVeN##E##L##_##NAME(KILN_MVEC_ARGS_##A());                                                          \
+  }
 
 #pragma GCC visibility push(hidden)
-// GCC 12's own 512-bit extract and insert intrinsics pass an undefined
-// vector as their unused merge operand, which -Wuninitialized reports in
-// every function that inlines them.
 #pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#define KILN_MVEC_DEFINE_UNARY(fn)                              \
-  KILN_MVEC_DEFINE(fn##f, float, ps, , ss_f32, 16, 8, 4, 1, v) \
-  KILN_MVEC_DEFINE(fn, double, pd, d, sd_f64, 8, 4, 2, 1, v)
-#define KILN_MVEC_DEFINE_BINARY(fn)                              \
-  KILN_MVEC_DEFINE(fn##f, float, ps, , ss_f32, 16, 8, 4, 2, vv) \
-  KILN_MVEC_DEFINE(fn, double, pd, d, sd_f64, 8, 4, 2, 2, vv)
+#pragma GCC diagnostic ignored "-Wpsabi"  // vector arguments wider than the baseline's: the forms target their ISA
+KILN_MVEC_SHARED(f1, f, kiln_mvec_f16, kiln_mvec_f8, kiln_mvec_f4, 1)
+KILN_MVEC_SHARED(d1, d, kiln_mvec_d8, kiln_mvec_d4, kiln_mvec_d2, 1)
+KILN_MVEC_SHARED(f2, f, kiln_mvec_f16, kiln_mvec_f8, kiln_mvec_f4, 2)
+KILN_MVEC_SHARED(d2, d, kiln_mvec_d8, kiln_mvec_d4, kiln_mvec_d2, 2)
+#define KILN_MVEC_DEFINE_UNARY(fn)                                                                  \
+  KILN_MVEC_DEFINE(fn##f, float, f1, kiln_mvec_f16, kiln_mvec_f8, kiln_mvec_f4, 16, 8, 4, 1, v) \
+  KILN_MVEC_DEFINE(fn, double, d1, kiln_mvec_d8, kiln_mvec_d4, kiln_mvec_d2, 8, 4, 2, 1, v)
+#define KILN_MVEC_DEFINE_BINARY(fn)                                                                  \
+  KILN_MVEC_DEFINE(fn##f, float, f2, kiln_mvec_f16, kiln_mvec_f8, kiln_mvec_f4, 16, 8, 4, 2, vv) \
+  KILN_MVEC_DEFINE(fn, double, d2, kiln_mvec_d8, kiln_mvec_d4, kiln_mvec_d2, 8, 4, 2, 2, vv)
 KILN_LIBMVEC_WRAPPED_UNARY(KILN_MVEC_DEFINE_UNARY)
 KILN_LIBMVEC_WRAPPED_BINARY(KILN_MVEC_DEFINE_BINARY)
 #pragma GCC diagnostic pop
