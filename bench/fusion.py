@@ -356,25 +356,23 @@ def cpu_rows():
                 arg_t[name] = timed(lambda: int(first_maximum(kiln, *ka)), nothing)
                 rows_t[name] = timed(lambda: row_sums(kiln, *square(kiln, ka)), nothing)
                 chain_t[name] = timed(lambda: chain(kiln, ks), nothing, per_call=True)
-    expr_t["numpy"] = timed(lambda: expression(np, hosts[0]), nothing)
-    sum_t["numpy"] = timed(lambda: float(sum_of_squares(np, *hosts)), nothing)
-    var_t["numpy"] = timed(lambda: float(variance(np, *hosts)), nothing)
-    arg_t["numpy"] = timed(lambda: int(first_maximum(np, *hosts)), nothing)
-    rows_t["numpy"] = timed(lambda: row_sums(np, *square(np, hosts)), nothing)
-    chain_t["numpy"] = timed(lambda: chain(np, small), nothing, per_call=True)
+
+    def host_library(name, xp, arrays, small_array):
+        """The rows of a library over its CPU arrays (NumPy's, PyTorch's tensors)."""
+        expr_t[name] = timed(lambda: expression(xp, arrays[0]), nothing)
+        sum_t[name] = timed(lambda: float(sum_of_squares(xp, *arrays)), nothing)
+        var_t[name] = timed(lambda: float(variance(xp, *arrays)), nothing)
+        arg_t[name] = timed(lambda: int(first_maximum(xp, *arrays)), nothing)
+        rows_t[name] = timed(lambda: row_sums(xp, *square(xp, arrays)), nothing)
+        chain_t[name] = timed(lambda: chain(xp, small_array), nothing, per_call=True)
+
+    host_library("numpy", np, hosts, small)
     versions = {"numpy": np.__version__}
     try:
         import torch
 
         versions["torch"] = torch.__version__
-        ta = [torch.from_numpy(h) for h in hosts]
-        ts = torch.from_numpy(small)
-        expr_t["torch eager"] = timed(lambda: expression(torch, ta[0]), nothing)
-        sum_t["torch eager"] = timed(lambda: float(sum_of_squares(torch, *ta)), nothing)
-        var_t["torch eager"] = timed(lambda: float(variance(torch, *ta)), nothing)
-        arg_t["torch eager"] = timed(lambda: int(first_maximum(torch, *ta)), nothing)
-        rows_t["torch eager"] = timed(lambda: row_sums(torch, *square(torch, ta)), nothing)
-        chain_t["torch eager"] = timed(lambda: chain(torch, ts), nothing, per_call=True)
+        host_library("torch eager", torch, [torch.from_numpy(h) for h in hosts], torch.from_numpy(small))
     except ImportError:
         pass
     row(f"sin(a)*2 + sqrt(abs(a)), {n >> 20}M float32", "auto <= 9 ms (2 cores); >= 3x torch eager (16 cores)",
