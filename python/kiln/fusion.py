@@ -35,17 +35,23 @@ def settings():
     return {name: getattr(s, name) for name in _FIELDS}
 
 
+def _check_names(function, changes):
+    """TypeError naming `function` for a setting that does not exist."""
+    for name in changes:
+        if name not in _FIELDS:
+            raise TypeError(f"kiln.fusion.{function}: unknown setting {name!r} (settings: {', '.join(_FIELDS)})")
+
+
 def configure(**changes):
     """Changes settings: ``enabled``, ``cpu_min_size`` (CPU results smaller
     than this run op by op), ``wait_for_compile``, ``max_ops`` and
     ``max_inputs`` (the largest graph one kernel takes), ``contract_fma``
     (GPU: let the compiler fuse a*b + c into one multiply-add). What was
     recorded before runs first. Returns the previous settings."""
+    _check_names("configure", changes)
     s = _core._fusion_settings()
     previous = {name: getattr(s, name) for name in _FIELDS}
     for name, value in changes.items():
-        if name not in _FIELDS:
-            raise TypeError(f"kiln.fusion.configure: unknown setting {name!r} (settings: {', '.join(_FIELDS)})")
         setattr(s, name, value)
     _core._fusion_set_settings(s)
     return previous
@@ -55,9 +61,7 @@ def configured(**changes):
     """``with kiln.fusion.configured(enabled=False): ...``: settings for a
     block, applied over those current when it is entered; leaving it runs
     what it recorded and puts those back."""
-    for name in changes:
-        if name not in _FIELDS:
-            raise TypeError(f"kiln.fusion.configured: unknown setting {name!r} (settings: {', '.join(_FIELDS)})")
+    _check_names("configured", changes)
     return _core._FusionSettingsBlock(**changes)
 
 
