@@ -18,9 +18,9 @@
 // the same input wherever it runs: kiln's loops (src/cpu/math_kernels.cpp)
 // and generated kernels (fused.cuh) alike. A narrower form fills the chosen
 // width with zeros; the scalar form costs one vector call. The definitions
-// are compiled where KILN_LIBMVEC_DEFINITIONS precedes this header: into
-// libkiln (src/cpu/libmvec_wrappers.cpp) and into the runtime object
-// generated kernels link (host_compiler.cpp's kRuntimeDefinitions).
+// are compiled where KILN_LIBMVEC_DEFINITIONS precedes this header
+// (src/cpu/libmvec_wrappers.cpp) into one object, which libkiln holds and
+// the runtime object generated kernels link (host_compiler.cpp) takes in.
 #pragma once
 #define KILN_LIBMVEC_UNARY(X)                                                                      \
   X(sqrt) X(cbrt) X(exp) X(exp2) X(expm1) X(log) X(log1p) X(log2) X(log10) X(sin) X(cos) X(tan) X(asin) \
