@@ -250,6 +250,45 @@ std::string helpers_of(const Flat& f) {
   return s;
 }
 
+// On the CPU, elements [first, end) over strided operands a tile at a time
+// (KILN_FUSED_TILE): each leaf's elements gathered into a contiguous tile,
+// the value computed over the tiles by one simd loop, which calls the math
+// functions' vector forms (kiln/device/libmvec.hpp), and the results
+// written to `dst` (consecutive) or, with none, each to its place in the
+// output. An element's scalar call cost a strided 16M-element expression
+// 70 ms where the contiguous one took 8 (2-core machine).
+std::string strided_tiles(const Flat& f) {
+  using detail::device_type;
+  using std::to_string;
+  const int nl = static_cast<int>(f.leaves.size());
+  const std::string out_t = device_type(f.out_dtype), NL = to_string(nl);
+  std::string s = "#ifndef __CUDA_ARCH__\n"
+                  "static void kiln_fused_tiles(const kiln_fused_params& p, long long first, long long end, " +
+                  out_t + "* dst) {\n  const long long zero = p.zero;\n";
+  for (size_t j = 0; j < f.scalars.size(); ++j) {
+    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
+    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
+  }
+  s += "  kiln_strided_walk<" + to_string(f.shape.size()) + ", " + to_string(nl + 1) + "> w(p.index, first);\n"
+       "  for (long long t = first; t < end; t += KILN_FUSED_TILE) {\n"
+       "    const int m = end - t < KILN_FUSED_TILE ? (int)(end - t) : KILN_FUSED_TILE;\n";
+  for (int k = 0; k < nl; ++k)
+    s += "    " + std::string(device_type(f.leaves[k].array.dtype())) + " g" + to_string(k) + "[KILN_FUSED_TILE];\n";
+  s += "    char* at[KILN_FUSED_TILE];\n    " + out_t + " r[KILN_FUSED_TILE];\n"
+       "    for (int e = 0; e < m; ++e, w.next()) {\n";
+  for (int k = 0; k < nl; ++k) {
+    const std::string K = to_string(k);
+    s += "      g" + K + "[e] = *(const " + device_type(f.leaves[k].array.dtype()) + "*)(p.data[" + K + "] + w.off[" + K +
+         "]);\n";
+  }
+  s += "      at[e] = p.data[" + NL + "] + w.off[" + NL + "];\n    }\n"
+       "    " + out_t + "* __restrict__ out = dst ? dst + (t - first) : r;\n"
+       "    _Pragma(\"omp simd\") for (int e = 0; e < m; ++e) out[e] = " +
+       value_call(f, [](int k) { return "g" + to_string(k) + "[e]"; }, [](int j) { return "s" + to_string(j); }, "zero") +
+       ";\n    if (!dst)\n      for (int e = 0; e < m; ++e) *(" + out_t + "*)at[e] = r[e];\n  }\n}\n#endif\n";
+  return s;
+}
+
 std::string elementwise_source(const Flat& f) {
   using detail::device_type;
   using std::to_string;
@@ -281,11 +320,13 @@ std::string elementwise_source(const Flat& f) {
   };
 
   std::string s = helpers_of(f);
+  if (!f.contiguous) s += strided_tiles(f);
   s += "KILN_GENERATED_KERNEL kiln_fused(const kiln_fused_params p) {\n"
        "  const long long n = p.index.size(), zero = p.zero;\n";
   if (!f.contiguous) {
-    s += "  KILN_FUSED_LOOP(i, n) {\n    " + offsets + "    *(" + out_t + "*)(p.data[" + to_string(nl) +
-         "] + off[" + to_string(nl) + "]) = " + strided_value + ";\n  }\n}\n";
+    s += "#ifdef __CUDA_ARCH__\n  KILN_FUSED_LOOP(i, n) {\n    " + offsets + "    *(" + out_t + "*)(p.data[" +
+         to_string(nl) + "] + off[" + to_string(nl) + "]) = " + strided_value + ";\n  }\n#else\n" +
+         "  KILN_FUSED_BLOCK_RUN(begin, end, n);\n  if (begin < end) kiln_fused_tiles(p, begin, end, nullptr);\n#endif\n}\n";
   } else {
     s += locals + out_decl + "p.data[" + to_string(nl) + "];\n";
     const std::string V = to_string(vector_width(f));
@@ -314,7 +355,7 @@ std::string elementwise_source(const Flat& f) {
        "  const long long n = first + count, zero = p.zero;\n" +
        out_decl + "dst;\n";
   if (!f.contiguous)
-    s += "  for (long long i = first; i < n; ++i) {\n    " + offsets + "    out[i - first] = " + strided_value + ";\n  }\n";
+    s += "  kiln_fused_tiles(p, first, n, out);\n";
   else
     s += locals + "  _Pragma(\"omp simd\") for (long long i = first; i < n; ++i) out[i - first] = " + call(at("i")) + ";\n";
   s += "}\nextern \"C\" void (*const kiln_fused_fill_entry)(const void*, long long, long long, void*) = &kiln_fused_fill;\n"

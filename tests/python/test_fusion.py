@@ -222,6 +222,39 @@ def test_update_of_existing_memory_runs_as_one_kernel(device, fused):
     np.testing.assert_allclose(kiln.asnumpy(z), np.broadcast_to(base[::-1][::2] * 3 + 1, (4, 25)), rtol=1e-15)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "int32", "float16"])
+def test_strided_layouts_over_many_tiles(device, fused, dtype):
+    # Large enough for several of a CPU kernel's gathered tiles (256
+    # elements) on each thread, and for a thread's run to start mid-row:
+    # transposed, reversed, stepped and broadcast leaves into a fresh and
+    # into a strided output, and a reduction of the same value, bit for bit
+    # as op by op (math functions on the CPU, as test_fusion_random's).
+    rng = np.random.default_rng(7)
+    base = kiln.array(random_array((301, 47), dtype, rng, low=-3, high=4), device=device)
+    wide = kiln.array(random_array((47, 602), dtype, rng, low=-3, high=4), device=device)
+    row = kiln.array(random_array((47,), dtype, rng, low=-3, high=4), device=device)
+    math = device == "cpu" and dtype != "int32"
+
+    def value(a, b, c):
+        v = a * 2 + b[:, ::-1] - c
+        return (kiln.sin(v) + kiln.exp(b * 0.25) if math else v * b) + 1
+
+    def operands():
+        return base, wide[:, ::2].T, row
+
+    fused_value, plain = run_both(value, *operands())
+    same_bits(fused_value, plain)
+    out = kiln.zeros((301, 94), dtype=fused_value.dtype, device=device)
+    with kiln.fusion.disabled():
+        expected = kiln.zeros((301, 94), dtype=fused_value.dtype, device=device)
+        expected[:, 1::2] = value(*operands())
+    out[:, 1::2] = value(*operands())
+    same_bits(kiln.asnumpy(out), kiln.asnumpy(expected))
+    if dtype != "float16":
+        summed, plain_sum = run_both(lambda *x: value(*x).sum(axis=0), *operands())
+        np.testing.assert_allclose(summed, plain_sum, rtol=1e-5 if "64" not in dtype else 1e-12)
+
+
 def test_memory_numpy_can_write_is_read_at_once(fused):
     # kiln.asarray shares a NumPy array's memory on the CPU: a write through
     # NumPy must not reach an expression recorded before it.

@@ -102,9 +102,44 @@ __device__ __forceinline__ kiln::dev::complex<R> kiln_rounded(kiln::dev::complex
 #ifdef __CUDA_ARCH__
 #define KILN_FUSED_LOOP(i, n) KILN_LOOP(i, n)
 #else
-#define KILN_FUSED_LOOP(i, n)                                                                   \
-  const long long kiln_per_ = ((n) + gridDim.x - 1) / gridDim.x;                               \
-  const long long kiln_begin_ = (long long)blockIdx.x * kiln_per_;                             \
-  const long long kiln_end_ = kiln_begin_ + kiln_per_ < (n) ? kiln_begin_ + kiln_per_ : (n);   \
+// [begin, end): this block's contiguous run of a flat loop of n.
+#define KILN_FUSED_BLOCK_RUN(begin, end, n)                                              \
+  const long long kiln_per_ = ((n) + gridDim.x - 1) / gridDim.x;                          \
+  const long long begin = (long long)blockIdx.x * kiln_per_;                              \
+  const long long end = begin + kiln_per_ < (n) ? begin + kiln_per_ : (n)
+#define KILN_FUSED_LOOP(i, n)                 \
+  KILN_FUSED_BLOCK_RUN(kiln_begin_, kiln_end_, n); \
   _Pragma("omp simd") for (long long i = kiln_begin_; i < kiln_end_; ++i)
+
+// Elements of a strided loop a CPU kernel gathers into contiguous tiles
+// (the generated kiln_fused_tiles), so that the value is computed by one
+// simd loop over them, with the math functions' vector forms, instead of a
+// scalar call an element.
+#define KILN_FUSED_TILE 256
+
+// The operands' byte offsets of consecutive elements of a C-order loop,
+// from a counter per dimension: no division an element, where
+// kiln_indexer::offsets takes ND - 1 divisions and remainders.
+template <int ND, int NOPS> struct kiln_strided_walk {
+  const kiln_indexer<ND, NOPS>& x;
+  long long at[ND];
+  long long off[NOPS];
+  kiln_strided_walk(const kiln_indexer<ND, NOPS>& index, long long i) : x(index) {
+    x.offsets(i, off);
+    for (int d = ND - 1; d >= 0; --d) {
+      at[d] = d == 0 ? i : i % x.shape[d];
+      i = d == 0 ? 0 : i / x.shape[d];
+    }
+  }
+  // To the next element (past the last: the first dimension's counter
+  // runs on, nothing is read there).
+  void next() {
+    for (int d = ND - 1; d >= 0; --d) {
+      for (int k = 0; k < NOPS; ++k) off[k] += x.strides[k][d];
+      if (++at[d] < x.shape[d] || d == 0) return;
+      at[d] = 0;
+      for (int k = 0; k < NOPS; ++k) off[k] -= x.shape[d] * x.strides[k][d];
+    }
+  }
+};
 #endif
