@@ -413,15 +413,12 @@ class Device:
 
 
 def _host_attributes():  # noqa: N802
-    """The limits kiln's CPU runtime enforces (CUDA's; see host_compiler.cpp's launch_host)."""
-    return {
-        "MAX_THREADS_PER_BLOCK": 1024, "MAX_BLOCK_DIM_X": 1024, "MAX_BLOCK_DIM_Y": 1024, "MAX_BLOCK_DIM_Z": 64,
-        "MAX_GRID_DIM_X": 2 ** 31 - 1, "MAX_GRID_DIM_Y": 65535, "MAX_GRID_DIM_Z": 65535,
-        "MAX_SHARED_MEMORY_PER_BLOCK": 228 << 10, "WARP_SIZE": 32,
-        "MULTIPROCESSOR_COUNT": _core._cpu_threads(), "COMPUTE_CAPABILITY_MAJOR": 0,
-        "COMPUTE_CAPABILITY_MINOR": 0, "UNIFIED_ADDRESSING": 1, "CAN_MAP_HOST_MEMORY": 1,
-        "CONCURRENT_KERNELS": 0, "INTEGRATED": 1,
-    }
+    """The host's attributes as kiln.cuda reports them in CPU mode (the limits
+    kiln's CPU runtime enforces, CUDA's), by the driver's names; the compute
+    capability (0, 0), as this module's notes say."""
+    cupy_names = {cupy_name: name for name, cupy_name in ENUM_NAMES.items()}
+    found = {cupy_names[name]: value for name, value in _core._cpu_device_attributes().items() if name in cupy_names}
+    return {**found, "COMPUTE_CAPABILITY_MAJOR": 0, "COMPUTE_CAPABILITY_MINOR": 0}
 
 
 class Context:

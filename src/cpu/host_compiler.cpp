@@ -714,18 +714,20 @@ std::pair<void*, size_t> host_global(const HostModule& module, const std::string
 
 void launch_host(const HostModule& module, size_t kernel, const unsigned grid[3], const unsigned block[3],
                  size_t shared_bytes, void** args) {
-  // CUDA's limits, so that a kernel that launches here launches on a GPU.
-  const unsigned max_block[3] = {1024, 1024, 64};
+  // CUDA's limits (host_launch.hpp), so that a kernel that launches here launches on a GPU.
   const unsigned long long threads = 1ull * block[0] * block[1] * block[2];
   for (int d = 0; d < 3; ++d) {
     if (grid[d] == 0 || block[d] == 0) throw ValueError("grid and block dimensions must be at least 1");
-    if (block[d] > max_block[d])
+    if (block[d] > kiln_host::kMaxBlockDim[d])
       throw ValueError("block dimension " + std::to_string(d) + " is " + std::to_string(block[d]) +
-                       "; the limit is " + std::to_string(max_block[d]));
+                       "; the limit is " + std::to_string(kiln_host::kMaxBlockDim[d]));
+    if (grid[d] > kiln_host::kMaxGridDim[d])
+      throw ValueError("grid dimension " + std::to_string(d) + " is " + std::to_string(grid[d]) +
+                       "; the limit is " + std::to_string(kiln_host::kMaxGridDim[d]));
   }
-  if (threads > 1024)
-    throw ValueError("a block of " + std::to_string(threads) + " threads is more than the limit of 1024");
-  if (grid[1] > 65535 || grid[2] > 65535) throw ValueError("grid dimensions y and z are limited to 65535");
+  if (threads > kiln_host::kMaxBlockThreads)
+    throw ValueError("a block of " + std::to_string(threads) + " threads is more than the limit of " +
+                     std::to_string(kiln_host::kMaxBlockThreads));
   if (shared_bytes > kiln_host::kMaxDynamicShared)
     throw ValueError("shared_mem of " + std::to_string(shared_bytes) + " bytes is more than the limit of " +
                      std::to_string(kiln_host::kMaxDynamicShared));

@@ -6,6 +6,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "convert.hpp"
+#include "kiln/device/host_launch.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
@@ -113,6 +114,34 @@ NB_MODULE(_core, m) {
   });
 
   m.def("_cpu_threads", &cpu_thread_count);
+  // The host's device attributes in CPU mode, by CuPy's names: the limits of
+  // the kernel language the CPU backend runs, which its launches enforce
+  // (host_launch.hpp; no opt-in for more shared memory), its warp, the
+  // threads its blocks run on as the multiprocessors, and memory the host
+  // and its kernels share.
+  m.def("_cpu_device_attributes", [] {
+    using namespace kiln_host;
+    nb::dict d;
+    d["ComputeCapabilityMajor"] = kComputeCapability[0];
+    d["ComputeCapabilityMinor"] = kComputeCapability[1];
+    d["MaxThreadsPerBlock"] = kMaxBlockThreads;
+    d["MaxBlockDimX"] = kMaxBlockDim[0];
+    d["MaxBlockDimY"] = kMaxBlockDim[1];
+    d["MaxBlockDimZ"] = kMaxBlockDim[2];
+    d["MaxGridDimX"] = kMaxGridDim[0];
+    d["MaxGridDimY"] = kMaxGridDim[1];
+    d["MaxGridDimZ"] = kMaxGridDim[2];
+    d["MaxSharedMemoryPerBlock"] = kMaxDynamicShared;
+    d["MaxSharedMemoryPerBlockOptin"] = kMaxDynamicShared;
+    d["WarpSize"] = kWarpSize;
+    d["CooperativeLaunch"] = 1;
+    d["MultiProcessorCount"] = cpu_thread_count();
+    d["Integrated"] = 1;
+    d["CanMapHostMemory"] = 1;
+    d["UnifiedAddressing"] = 1;
+    d["ConcurrentKernels"] = 0;
+    return d;
+  });
   m.def("_kernel_cache_directory", &kernel_cache_directory);
   m.def("_kernel_cache_info", [] {
     KernelCacheInfo i = kernel_cache_info();

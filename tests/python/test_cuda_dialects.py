@@ -82,8 +82,9 @@ def test_without_a_gpu_streams_and_events_are_the_hosts():
     cuda.runtime.streamSynchronize(stream)
     cuda.runtime.streamDestroy(stream)
     assert cuda.get_current_device().name == b"host CPU"
-    # Numba's face reports the kernel language the CPU backend runs; CuPy's has no capability to give
+    # Both faces report the kernel language the CPU backend runs
     assert cuda.get_current_device().compute_capability == (9, 0)
+    assert cuda.get_current_device().MAX_THREADS_PER_BLOCK == 1024
 
 
 @no_gpu
@@ -93,9 +94,11 @@ def test_in_cpu_mode_cupy_programs_find_device_0_as_the_host():
         assert device == kiln.cpu and cuda.Device() == device
         free, total = device.mem_info
         assert 0 < free <= total
-    for gpu_only in ("compute_capability", "attributes", "pci_bus_id"):
+    for gpu_only in ("pci_bus_id", "uuid"):
         with pytest.raises(cuda.CUDAError, match="host"):
             getattr(device, gpu_only)
+    assert device.compute_capability == "90"
+    assert device.attributes["WarpSize"] == 32 and "L2CacheSize" not in device.attributes
     with pytest.raises(cuda.CUDAError, match="one device"):
         cuda.Device(1)
     assert cuda.runtime.memGetInfo()[1] == total

@@ -330,17 +330,38 @@ def test_allow_synchronize_catches_waits_on_the_gpu():
 
 def test_profiler_and_compute_capability_query():
     """CuPy's cuda.profile()/profiler.start/stop (cuProfilerStart/Stop on a
-    GPU, nothing without one) and cuda.device.get_compute_capability (a GPU
-    query: CUDAError in CPU mode)."""
+    GPU, nothing without one) and cuda.device.get_compute_capability (in CPU
+    mode the kernel language the CPU backend runs, '90')."""
     with kiln.cuda.profile():
         kiln.cuda.profiler.start()
         kiln.cuda.profiler.stop()
-    if kiln.cuda.is_available():
-        capability = kiln.cuda.device.get_compute_capability()
-        assert capability.isdigit() and int(capability) >= 50
-    else:
-        with pytest.raises(kiln.cuda.CUDAError, match="compute_capability"):
-            kiln.cuda.device.get_compute_capability()
+    capability = kiln.cuda.device.get_compute_capability()
+    assert capability.isdigit() and int(capability) >= 50
+    if not kiln.cuda.is_available():
+        assert capability == "90"
+
+
+@pytest.mark.skipif(kiln.cuda.is_available(), reason="the host's attributes are CPU mode's")
+def test_in_cpu_mode_the_host_reports_the_limits_its_launches_keep():
+    runtime = kiln.cuda.runtime
+    attribute = lambda name: runtime.deviceGetAttribute(getattr(runtime, "cudaDevAttr" + name), 0)  # noqa: E731
+    assert attribute("CooperativeLaunch") == 1 and attribute("WarpSize") == 32
+    assert attribute("MultiProcessorCount") == kiln._core._cpu_threads()
+    kernel = kiln.RawKernel(r"""extern "C" __global__ void count(int* n) { atomicAdd(n, 1); }""", "count")
+    n = kiln.zeros(1, dtype=kiln.int32)
+    most = attribute("MaxThreadsPerBlock")
+    kernel((1,), (most,), (n,))
+    assert int(n[0]) == most
+    with pytest.raises(ValueError, match="limit"):
+        kernel((1,), (most + 1,), (n,))
+    with pytest.raises(ValueError, match="limit"):
+        kernel((1,), (1, 1, attribute("MaxBlockDimZ") + 1), (n,))
+    with pytest.raises(ValueError, match="limit"):
+        kernel((1, attribute("MaxGridDimY") + 1), (1,), (n,))
+    with pytest.raises(ValueError, match="limit"):
+        kernel((attribute("MaxGridDimX") + 1,), (1,), (n,))
+    with pytest.raises(kiln.cuda.CUDAError, match="L2CacheSize: device 0 is the host"):
+        attribute("L2CacheSize")
 
 
 POISON = r"""

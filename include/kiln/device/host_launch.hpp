@@ -30,6 +30,15 @@ constexpr const char* kInterrupted = "interrupted (SIGINT)";
 // the argument values, as cuLaunchKernel's do. 0, or -1 with launch->error set.
 typedef int (*Entry)(Launch* launch, void** args);
 
+// CUDA's launch limits at compute capability 9.0, the kernel language the
+// CPU backend runs: a launch on the CPU keeps them, so that a kernel that
+// launches there launches on a GPU, and kiln.cuda reports them as the host's
+// device attributes in CPU mode.
+constexpr unsigned kComputeCapability[2] = {9, 0};
+constexpr unsigned kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr unsigned kMaxBlockThreads = 1024;
+constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535, 65535};
+constexpr unsigned kWarpSize = 32;
 constexpr unsigned long kMaxDynamicShared = 228ul << 10;  // Hopper's per-block maximum
 
 // The most blocks a cooperative launch of blocks of `block_threads` threads

@@ -90,7 +90,7 @@ KILN_HOST_STATE uint3 threadIdx;
 KILN_HOST_STATE uint3 blockIdx;
 KILN_HOST_STATE dim3 blockDim;
 KILN_HOST_STATE dim3 gridDim;
-constexpr int warpSize = 32;
+constexpr int warpSize = kiln_host::kWarpSize;
 
 namespace kiln_host {
 
@@ -165,7 +165,7 @@ enum { kRunnable, kAtBarrier, kAtWarp, kAtGrid, kWaiting, kDone };
 // warp that can get there has, the values are exchanged and all go on.
 enum WarpOp { kShuffle, kShuffleUp, kShuffleDown, kShuffleXor, kBallot, kAny, kAll, kMatchAny, kMatchAll, kSyncWarp,
               kActiveMask };
-constexpr int kWarpLanes = 32;
+constexpr int kWarpLanes = kWarpSize;
 
 struct GridBarrier;
 

@@ -3,10 +3,14 @@
 In CPU mode (no GPU) device 0 is the host, so that a
 CuPy program that selects, synchronises or asks the memory of its device
 runs unchanged: ``with Device(0):``, ``synchronize()`` and ``mem_info`` work
-(the host's memory), while what only a GPU has (``compute_capability``,
-``attributes``, ``pci_bus_id``, ``uuid``) raises CUDAError saying so."""
+(the host's memory). ``compute_capability`` ('90') and the attributes of
+the kernel language (launch limits, warp size, cooperative launch, shared
+memory; the CPU threads blocks run on as the multiprocessors) describe what
+the CPU backend runs, as Numba's face does; what only a GPU has
+(``pci_bus_id``, ``uuid``, its clocks and caches) raises CUDAError saying so."""
 import os
 
+from .. import _core
 from .._core import Device as _ArrayDevice
 from ._backend import BUILT_WITH_CUDA, CUDAError, core
 
@@ -38,8 +42,8 @@ def get_device_id():
 
 
 def get_compute_capability():
-    """CuPy's: the current device's compute capability ('90' for sm_90); a
-    CUDAError in CPU mode, where the host has none."""
+    """CuPy's: the current device's compute capability ('90' for sm_90; in
+    CPU mode the level of the kernel language the CPU backend runs)."""
     return Device().compute_capability
 
 
@@ -113,9 +117,18 @@ class Device:
     @property
     def compute_capability(self):
         """'90' for sm_90, as CuPy gives it."""
-        self._gpu_only("compute_capability")
-        info = self._info
-        return f"{info['major']}{info['minor']}"
+        return f"{self._attribute('ComputeCapabilityMajor')}{self._attribute('ComputeCapabilityMinor')}"
+
+    def _attribute(self, name):
+        """Attribute `name` (CuPy's name): the driver's; in CPU mode the
+        host's (``_core._cpu_device_attributes``), a CUDAError for one only
+        a GPU has."""
+        if not self._host:
+            return core()._cuda_device_attribute(self.id, _ATTRIBUTES[name])
+        value = _core._cpu_device_attributes().get(name)
+        if value is None:
+            self._gpu_only(name)
+        return value
 
     @property
     def mem_info(self):
@@ -133,8 +146,9 @@ class Device:
 
     @property
     def attributes(self):
-        """The driver's device attributes by CuPy's names."""
-        self._gpu_only("attributes")
+        """The driver's device attributes by CuPy's names (in CPU mode, those the host has)."""
+        if self._host:
+            return dict(_core._cpu_device_attributes())
         return {name: core()._cuda_device_attribute(self.id, code) for name, code in _ATTRIBUTES.items()}
 
     def __eq__(self, other):

@@ -13,12 +13,13 @@ GPU. ``copy_to_host`` and ``copy_to_device`` are methods of kiln arrays.
 import contextlib
 import functools
 
+from .. import _core
 from . import config
 from .numba_arrays import numba_array as _numba_array
-from ._backend import core
-from .device import _ATTRIBUTES, ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
+from .device import ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
 
-HOST_COMPUTE_CAPABILITY = (9, 0)
+# The level of the kernel language kiln's CPU backend runs (host_launch.hpp).
+HOST_COMPUTE_CAPABILITY = tuple(_core._cpu_device_attributes()[f"ComputeCapability{part}"] for part in ("Major", "Minor"))
 
 
 def _device():
@@ -183,17 +184,13 @@ class NumbaDevice(Device):
         """(major, minor). On a machine without a GPU, (9, 0): the level of the
         kernel language kiln's CPU backend runs (Numba code reads this to
         choose what it may use, and all of it works there)."""
-        if host_mode():
-            return HOST_COMPUTE_CAPABILITY
-        info = self._info
-        return info["major"], info["minor"]
+        return self._attribute("ComputeCapabilityMajor"), self._attribute("ComputeCapabilityMinor")
 
     def __getattr__(self, name):
         code = ENUM_NAMES.get(name)
         if code is None:
             raise AttributeError(name)
-        self._gpu_only(name)
-        return core()._cuda_device_attribute(self.id, _ATTRIBUTES[code])
+        return self._attribute(code)
 
     def reset(self):
         """Numba's reset: waits for the device's work (kiln keeps its context)."""

@@ -31,6 +31,7 @@ memoryTypeUnregistered, memoryTypeHost, memoryTypeDevice, memoryTypeManaged = ra
 for _name, _code in _ATTRIBUTES.items():
     globals()["cudaDevAttr" + _name] = _code
 del _name, _code
+_ATTRIBUTE_NAMES = {code: name for name, code in _ATTRIBUTES.items()}
 
 _streams = {}      # handle -> kiln's stream, for the streams made here
 _events = {}       # handle -> kiln's event
@@ -88,6 +89,10 @@ def runtimeGetVersion():
 
 
 def deviceGetAttribute(attrib, device):
+    """cudaDeviceAttr `attrib` of `device` (in CPU mode the host's: device.Device._attribute)."""
+    if host_mode():
+        name = _ATTRIBUTE_NAMES.get(int(attrib), f"attribute {int(attrib)}")
+        return Device(device)._attribute(name)
     return core()._cuda_device_attribute(int(device), int(attrib))
 
 
