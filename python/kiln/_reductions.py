@@ -1,6 +1,9 @@
 """Reductions and scans, with NumPy's and the array API's spellings: NumPy's
 positional order (``sum(a, axis, dtype, out, keepdims)``) and its ``out=``,
 ``initial=`` and ``where=`` around the C++ reductions."""
+import functools
+import sys
+
 from . import _core
 from ._core import cumulative_prod, cumulative_sum, ndarray  # noqa: F401
 
@@ -8,6 +11,24 @@ from ._creation import asarray
 from ._outputs import into
 
 _NO_VALUE = object()
+
+
+def _numpy_method(function):
+    """CuPy's way with the reductions it writes as the array's method
+    (``cupy.sum(a)`` is ``a.sum()``): a NumPy array or scalar runs NumPy's
+    method, which returns NumPy's result. Anything else kiln reads as an
+    array computes with kiln. (Without NumPy imported, nothing is NumPy's:
+    kiln's import does not load it.)"""
+    name = function.__name__
+
+    @functools.wraps(function)
+    def dispatch(a, *args, **kwargs):
+        np = sys.modules.get("numpy")
+        if np is not None and isinstance(a, (np.ndarray, np.generic)):
+            return getattr(a, name)(*args, **kwargs)
+        return function(a, *args, **kwargs)
+
+    return dispatch
 
 
 def _reduce(reduction, a, axis, keepdims, out, initial, where, combine, identity, **options):
@@ -34,21 +55,25 @@ def _reduce(reduction, a, axis, keepdims, out, initial, where, combine, identity
     return into(result, out)
 
 
+@_numpy_method
 def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """The sum over ``axis`` (all axes when None)."""
     return _reduce(_core.sum, a, axis, keepdims, out, initial, where, _core.add, 0, dtype=dtype)
 
 
+@_numpy_method
 def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """The product over ``axis`` (all axes when None)."""
     return _reduce(_core.prod, a, axis, keepdims, out, initial, where, _core.multiply, 1, dtype=dtype)
 
 
+@_numpy_method
 def max(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """The largest element over ``axis`` (NaN if any is NaN)."""
     return _reduce(_core.max, a, axis, keepdims, out, initial, where, _core.maximum, None)
 
 
+@_numpy_method
 def min(a, axis=None, out=None, keepdims=False, initial=_NO_VALUE, where=True):
     """The smallest element over ``axis`` (NaN if any is NaN)."""
     return _reduce(_core.min, a, axis, keepdims, out, initial, where, _core.minimum, None)
@@ -67,6 +92,7 @@ def any(a, axis=None, out=None, keepdims=False, *, where=True):
     return _reduce(_core.any, a, axis, keepdims, out, _NO_VALUE, where, None, False)
 
 
+@_numpy_method
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     """The arithmetic mean over ``axis``."""
     a = a if isinstance(a, ndarray) else asarray(a)
@@ -81,10 +107,12 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     return into(result, out)
 
 
+@_numpy_method
 def argmax(a, axis=None, out=None, *, keepdims=False):
     return into(_core.argmax(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
 
+@_numpy_method
 def argmin(a, axis=None, out=None, *, keepdims=False):
     return into(_core.argmin(a if isinstance(a, ndarray) else asarray(a), axis=axis, keepdims=keepdims), out)
 
@@ -97,11 +125,13 @@ def _correction(correction, ddof):
     return float(correction or 0.0)
 
 
+@_numpy_method
 def var(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Variance over ``axis``, divided by N - correction (``ddof`` is NumPy's name)."""
     return into(_core._var(x, axis, _correction(correction, ddof), keepdims, dtype), out)
 
 
+@_numpy_method
 def std(x, /, axis=None, dtype=None, out=None, ddof=None, keepdims=False, *, correction=0.0):
     """Standard deviation over ``axis``, divided by N - correction."""
     return into(_core._std(x, axis, _correction(correction, ddof), keepdims, dtype), out)
