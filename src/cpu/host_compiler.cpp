@@ -313,15 +313,8 @@ const std::string kRuntimeObject = "kiln_runtime.o";
 // fused kernel on the 2-core machine. The same object as libkiln's loops
 // call: kernels and loops compute through the same code.
 const std::string& installed_wrappers() {
-  static const std::string path = [] {
-    std::vector<std::string> candidates = {detail::own_directory() + "/kiln_libmvec_wrappers.o"};
-#ifdef KILN_LIBMVEC_WRAPPERS_BUILD_PATH
-    candidates.push_back(KILN_LIBMVEC_WRAPPERS_BUILD_PATH);
-#endif
-    for (const std::string& candidate : candidates)
-      if (access(candidate.c_str(), R_OK) == 0) return candidate;
-    return std::string();
-  }();
+  // KILN_LIBMVEC_WRAPPERS_BUILD_PATH: set by CMake
+  static const std::string path = detail::companion_file("kiln_libmvec_wrappers.o", KILN_LIBMVEC_WRAPPERS_BUILD_PATH);
   return path;
 }
 // The main file of compilers started ahead (standby_compiler.hpp).

@@ -93,15 +93,8 @@ Standbys* standbys() {
 // compiler_prefault.c's library, installed beside libkiln (or in the build
 // tree); "" where there is none, and compilers then start without it.
 const std::string& prefault_library() {
-  static const std::string path = [] {
-    std::vector<std::string> candidates = {detail::own_directory() + "/libkiln_compiler_prefault.so"};
-#ifdef KILN_COMPILER_PREFAULT_BUILD_PATH
-    candidates.push_back(KILN_COMPILER_PREFAULT_BUILD_PATH);
-#endif
-    for (const std::string& candidate : candidates)
-      if (access(candidate.c_str(), R_OK) == 0) return candidate;
-    return std::string();
-  }();
+  // KILN_COMPILER_PREFAULT_BUILD_PATH: set by CMake
+  static const std::string path = detail::companion_file("libkiln_compiler_prefault.so", KILN_COMPILER_PREFAULT_BUILD_PATH);
   return path;
 }
 
