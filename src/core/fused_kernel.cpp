@@ -168,6 +168,14 @@ std::string leaf_read(const Flat& f, int k, const std::string& i) {
 std::string scalar_read(const Flat& f, int j) {
   return "p.scalar<" + std::string(detail::device_type(f.scalars[j]->dtype)) + ">(" + std::to_string(j) + ")";
 }
+// The scalars as locals s0, s1, ... of a loop's function, read from `p`.
+std::string scalar_locals(const Flat& f) {
+  std::string s;
+  for (size_t j = 0; j < f.scalars.size(); ++j)
+    s += "  const " + std::string(detail::device_type(f.scalars[j]->dtype)) + " s" + std::to_string(j) + " = " +
+         scalar_read(f, static_cast<int>(j)) + ";\n";
+  return s;
+}
 
 // kiln_fused_value(...) with leaf k's value spelled `leaf(k)`, scalar j's
 // `scalar(j)` and the zero `zero`.
@@ -264,11 +272,7 @@ std::string strided_tiles(const Flat& f) {
   const std::string out_t = device_type(f.out_dtype), NL = to_string(nl);
   std::string s = "#ifndef __CUDA_ARCH__\n"
                   "static void kiln_fused_tiles(const kiln_fused_params& p, long long first, long long end, " +
-                  out_t + "* dst) {\n  const long long zero = p.zero;\n";
-  for (size_t j = 0; j < f.scalars.size(); ++j) {
-    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
-    s += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
-  }
+                  out_t + "* dst) {\n  const long long zero = p.zero;\n" + scalar_locals(f);
   s += "  kiln_strided_walk<" + to_string(f.shape.size()) + ", " + to_string(nl + 1) + "> w(p.index, first);\n"
        "  for (long long t = first; t < end; t += KILN_FUSED_TILE) {\n"
        "    const int m = end - t < KILN_FUSED_TILE ? (int)(end - t) : KILN_FUSED_TILE;\n";
@@ -309,10 +313,7 @@ std::string elementwise_source(const Flat& f) {
     locals += "  const " + leaf_t(k) + "* __restrict__ in" + K + " = (const " + leaf_t(k) + "*)p.data[" + K + "];\n";
     if (!dense(k)) locals += "  const " + leaf_t(k) + " b" + K + " = in" + K + "[0];\n";
   }
-  for (size_t j = 0; j < f.scalars.size(); ++j) {
-    const std::string t = device_type(f.scalars[j]->dtype), J = to_string(j);
-    locals += "  const " + t + " s" + J + " = p.scalar<" + t + ">(" + J + ");\n";
-  }
+  locals += scalar_locals(f);
   // The call with each leaf's value spelled by `value(k)`.
   auto call = [&](auto value) { return value_call(f, value, [](int j) { return "s" + to_string(j); }, "zero"); };
   auto at = [&](const std::string& index) {
