@@ -7,7 +7,11 @@ chain runs as one generated kernel, compiled on the first call (as CuPy
 compiles a fused function) and cached on disk; a reduction at the end (sum,
 prod, min, max, any, all, mean) computes the chain's elements as it reads
 them, so the chain's value is never stored. Called with NumPy arrays, the function runs on
-NumPy, as CuPy's does."""
+NumPy, as CuPy's does.
+
+As in CuPy, a fused function cannot branch on an array's values: ``bool()``,
+``int()``, ``float()``, ``complex()`` or ``item()`` of a kiln array inside it
+raises TypeError (``kiln.where`` chooses by value)."""
 import functools
 
 from . import _core
@@ -22,7 +26,7 @@ class Fusion:
         self.name = name or getattr(func, "__name__", "fused")
 
     def __call__(self, *args, **kwargs):
-        with _core._FusionSettingsBlock(enabled=True, cpu_min_size=0, wait_for_compile=True):
+        with _core._FusionSettingsBlock(enabled=True, cpu_min_size=0, wait_for_compile=True, fused_function=True):
             return self.func(*args, **kwargs)
 
     def __repr__(self):

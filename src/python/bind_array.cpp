@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include "convert.hpp"
+#include "fused_function.hpp"
 #include "without_gil.hpp"
 
 namespace nb = nanobind;
@@ -158,7 +159,10 @@ void bind_array(nb::module_& m) {
         return a.to(device);
       })
       .def("_view", [](nb::handle self, nb::handle dtype) { return view_of(self, array_of(self).view(to_dtype(dtype))); })
-      .def("item", [](const Array& a) { return scalar_to_python(a.item()); })
+      .def("item", [](const Array& a) {
+        refuse_scalar_read_in_fused_function("item()");
+        return scalar_to_python(a.item());
+      })
       .def("__getitem__", [](nb::handle self, nb::handle key) -> nb::object {
         if (is_advanced_index(key)) return hooks().advanced_index(self, key);
         return view_of(self, array_of(self).index(to_index(key)));
@@ -175,6 +179,7 @@ void bind_array(nb::module_& m) {
         return a.shape()[0];
       })
       .def("__bool__", [](const Array& a) {
+        refuse_scalar_read_in_fused_function("bool()");
         if (a.size() != 1)
           throw ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
         Scalar s = a.item();
@@ -187,16 +192,19 @@ void bind_array(nb::module_& m) {
         return false;
       })
       .def("__int__", [](const Array& a) {
+        refuse_scalar_read_in_fused_function("int()");
         Scalar s = single_element(a, "scalars").item();
         if (s.kind == ScalarKind::Complex) throw TypeError("int() argument must not be a complex array");
         return nb::int_(scalar_to_python(s));
       })
       .def("__float__", [](const Array& a) {
+        refuse_scalar_read_in_fused_function("float()");
         Scalar s = single_element(a, "scalars").item();
         if (s.kind == ScalarKind::Complex) throw TypeError("float() argument must not be a complex array");
         return nb::float_(scalar_to_python(s));
       })
       .def("__complex__", [](const Array& a) {
+        refuse_scalar_read_in_fused_function("complex()");
         Scalar s = single_element(a, "scalars").item();
         std::complex<double> c = s.kind == ScalarKind::Complex ? s.c
                                  : s.kind == ScalarKind::Float ? std::complex<double>(s.f)

@@ -9,12 +9,30 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fused_function.hpp"
+#include "kiln/error.hpp"
 #include "kiln/fusion.hpp"
 
 namespace nb = nanobind;
 using namespace nb::literals;
 
 namespace kiln::python {
+
+namespace {
+
+thread_local int fused_function_depth = 0;
+
+}  // namespace
+
+void enter_fused_function() { ++fused_function_depth; }
+void leave_fused_function() { --fused_function_depth; }
+
+void refuse_scalar_read_in_fused_function(const char* conversion) {
+  if (fused_function_depth)
+    throw TypeError(std::string("kiln.fuse: ") + conversion +
+                    " cannot convert an array to a Python scalar inside a fused function: its kernels cannot "
+                    "branch on array values (kiln.where chooses by value)");
+}
 
 namespace {
 
@@ -27,6 +45,7 @@ struct SettingsBlock {
   std::optional<bool> enabled, wait_for_compile, contract_fma;
   std::optional<int64_t> cpu_min_size;
   std::optional<int> max_ops, max_inputs;
+  bool fused_function = false;  // kiln.fuse's block: see fused_function.hpp
   std::vector<fusion::Settings> previous;
 
   void enter() {
@@ -44,12 +63,14 @@ struct SettingsBlock {
       previous.pop_back();  // a refused value leaves nothing to put back
       throw;
     }
+    if (fused_function) enter_fused_function();
   }
 
   void leave() {
     if (previous.empty()) throw std::runtime_error("kiln.fusion.configured: left without being entered");
     fusion::Settings s = previous.back();
     previous.pop_back();
+    if (fused_function) leave_fused_function();
     // What the block recorded runs under its settings; if that raises, the
     // settings from before the block are still put back.
     std::exception_ptr failure;
@@ -79,11 +100,12 @@ void bind_fusion(nb::module_& m) {
           "__init__",
           [](SettingsBlock* b, std::optional<bool> enabled, std::optional<int64_t> cpu_min_size,
              std::optional<bool> wait_for_compile, std::optional<int> max_ops, std::optional<int> max_inputs,
-             std::optional<bool> contract_fma) {
-            new (b) SettingsBlock{enabled, wait_for_compile, contract_fma, cpu_min_size, max_ops, max_inputs, {}};
+             std::optional<bool> contract_fma, bool fused_function) {
+            new (b) SettingsBlock{enabled, wait_for_compile, contract_fma, cpu_min_size, max_ops, max_inputs,
+                                  fused_function, {}};
           },
           nb::kw_only(), "enabled"_a = nb::none(), "cpu_min_size"_a = nb::none(), "wait_for_compile"_a = nb::none(),
-          "max_ops"_a = nb::none(), "max_inputs"_a = nb::none(), "contract_fma"_a = nb::none())
+          "max_ops"_a = nb::none(), "max_inputs"_a = nb::none(), "contract_fma"_a = nb::none(), "fused_function"_a = false)
       .def("__enter__", &SettingsBlock::enter)
       .def("__exit__", [](SettingsBlock& b, nb::handle, nb::handle, nb::handle) { b.leave(); },
            nb::arg().none(), nb::arg().none(), nb::arg().none());

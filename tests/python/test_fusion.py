@@ -462,6 +462,28 @@ def test_fuse_decorator_compiles_the_function(device):
     assert "squared_diff" in repr(squared_diff)
 
 
+def test_a_fused_function_cannot_branch_on_array_values(device):
+    # CuPy's contract: the function is a kernel, so reading a value into a
+    # Python scalar inside it raises TypeError (CuPy's tracer says so too).
+    @kiln.fuse()
+    def branches(x):
+        if x > 0:
+            return x
+        return -x
+
+    x = kiln.array(np.arange(-4, 5).reshape(3, 3), device=device)
+    with pytest.raises(TypeError, match="bool.*Python scalar"):
+        branches(x)
+    for read, name in ((float, "float"), (int, "int"), (complex, "complex"), (lambda s: s.item(), "item")):
+        reads = kiln.fuse(lambda x, read=read: read(kiln.sum(x)))
+        with pytest.raises(TypeError, match=name + r"\(\).*Python scalar"):
+            reads(x)
+    # Outside the fused call (after a refusal too) values read as before;
+    # NumPy arrays run on NumPy, which branches.
+    assert bool(x[2, 2]) and float(kiln.sum(x)) == 0.0 and kiln.sum(x).item() == 0
+    np.testing.assert_array_equal(branches(np.array([-2.0])), [2.0])
+
+
 
 FORKED_CHILD = r"""
 import os, sys, time
