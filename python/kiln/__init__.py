@@ -189,9 +189,10 @@ def get_array_module(*args):
 
 
 from ._advanced_indexing import getitem as _advanced_getitem, setitem as _advanced_setitem  # noqa: E402
+from ._object_comparison import compare as _compare_with_object  # noqa: E402
 
 _blas_candidates.register()
 _public_namespace.register(__import__("sys").modules[__name__])
 _core._install_hooks(_dtypes._ALL, _dtypes.normalize, asarray, _advanced_getitem, _advanced_setitem,
-                     _array._construct)
+                     _array._construct, _compare_with_object)
 __import__("atexit").register(_core._clear_hooks)

@@ -34,6 +34,18 @@ nb::object forward(const Array& a, nb::handle b) {
   if (!to_operand(b, &o)) return nb::borrow(Py_NotImplemented);
   return nb::cast(apply(Op, {Operand::borrow(a), std::move(o)}));
 }
+// a == obj, a != obj: an object that is no operand (None, Ellipsis, any
+// object) is compared with each element as NumPy's object loop does
+// (python/kiln/_object_comparison.py), not left to Python's identity test.
+template <OpId Op>
+nb::object compare(nb::handle self, nb::handle b) {
+  Operand o(0);
+  if (!to_operand(b, &o)) {
+    const nb::object& hook = hooks().compare_with_object;  // gone at interpreter exit
+    return hook ? hook(self, b, Op == OpId::equal) : nb::borrow(Py_NotImplemented);
+  }
+  return nb::cast(apply(Op, {Operand::borrow(nb::cast<const Array&>(self)), std::move(o)}));
+}
 template <OpId Op>
 nb::object reflected(const Array& a, nb::handle b) {
   Operand o(0);
@@ -253,8 +265,8 @@ void bind_array(nb::module_& m) {
   bind_operator<OpId::bitwise_xor>(cls, "__xor__", "__rxor__", "__ixor__");
   bind_operator<OpId::bitwise_left_shift>(cls, "__lshift__", "__rlshift__", "__ilshift__");
   bind_operator<OpId::bitwise_right_shift>(cls, "__rshift__", "__rrshift__", "__irshift__");
-  bind_operator<OpId::equal>(cls, "__eq__", nullptr, nullptr);
-  bind_operator<OpId::not_equal>(cls, "__ne__", nullptr, nullptr);
+  cls.def("__eq__", &compare<OpId::equal>, nb::is_operator(), nb::arg("other").none());
+  cls.def("__ne__", &compare<OpId::not_equal>, nb::is_operator(), nb::arg("other").none());
   bind_operator<OpId::less>(cls, "__lt__", nullptr, nullptr);
   bind_operator<OpId::less_equal>(cls, "__le__", nullptr, nullptr);
   bind_operator<OpId::greater>(cls, "__gt__", nullptr, nullptr);

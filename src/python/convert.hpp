@@ -22,6 +22,7 @@ struct Hooks {
   nb::object advanced_index;   // (array, key) -> kiln.ndarray: reading through array indices
   nb::object advanced_assign;  // (array, key, value): writing through them
   nb::object construct;        // CuPy's ndarray(shape, dtype, memptr, strides, order) -> kiln.ndarray
+  nb::object compare_with_object;  // (array, object, equal) -> a == object / a != object, elementwise
   // Names normalize_dtype answered for ('float32', numpy.float32): a string
   // or a built-in type names one dtype for good, so the answer is kept with
   // a reference to the name, and the next call with that object skips the

@@ -89,7 +89,7 @@ NB_MODULE(_core, m) {
       .def("__hash__", [](const Device& d) { return static_cast<int>(d.kind) * 1024 + d.index; });
 
   m.def("_install_hooks", [](nb::list dtypes, nb::object normalize, nb::object asarray, nb::object advanced_index,
-                             nb::object advanced_assign, nb::object construct) {
+                             nb::object advanced_assign, nb::object construct, nb::object compare_with_object) {
     Hooks& h = hooks();
     if (nb::len(dtypes) != kNumDTypes) throw ValueError("_install_hooks: expected one object per dtype");
     for (int i = 0; i < kNumDTypes; ++i) h.dtypes[i] = dtypes[i];
@@ -99,6 +99,7 @@ NB_MODULE(_core, m) {
     h.advanced_index = advanced_index;
     h.advanced_assign = advanced_assign;
     h.construct = construct;
+    h.compare_with_object = compare_with_object;
   });
 
   // Drops the hooks before interpreter teardown so no Python object outlives it.
@@ -111,6 +112,7 @@ NB_MODULE(_core, m) {
     h.advanced_index = nb::object();
     h.advanced_assign = nb::object();
     h.construct = nb::object();
+    h.compare_with_object = nb::object();
   });
 
   m.def("_cpu_threads", &cpu_thread_count);

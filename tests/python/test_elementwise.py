@@ -288,6 +288,45 @@ def test_operators(dtype, device, rng):
         check(fn, fn, (a,), (ka,))
 
 
+
+class _EqualsTwoOrFour:
+    # Defines == only: != reaches it through Python's default __ne__.
+    def __eq__(self, other):
+        return (other == 2) | (other == 4)
+
+
+class _Defers:
+    __array_ufunc__ = None  # asks arrays' operators to return NotImplemented
+
+    def __eq__(self, other):
+        return "deferred"
+
+    __ne__ = __eq__
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32", "bool", "complex64"])
+@pytest.mark.parametrize("shape", [(2, 3), (), (0, 3)])
+def test_comparison_with_any_object_is_elementwise(dtype, shape, device):
+    # NumPy compares each element with an object it cannot make a number of
+    # (its object loop) and returns a bool array, where Python's fallback
+    # would give one bool for the whole array.
+    import operator as op
+
+    a = np.arange(1, 1 + int(np.prod(shape))).reshape(shape).astype(dtype)
+    ka = kiln.asarray(a, device=device)
+    forward = [(op.eq, op.eq), (op.ne, op.ne)]
+    # value == array tries value.__eq__ first; for these objects that gives
+    # NotImplemented, and Python falls back to the array's operator.
+    reflected = [(lambda x, v: v == x, op.eq), (lambda x, v: v != x, op.ne)]
+    for value in (None, Ellipsis, object(), "abc", _EqualsTwoOrFour()):
+        for fn, numpy_fn in forward if isinstance(value, _EqualsTwoOrFour) else forward + reflected:
+            want = numpy_fn(a, value)
+            got = fn(ka, value)
+            assert isinstance(got, kiln.ndarray) and got.device == ka.device
+            assert got.dtype == np.bool_ and got.shape == want.shape
+            np.testing.assert_array_equal(kiln.asnumpy(got), want)
+    assert (ka == _Defers()) == "deferred" and (ka != _Defers()) == "deferred"
+
 @pytest.mark.parametrize("dtype", ["float32", "int32"])
 def test_in_place_operators(dtype, device, rng):
     a = random_array((3, 4), dtype, rng, 1, 6)
