@@ -1,5 +1,6 @@
 """Array creation: asarray and friends, empty/zeros/ones/full, arange, linspace, eye."""
 import builtins
+import math
 import operator
 
 from . import _core
@@ -269,7 +270,10 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
     step = 1 if step is None else step  # NumPy's default, spelt out or not
     dt = None if dtype is None else normalize(dtype)
     if dt is not None and dt.kind == "b":
-        raise TypeError("arange: a range of booleans is not defined (NumPy refuses dtype=bool too)")
+        # NumPy casts the first two values to bool and has no way to go on.
+        if step != 0 and math.ceil((stop - start) / step) > 2:
+            raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
+        return _core._arange(start, stop, step, float64, to_device(device)) != 0
     if dt is not None and dt.kind == "c":  # real steps into a complex array: NumPy's values, complex
         real = float64 if dt.itemsize == 16 else _SUPPORTED["float32"]
         return _core._arange(start, stop, step, real, to_device(device)).astype(dt)
@@ -300,13 +304,19 @@ def linspace(start, stop, /, num=50, endpoint=True, retstep=False, dtype=None, a
 def _linspace_arrays(start, stop, num, div, endpoint, device, axis):
     start = asarray(start, device=device)
     stop = asarray(stop, device=start.device)
-    dtype = _core.result_type(start, stop, float64)
+    # NumPy's computation dtype: the inputs' with a weak float (float(num)),
+    # so float16 and float32 samples are computed in their own precision.
+    dtype = _core.result_type(start, stop, 1.0)
     start, stop = start.astype(dtype), stop.astype(dtype)
     delta = stop - start
-    steps = _core._arange(0, num, 1, dtype, start.device).reshape((num,) + (1,) * builtins.max(start.ndim,
+    # NumPy's arange in the computation dtype (real steps cast, for complex).
+    steps = arange(0, num, 1, dtype=dtype, device=start.device).reshape((num,) + (1,) * builtins.max(start.ndim,
                                                                                                 stop.ndim))
     step = delta / div if div > 0 else delta * float("nan")
-    out = steps * step + start if div > 0 else steps * delta + start
+    if div > 0 and builtins.bool(_core.any(step == 0)):
+        out = steps / div * delta + start  # a step that underflows to zero: NumPy scales by the range
+    else:
+        out = steps * step + start if div > 0 else steps * delta + start
     if endpoint and num > 1:
         out[-1, ...] = stop
     if axis != 0:
@@ -324,7 +334,9 @@ def _first_axis_to(a, axis):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0, *, device=None):
     """``base ** linspace(start, stop, num)``."""
     y = linspace(start, stop, num, endpoint, axis=axis, device=device)
-    out = _core.power(asarray(base, device=y.device), y)
+    # A Python number base is weak, as in NumPy: float16 samples stay float16.
+    weak = isinstance(base, (int, float, complex)) and not isinstance(base, builtins.bool)
+    out = _core.power(base if weak else asarray(base, device=y.device), y)
     return out if dtype is None else out.astype(dtype)
 
 

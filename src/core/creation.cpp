@@ -93,9 +93,13 @@ Array linspace(const Scalar& start, const Scalar& stop, int64_t num, bool endpoi
   int64_t div = endpoint ? num - 1 : num;
   double b = as_double(start), e = as_double(stop);
   double step = div > 0 ? (e - b) / static_cast<double>(div) : 0.0;
-  // NumPy: start + arange(num) * step, with the last sample pinned to stop.
+  // NumPy: start + arange(num) * step, with the last sample pinned to stop;
+  // a step that underflows to zero (a range of subnormals) scales
+  // arange(num) / div by the range instead, as NumPy does.
   Array idx = arange(Scalar::from_int(0), Scalar::from_int(num), Scalar::from_int(1), DType::Float64, device);
-  Array y = div > 0 ? add(multiply(idx, step), b) : add(multiply(idx, e - b), b);
+  Array y = div <= 0      ? add(multiply(idx, e - b), b)
+            : step == 0.0 ? add(multiply(divide(idx, static_cast<double>(div)), e - b), b)
+                          : add(multiply(idx, step), b);
   if (endpoint && num > 1) y.index({int64_t{num - 1}}).assign(Scalar::from_double(e));
   return y.astype(dt, false);
 }

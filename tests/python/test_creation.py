@@ -53,6 +53,46 @@ def test_linspace(start, stop, num, endpoint, dtype, device):
                    np.linspace(start, stop, num, endpoint=endpoint, dtype=dtype))
 
 
+@pytest.mark.parametrize("args", [(0, 2), (10, 11), (1, 0, -1), (0, 1, 0.5), (5, 5), (0, 3), (0, 1.5, 0.5)])
+def test_arange_of_booleans_takes_numpys_first_two_values(args, device):
+    # NumPy casts the first two values and refuses a longer range.
+    if np.ceil((args[1] - args[0]) / (args[2] if len(args) > 2 else 1)) > 2:
+        with pytest.raises(TypeError, match="at most length 2"):
+            kiln.arange(*args, dtype=bool, device=device)
+        with pytest.raises(TypeError, match="at most length 2"):
+            np.arange(*args, dtype=bool)
+    else:
+        assert_matches(kiln.arange(*args, dtype=bool, device=device), np.arange(*args, dtype=bool))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint32", "complex64", "complex128"])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_linspace_and_logspace_of_arrays_compute_in_numpys_dtype(dtype, axis, device):
+    # The computation dtype is the inputs' with a weak float, so float16 and
+    # float32 samples are computed in their own precision; a Python base of
+    # logspace is weak too. Bit for bit NumPy's.
+    start, stop = np.array([0, 3], dtype), np.array([2, 0], dtype)
+    ks, kt = kiln.asarray(start, device=device), kiln.asarray(stop, device=device)
+    assert_matches(kiln.linspace(ks, kt, 7, axis=axis), np.linspace(start, stop, 7, axis=axis), rtol=0)
+    assert_matches(kiln.linspace(ks, kt, 50, dtype=dtype), np.linspace(start, stop, 50, dtype=dtype), rtol=0)
+    if dtype[0] != "c":
+        assert_matches(kiln.logspace(ks, kt, 5, axis=axis), np.logspace(start, stop, 5, axis=axis))
+        assert_matches(kiln.logspace(ks, kt, 5, base=2, dtype="float64"),
+                       np.logspace(start, stop, 5, base=2, dtype="float64"))
+
+
+def test_linspace_over_subnormals_scales_by_the_range(device):
+    # The step underflows to zero; NumPy then scales arange(num) / div by
+    # the range, which reaches the subnormals in between.
+    tiny = np.nextafter(0.0, 1.0)
+    want = np.linspace(0.0, tiny * 4, 10)
+    assert np.count_nonzero(want) > 1
+    assert_matches(kiln.linspace(0.0, tiny * 4, 10, device=device), want, rtol=0)
+    arrays = (np.array([0.0, 0.0]), np.array([tiny * 4, 1.0]))
+    assert_matches(kiln.linspace(*(kiln.asarray(a, device=device) for a in arrays), 10), np.linspace(*arrays, 10),
+                   rtol=0)
+
+
 @pytest.mark.parametrize("n,m,k", [(3, None, 0), (4, 6, 1), (5, 3, -2), (0, None, 0), (3, 3, 5)])
 def test_eye(n, m, k, device):
     assert_matches(kiln.eye(n, m, k=k, device=device), np.eye(n, m, k=k))
