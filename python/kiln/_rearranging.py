@@ -5,10 +5,11 @@ import builtins
 import operator
 
 from ._errors import axis_error
-from . import _core, _elementwise
-from ._creation import arange, asarray
+from . import _core, _dtypes, _elementwise
+from ._creation import arange, asarray, empty
 from ._joining import concatenate
 from ._manipulation import broadcast_to, expand_dims
+from ._reductions import cumprod
 
 
 def _axes(axis, ndim, name):
@@ -267,14 +268,19 @@ def rot90(m, k=1, axes=(0, 1)):
 
 
 def vander(x, N=None, increasing=False):
-    """The Vandermonde matrix of the 1-D ``x``: columns x**(N-1), ..., x**0 (reversed when ``increasing``)."""
+    """The Vandermonde matrix of the 1-D ``x``: columns x**(N-1), ..., x**0
+    (reversed when ``increasing``), computed as NumPy does: in ``x``'s dtype
+    promoted with the default integer, each column the running product of
+    the ones before."""
     x = asarray(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = x.size if N is None else operator.index(N)
-    powers = arange(n, device=x.device)
-    if not increasing:
-        powers = powers[::-1]
-    if x.dtype.kind in "biu":
-        return _core.power(x.reshape(-1, 1), powers.astype(x.dtype if x.dtype.kind != "b" else "int64").reshape(1, -1))
-    return _core.power(x.reshape(-1, 1), powers.astype(x.dtype).reshape(1, -1))
+    dtype = _core.promote_types(x.dtype, _dtypes.int64)
+    v = empty((x.size, n), dtype, device=x.device)
+    columns = v if increasing else v[:, ::-1]
+    if n > 0:
+        columns[:, 0] = 1
+    if n > 1:
+        columns[:, 1:] = cumprod(broadcast_to(x.astype(dtype).reshape(-1, 1), (x.size, n - 1)), axis=1)
+    return v

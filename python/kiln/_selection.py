@@ -115,9 +115,12 @@ def select(condlist, choicelist, default=0):
         if c.dtype.kind != "b":
             raise TypeError("invalid entry in condlist: should be boolean ndarray")
     device = conditions[0].device
-    choices = [asarray(c, device=device) for c in choicelist]
-    default = asarray(default, device=device)
-    dtype = _core.result_type(*choices, default)
+    # NumPy keeps Python numbers weak for the result's dtype (NEP 50): the
+    # default 0 does not widen int32 choices to int64.
+    weak = [c if type(c) in (int, float, complex) else asarray(c, device=device) for c in (*choicelist, default)]
+    dtype = _core.result_type(*weak)
+    choices = [asarray(c, device=device) for c in weak[:-1]]
+    default = asarray(weak[-1], device=device)
     arrays = broadcast_arrays(*conditions, *choices, default)
     k = len(conditions)
     result = arrays[-1].astype(dtype)

@@ -41,6 +41,21 @@ def test_stacking_and_splitting(device):
     _eq(kiln.trim_zeros(_k(t, device), "f"), np.trim_zeros(t, "f"))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "float16", "float32", "complex64"])
+def test_select_keeps_python_numbers_weak(dtype, device):
+    # NumPy 2: the default 0 (or a Python number choice) does not widen the
+    # choices' dtype; choices broadcast against each other and the conditions.
+    a, b = np.arange(10, dtype=dtype), np.arange(30, dtype=dtype).reshape(3, 10)
+    x, y = _k(a, device), _k(b, device)
+    for conditions, choices, default, kiln_conditions, kiln_choices in [
+            ([a > 3, a < 5], [a, a * 2], 0, [x > 3, x < 5], [x, x * 2]),
+            ([a < 3, b > 8], [a, b], 3, [x < 3, y > 8], [x, y]),
+            ([a > 3], [2], -1, [x > 3], [2])]:
+        got, want = kiln.select(kiln_conditions, kiln_choices, default), np.select(conditions, choices, default)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)
+
+
 def test_selection(device):
     a = np.arange(10)
     x = _k(a, device)

@@ -99,6 +99,17 @@ def test_rearranging_helpers_match_numpy(device):
         np.testing.assert_allclose(kiln.vander(_k(v, device), 4, increasing).get(), np.vander(v, 4, increasing))
 
 
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "uint64", "float16", "float32", "complex64", "bool"])
+def test_vander_is_numpys_in_dtype_and_bits(dtype, device):
+    # NumPy promotes with the default integer and multiplies column by column.
+    v = np.array([1.5, -2.0, 3.0, 0.0, 7.0]).astype(dtype)
+    for n in (None, 0, 1, 2, 6):
+        for increasing in (False, True):
+            got, want = kiln.vander(_k(v, device), n, increasing), np.vander(v, n, increasing)
+            assert got.dtype == want.dtype and got.flags.c_contiguous
+            np.testing.assert_array_equal(got.get(), want)
+
+
 def test_flat_item_and_bytes(device):
     a = np.arange(12).reshape(3, 4)
     x = kiln.array(a, device=device)
