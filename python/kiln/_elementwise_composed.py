@@ -212,8 +212,9 @@ def angle(z, deg=False):
     if z.dtype.kind == "c":
         result = _core.atan2(z.imag, z.real)
     else:
-        zf = z.astype("float64") if z.dtype.kind != "f" else z
-        result = _core.atan2(zf * 0, zf)
+        # NumPy's: atan2 of a weak 0 (so +0 above negative reals: 180
+        # degrees, and 0 at +inf) in the loop NumPy picks for z's dtype.
+        result = _core.atan2(0, z)
     return result * (180.0 / 3.141592653589793) if deg else result
 
 
@@ -221,6 +222,12 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """NaN to ``nan``, infinities to ``posinf``/``neginf`` (the dtype's
     largest and smallest values by default); in place when ``copy=False``."""
     x = asarray(x)
+    for name, value in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
+        # The replacements broadcast into x's shape, never beyond (NumPy's
+        # result is x-shaped too).
+        shape = getattr(value, "shape", ())
+        if tuple(_core._broadcast_shapes(x.shape, tuple(shape))) != x.shape:
+            raise ValueError(f"nan_to_num: {name} of shape {tuple(shape)} does not broadcast to x's shape {x.shape}")
     if x.dtype.kind not in "fc":
         return x.copy() if copy else x
     if x.dtype.kind == "c":

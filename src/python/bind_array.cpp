@@ -122,7 +122,11 @@ void bind_array(nb::module_& m) {
       .def_prop_ro("device", &Array::device)
       .def_prop_ro("T", [](nb::handle self) { return view_of(self, array_of(self).transpose()); })
       .def_prop_ro("mT", [](nb::handle self) { return view_of(self, array_of(self).matrix_transpose()); })
-      .def_prop_rw("real", [](nb::handle self) { return view_of(self, array_of(self).real()); },
+      .def_prop_rw("real", [](nb::handle self) {
+                     // NumPy: a real array is its own real part (the same object).
+                     if (!is_complex(array_of(self).dtype())) return nb::borrow(self);
+                     return view_of(self, array_of(self).real());
+                   },
                    [](const Array& a, nb::handle value) { assign_into(a.real(), value); })
       .def_prop_rw("imag", [](nb::handle self) { return view_of(self, array_of(self).imag()); },
                    [](const Array& a, nb::handle value) {

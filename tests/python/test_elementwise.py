@@ -384,3 +384,42 @@ def test_power_operator_takes_numpy_fast_paths(device, dtype):
     y = k.copy()
     y **= 2
     np.testing.assert_array_equal(kiln.asnumpy(y), x ** 2)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "complex64", "complex128"])
+def test_sign_of_a_zero_of_either_sign_is_positive_zero(dtype, device):
+    a = np.array([-0.0, 0.0, np.nan, -2.5, 3.0], dtype)
+    got = kiln.sign(kiln.asarray(a, device=device))
+    np.testing.assert_array_equal(kiln.asnumpy(got), np.sign(a))
+    np.testing.assert_array_equal(kiln.asnumpy(kiln.signbit(got.real)), np.signbit(np.sign(a).real))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "uint8", "int16", "uint32", "int64", "float16", "float32", "float64",
+                                   "complex64"])
+def test_angle_is_numpys_in_dtype_and_at_infinities(dtype, device):
+    # atan2 of a weak 0: NumPy's loop for the dtype (float16 for 8-bit
+    # integers), 180 degrees for negative reals, 0 and 180 at +-inf.
+    a = np.array([1, 0, 3, 1]).astype(dtype) if dtype in ("bool", "uint8", "uint32") else \
+        np.array([1, -2, 0, 5]).astype(dtype)
+    if dtype[0] in "fc":
+        a = np.array([1.5, -2.0, np.inf, -np.inf, np.nan, -0.0]).astype(dtype)
+    for deg in (False, True):
+        got, want = kiln.angle(kiln.asarray(a, device=device), deg), np.angle(a, deg)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-3)
+
+
+def test_real_of_a_real_array_is_the_array(device):
+    x = kiln.arange(6.0, device=device).reshape(2, 3)
+    assert x.real is x and kiln.real(x) is x
+    z = x.astype("complex64")
+    assert z.real is not z and z.real.dtype == np.float32
+
+
+def test_nan_to_num_replacements_broadcast_into_xs_shape(device):
+    x = kiln.asarray([0.0, 1.0, np.nan, np.inf], device=device)
+    for name in ("nan", "posinf", "neginf"):
+        with pytest.raises(ValueError, match=name):
+            kiln.nan_to_num(x, **{name: kiln.zeros((2, 4), device=device)})
+    got = kiln.nan_to_num(x, nan=kiln.full(4, 7.0, device=device), posinf=kiln.asarray(9.0, device=device))
+    np.testing.assert_array_equal(kiln.asnumpy(got), [0.0, 1.0, 7.0, 9.0])

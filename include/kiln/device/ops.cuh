@@ -50,12 +50,18 @@ struct op_abs {
   template <class R> __device__ static R call(complex<R> z) { return cabs(z); }
 };
 struct op_sign {
-  template <class T> __device__ static T call(T x) { return x > T(0) ? T(1) : (x < T(0) ? T(-1) : x); }
+  // NumPy's: a zero of either sign gives +0, NaN itself.
+  template <class T> __device__ static T call(T x) {
+    return x > T(0) ? T(1) : (x < T(0) ? T(-1) : (x == T(0) ? T(0) : x));
+  }
   __device__ static uint8 call(uint8 x) { return x > 0; }
   __device__ static uint16 call(uint16 x) { return x > 0; }
   __device__ static uint32 call(uint32 x) { return x > 0; }
   __device__ static uint64 call(uint64 x) { return x > 0; }
-  __device__ static half call(half h) { float x = to_float(h); return to_half(x > 0 ? 1.0f : (x < 0 ? -1.0f : x)); }
+  __device__ static half call(half h) {
+    float x = to_float(h);
+    return to_half(x > 0 ? 1.0f : (x < 0 ? -1.0f : (x == 0 ? 0.0f : x)));
+  }
   template <class R> __device__ static complex<R> call(complex<R> z) {
     if (is_nan(z)) return make_complex(quiet_nan<R>(), quiet_nan<R>());
     R m = cabs(z);
