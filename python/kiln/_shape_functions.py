@@ -152,19 +152,23 @@ def rollaxis(a, axis, start=0):
 
 
 def trim_zeros(filt, trim="fb", axis=None):
-    """``filt`` without its leading ('f') and trailing ('b') zeros."""
+    """``filt`` without its leading ('f') and trailing ('b') zeros: along
+    ``axis``, or (None) the smallest box holding every nonzero value, as
+    NumPy 2.2 does; a 0-d array is returned as it is."""
     filt = asarray(filt)
+    trim = trim.lower()
+    if trim not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
     if filt.ndim == 0:
-        raise TypeError("trim_zeros: the input must be at least 1-D")
-    if filt.ndim > 1 and axis is None:
-        raise ValueError("trim_zeros: give axis for an array of more than one dimension")
-    nonzero = (filt != 0).get().reshape(-1) if filt.ndim == 1 else None
-    if nonzero is None:
         return filt
-    where = nonzero.nonzero()[0]
-    if where.size == 0:
-        return filt[:0]
-    first = int(where[0]) if "f" in trim.lower() else 0
-    last = int(where[-1]) + 1 if "b" in trim.lower() else filt.shape[0]
-    return filt[first:last]
-
+    axes = builtins.range(filt.ndim) if axis is None else (_axis(axis, filt.ndim),)
+    nonzero = filt != 0
+    key = [builtins.slice(None)] * filt.ndim
+    for k in axes:
+        others = tuple(d for d in builtins.range(filt.ndim) if d != k)
+        where = (_core.any(nonzero, axis=others) if others else nonzero).get().nonzero()[0]
+        if where.size == 0:
+            key[k] = builtins.slice(0, 0)  # all zeros: nothing is kept, whichever ends are trimmed
+        else:
+            key[k] = builtins.slice(int(where[0]) if "f" in trim else None, int(where[-1]) + 1 if "b" in trim else None)
+    return filt[tuple(key)]

@@ -228,3 +228,35 @@ def test_polyfit_covariance_and_bad_input(device):
         kiln.polysub(_k([True, False], device), _k([True, True], device))
     _eq(kiln.polyval(_k([[1.0, 2.0], [3.0, 4.0]], device), _k([2.0, 3.0], device)),
         np.polyval(np.array([[1.0, 2.0], [3.0, 4.0]]), np.array([2.0, 3.0])))
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 4), ()])
+def test_trim_zeros_is_numpys_box_or_axis(shape, device):
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 3, size=shape) * (rng.random(shape) < 0.3)
+    for source in (a, np.zeros(shape, int)):
+        for trim in ("fb", "f", "b"):
+            for axis in (None,) + tuple(range(-1, len(shape))):
+                want = np.trim_zeros(source, trim, axis=axis) if shape else np.trim_zeros(source, trim)
+                got = kiln.trim_zeros(_k(source, device), trim, axis=axis)
+                assert got.shape == want.shape
+                np.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(ValueError, match="trim"):
+        kiln.trim_zeros(_k(np.ones(3), device), "x")
+
+
+def test_copyto_drops_leading_unit_dimensions_and_wants_a_bool_mask(device):
+    for xp, to in ((np, lambda x: x), (kiln, lambda x: _k(x, device))):
+        dst = to(np.arange(24).reshape(2, 3, 4))
+        xp.copyto(dst, to(np.arange(8)[::-1].reshape(1, 2, 1, 4).copy()), where=to(np.arange(12).reshape(3, 4) % 2 == 0))
+        transposed = to(np.zeros((4, 3))).T
+        xp.copyto(transposed, to(np.arange(12.0).reshape(1, 1, 3, 4)))
+        if xp is np:
+            want = dst, transposed
+        else:
+            np.testing.assert_array_equal(dst.get(), want[0])
+            np.testing.assert_array_equal(transposed.get(), want[1])
+        with pytest.raises(TypeError):
+            xp.copyto(to(np.zeros(3, "i")), to(np.ones(3, "i")), where=to(np.ones(3, "i")))
+        with pytest.raises(ValueError):
+            xp.copyto(to(np.zeros(3)), to(np.ones((2, 1, 3))))
