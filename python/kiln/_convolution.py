@@ -47,6 +47,9 @@ def _window(full, n, m, mode, same_start, name):
 
 def correlate(a, v, mode="valid"):
     """Cross-correlation of two 1-D sequences: c[k] = sum_n a[n + k] conj(v[n])."""
+    a, v = operands(a, v)
+    if a.ndim == 0 or v.ndim == 0:  # NumPy's convolve makes 0-d inputs 1-d; its correlate refuses them
+        raise ValueError("correlate: object of too small depth for desired array")
     a, v = _vectors(a, v, "correlate")
     n, m = a.size, v.size
     shorter = min(n, m)

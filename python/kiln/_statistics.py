@@ -266,6 +266,11 @@ def cov(m, y=None, rowvar=True, bias=False, ddof=None, fweights=None, aweights=N
     if fact <= 0:
         warnings.warn("Degrees of freedom <= 0 for slice", RuntimeWarning, stacklevel=2)
         fact = 0.0
+    # NumPy centres X in place, in the dtype asked for: an integer or bool
+    # dtype cannot hold the centred values.
+    if not _core.can_cast(avg.dtype, X.dtype, "same_kind"):
+        raise TypeError(f"Cannot cast ufunc 'subtract' output from dtype('{avg.dtype}') to dtype('{X.dtype}') "
+                        "with casting rule 'same_kind'")
     X = X - avg[:, None]
     X_T = X.T if w is None else (X * w).T
     with warnings.catch_warnings():

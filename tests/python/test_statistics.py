@@ -200,3 +200,30 @@ def test_kron(device, rng, dtype):
             warnings.simplefilter("ignore")
             want = np.kron(a, b)
         assert_matches(kiln.kron(kiln.asarray(a, device=device), kiln.asarray(b, device=device)), want)
+
+
+@pytest.mark.parametrize("dtype", ["int32", "uint8", "bool", "float16", "float32", "complex64"])
+def test_cov_in_a_dtype_that_cannot_hold_the_centred_values_raises_as_numpy(dtype, device):
+    # NumPy centres X in place in the dtype asked for.
+    a = np.arange(6).reshape(2, 3).astype(dtype)
+    try:
+        want = np.cov(a, dtype=dtype)
+    except TypeError:
+        with pytest.raises(TypeError, match="subtract"):
+            kiln.cov(kiln.asarray(a, device=device), dtype=dtype)
+        with pytest.raises(TypeError, match="subtract"):
+            kiln.corrcoef(kiln.asarray(a, device=device), dtype=dtype)
+        return
+    got = kiln.cov(kiln.asarray(a, device=device), dtype=dtype)
+    assert got.dtype == want.dtype
+    np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-3)
+
+
+def test_correlate_refuses_zero_d_inputs_where_convolve_takes_them(device):
+    for a, v in ((np.array(1.0), np.array([1.0, 2.0])), (np.array([1.0, 2.0]), np.array(3.0))):
+        with pytest.raises(ValueError, match="too small depth"):
+            np.correlate(a, v)
+        with pytest.raises(ValueError, match="too small depth"):
+            kiln.correlate(kiln.asarray(a, device=device), kiln.asarray(v, device=device))
+        np.testing.assert_allclose(kiln.asnumpy(kiln.convolve(kiln.asarray(a, device=device),
+                                                              kiln.asarray(v, device=device))), np.convolve(a, v))
