@@ -5,6 +5,7 @@ Python's fallback would give one ``False``/``True`` for the whole array.
 kiln compares the same way on the host and returns the result on ``a``'s
 device. It is called by the operators only for objects kiln cannot make an
 operand of, so numbers and arrays never come here."""
+import operator
 
 
 def compare(a, other, equal):
@@ -17,7 +18,7 @@ def compare(a, other, equal):
         return NotImplemented
     from ._creation import array
 
-    elements = a.ravel().tolist()
+    compare_one = operator.eq if equal else operator.ne
     # Each comparison's value is taken as a truth value, as NumPy's loop does.
-    found = [bool(x == other) for x in elements] if equal else [bool(x != other) for x in elements]
+    found = [bool(compare_one(x, other)) for x in a.ravel().tolist()]
     return array(found, dtype=bool, device=a.device).reshape(a.shape)

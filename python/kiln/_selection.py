@@ -17,17 +17,15 @@ def copyto(dst, src, casting="same_kind", where=True):
     src = asarray(src, device=dst.device) if not isinstance(src, ndarray) else src
     if not _core.can_cast(src.dtype, dst.dtype, casting):
         raise TypeError(f"copyto: cannot cast from {src.dtype} to {dst.dtype} with casting rule {casting!r}")
-    # As in assignment, src's leading unit dimensions beyond dst's are dropped.
-    extra = src.ndim - dst.ndim
-    if extra > 0 and all(d == 1 for d in src.shape[:extra]):
-        src = src.reshape(src.shape[extra:])
+    # Assignment broadcasts src into dst, dropping src's leading unit
+    # dimensions beyond dst's (Array::assign), as NumPy's copyto does.
     if where is True:
-        dst[...] = broadcast_to(src, dst.shape)
+        dst[...] = src
         return
     mask = asarray(where, device=dst.device)
     if mask.dtype.kind != "b":  # NumPy casts the mask to bool under 'safe' casting
         raise TypeError(f"copyto: cannot cast where from {mask.dtype} to bool with casting rule 'safe'")
-    dst[...] = _core._where(broadcast_to(mask, dst.shape), broadcast_to(src, dst.shape).astype(dst.dtype), dst)
+    dst[...] = _core._where(broadcast_to(mask, dst.shape), src.astype(dst.dtype), dst)
 
 
 def putmask(a, mask, values):

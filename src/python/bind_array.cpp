@@ -39,12 +39,10 @@ nb::object forward(const Array& a, nb::handle b) {
 // (python/kiln/_object_comparison.py), not left to Python's identity test.
 template <OpId Op>
 nb::object compare(nb::handle self, nb::handle b) {
-  Operand o(0);
-  if (!to_operand(b, &o)) {
-    const nb::object& hook = hooks().compare_with_object;  // gone at interpreter exit
-    return hook ? hook(self, b, Op == OpId::equal) : nb::borrow(Py_NotImplemented);
-  }
-  return nb::cast(apply(Op, {Operand::borrow(nb::cast<const Array&>(self)), std::move(o)}));
+  nb::object result = forward<Op>(nb::cast<const Array&>(self), b);  // NotImplemented: b is no operand
+  const nb::object& hook = hooks().compare_with_object;               // gone at interpreter exit
+  if (!result.is(nb::handle(Py_NotImplemented)) || !hook) return result;
+  return hook(self, b, Op == OpId::equal);
 }
 template <OpId Op>
 nb::object reflected(const Array& a, nb::handle b) {
