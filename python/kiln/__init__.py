@@ -149,7 +149,9 @@ def __getattr__(name):
         return globals()[name]
     import importlib
 
-    if name in ("jit", "polynomial"):  # cupyx.jit and numpy.polynomial's face, imported when first named
+    # Modules imported when first named, as CuPy's and cupyx's are: cupyx.jit,
+    # numpy.polynomial's face, cupy.testing, cupyx.cusparse/cusolver/profiler.
+    if name in ("jit", "polynomial", "testing", "cusparse", "cusolver", "profiler"):
         return importlib.import_module(f"{__name__}.{name}")
     _host_numpy = importlib.import_module(__name__ + "._host_numpy")
     if name in _host_numpy.TO_KILN or name in _host_numpy.AS_IS:

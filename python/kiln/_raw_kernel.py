@@ -58,9 +58,24 @@ def _parameter_kind(declaration, template_args):
         words = words[:-1]  # drop the parameter's name
     type_name = " ".join(words)
     type_name = template_args.get(type_name, type_name)
-    if type_name in ("unsigned long int", "long int"):
-        type_name = type_name[:-4]
-    return _SCALAR_TYPES.get(type_name.replace("std::", ""))
+    return _SCALAR_TYPES.get(_integer_spelling(type_name.replace("std::", "")))
+
+
+_INTEGER_WORDS = {"signed", "unsigned", "char", "short", "int", "long"}
+
+
+def _integer_spelling(type_name):
+    """An integer type written any way C allows ("long int", "unsigned long
+    long int", "short unsigned", "signed char", "long signed int") as the
+    one spelling of _SCALAR_TYPES; any other type as it is."""
+    words = type_name.split()
+    if not words or not set(words) <= _INTEGER_WORDS or words.count("long") > 2:
+        return type_name
+    unsigned = "unsigned" in words
+    if "char" in words:
+        return "unsigned char" if unsigned else ("signed char" if "signed" in words else "char")
+    size = "short" if "short" in words else " ".join(["long"] * words.count("long")) or "int"
+    return f"unsigned {size}" if unsigned else size
 
 
 def kernel_parameters(source, expression):

@@ -257,12 +257,51 @@ BlockForms block_forms(const std::string& source) {
   return forms;
 }
 
+// <stdint.h>'s names that a kernel source may declare itself, as NVRTC lets
+// it (NVRTC declares none of them unless the source includes <cstdint>):
+// `typedef unsigned long long uint64_t;` in a preamble. The host runtime has
+// the C library's already, of other types (uint64_t is unsigned long), so
+// each such name the source declares is renamed throughout the source.
+constexpr const char* kFixedWidthNames[] = {"int8_t",   "int16_t",  "int32_t",  "int64_t",  "uint8_t",
+                                            "uint16_t", "uint32_t", "uint64_t", "intptr_t", "uintptr_t",
+                                            "intmax_t", "uintmax_t"};
+bool declares_type(const std::string& source, const std::string& name) {
+  for (size_t at = source.find(name); at != std::string::npos; at = source.find(name, at + 1)) {
+    const size_t end = at + name.size();
+    if ((at > 0 && is_word(source[at - 1])) || (end < source.size() && is_word(source[end]))) continue;
+    const size_t next = source.find_first_not_of(" \t\r\n", end);
+    if (next != std::string::npos && source[next] == ';') {  // typedef ... name;
+      const size_t statement = at == 0 ? std::string::npos : source.find_last_of(";{}", at - 1);
+      std::istringstream lines(source.substr(statement == std::string::npos ? 0 : statement + 1,
+                                             at - (statement == std::string::npos ? 0 : statement + 1)));
+      std::string line, first_word;  // the statement's first word, preprocessor lines left out
+      while (first_word.empty() && std::getline(lines, line)) {
+        const size_t word = line.find_first_not_of(" \t\r");
+        if (word != std::string::npos && line[word] != '#') first_word = line.substr(word, 7);
+      }
+      if (first_word == "typedef") return true;
+    }
+    if (next != std::string::npos && source[next] == '=') {  // using name = ...;
+      const size_t before = source.find_last_not_of(" \t\r\n", at - 1);
+      if (before != std::string::npos && before >= 4 && source.compare(before - 4, 5, "using") == 0) return true;
+    }
+  }
+  return false;
+}
+std::string own_fixed_width_names(const std::string& source) {
+  std::string defines;
+  for (const char* name : kFixedWidthNames)
+    if (declares_type(source, name)) defines += std::string("#define ") + name + " kiln_user_" + name + "\n";
+  return defines;
+}
+
 // The user's source with its own line numbers, then an entry point per
 // kernel; the host runtime before them is `prelude` (its text, or nothing
 // where a precompiled header brings it).
 std::string translation_unit(const std::string& prelude, const std::string& source,
                              const std::vector<std::string>& kernels, const BlockForms& forms) {
   std::string tu = prelude;
+  tu += own_fixed_width_names(source);
   tu += "#line 1 \"" + std::string(kSourceName) + "\"\n" + with_dynamic_shared(source) + "\n";
   tu += "#line 1 \"kiln-entries\"\n";
   const std::string form = std::string(forms.barriers ? "true" : "false") + ", " + (forms.cooperative ? "true" : "false");

@@ -4,6 +4,10 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+
 #include "kiln/cuda.hpp"
 #include "kiln/error.hpp"
 
@@ -36,6 +40,27 @@ void wait_for_gpu(const char* what, Wait wait) {
   nb::gil_scoped_release released;
   wait();
 }
+
+// A block of pinned host memory, or a view of one from `offset` on.
+struct PinnedBlock {
+  std::shared_ptr<void> memory;
+  size_t offset, size;
+  char* data() const { return static_cast<char*>(memory.get()) + offset; }
+};
+
+// Page-aligned host memory, the stand-in for pinned memory without a GPU.
+std::shared_ptr<void> host_block(size_t nbytes) {
+  constexpr size_t kPage = 4096;
+  void* p = std::aligned_alloc(kPage, std::max(kPage, (nbytes + kPage - 1) / kPage * kPage));
+  if (p == nullptr) throw std::bad_alloc();
+  return std::shared_ptr<void>(p, std::free);
+}
+
+int pinned_block_buffer(PyObject* self, Py_buffer* view, int flags) {
+  const PinnedBlock* b = nb::inst_ptr<PinnedBlock>(self);
+  return PyBuffer_FillInfo(view, self, b->data(), static_cast<Py_ssize_t>(b->size), 0, flags);
+}
+PyType_Slot kPinnedBlockSlots[] = {{Py_bf_getbuffer, reinterpret_cast<void*>(pinned_block_buffer)}, {0, nullptr}};
 
 }  // namespace
 
@@ -131,15 +156,21 @@ void bind_cuda(nb::module_& m) {
       .def_prop_ro("device", &Event::device);
 
 
-  // Pinned host memory: the Python object owns the block until it goes away.
-  struct PinnedBlock {
-    std::shared_ptr<void> memory;
-    size_t size;
-  };
-  nb::class_<PinnedBlock>(m, "_PinnedBlock")
-      .def_prop_ro("ptr", [](const PinnedBlock& b) { return reinterpret_cast<uintptr_t>(b.memory.get()); })
+  // Pinned host memory: the Python object owns the block until it goes
+  // away, and shows it through the buffer protocol (numpy.frombuffer(mem)).
+  // Where no GPU works, page locking would mean nothing: plain host memory.
+  nb::class_<PinnedBlock>(m, "_PinnedBlock", nb::type_slots(kPinnedBlockSlots))
+      .def("__init__", [](PinnedBlock* b, size_t nbytes) {
+        new (b) PinnedBlock{is_available() ? alloc_pinned(nbytes) : host_block(nbytes), 0, nbytes};
+      }, "nbytes"_a)
+      .def("__init__", [](PinnedBlock* b, const PinnedBlock& of, size_t offset) {
+        if (offset > of.size)
+          throw ValueError("offset: " + std::to_string(offset) + " is beyond the block's " + std::to_string(of.size) +
+                           " bytes");
+        new (b) PinnedBlock{of.memory, of.offset + offset, of.size - offset};
+      }, "block"_a, "offset"_a)
+      .def_prop_ro("ptr", [](const PinnedBlock& b) { return reinterpret_cast<uintptr_t>(b.data()); })
       .def_prop_ro("size", [](const PinnedBlock& b) { return b.size; });
-  m.def("_alloc_pinned", [](size_t nbytes) { return PinnedBlock{alloc_pinned(nbytes), nbytes}; });
   m.def("_pinned_pool_bytes", &pinned_pool_bytes);
   m.def("_cuda_copy_bytes", &copy_bytes);
   m.def("_cuda_fill_bytes", &fill_bytes);

@@ -62,9 +62,41 @@ template <class T> void store(ArgumentSlot& slot, T value) { std::memcpy(slot.by
 void store_python_number(const KernelLauncher& k, size_t i, PyObject* o, ArgumentSlot& slot) {
   const char kind = k.kinds[i];
   const bool is_complex = PyComplex_Check(o), is_float = PyFloat_Check(o);
-  if (kind == 0 || kind == 'p')
-    argument_error(k, i, std::string("cannot pass a Python ") + Py_TYPE(o)->tp_name +
-                             " here; pass a NumPy scalar of the parameter's exact type");
+  if (kind == 0) {
+    // A parameter of a type kiln does not read (a typedef, a template
+    // parameter, a struct): CuPy's rule, whatever the declaration: bool as
+    // bool, int as int64, float as float64, complex as complex128. The
+    // kernel reads as many of those bytes as its parameter has.
+    if (PyBool_Check(o)) {
+      store(slot, static_cast<bool>(o == Py_True));
+    } else if (PyLong_Check(o)) {
+      int overflow = 0;
+      const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow > 0) {
+        store(slot, static_cast<uint64_t>(PyLong_AsUnsignedLongLong(o)));
+      } else if (overflow < 0) {
+        throw OverflowError("argument " + std::to_string(i) + " of " + k.name + " ('" + k.declarations[i] +
+                            "'): Python int out of int64's range");
+      } else {
+        store(slot, static_cast<int64_t>(v));
+      }
+    } else if (is_complex) {
+      Py_complex c = PyComplex_AsCComplex(o);
+      store(slot, std::complex<double>(c.real, c.imag));
+    } else {
+      store(slot, PyFloat_AsDouble(o));
+    }
+    if (PyErr_Occurred()) throw nb::python_error();
+    return;
+  }
+  if (kind == 'p') {  // an address given as a Python int (x.data.ptr), as CuPy passes it
+    if (!PyLong_Check(o) || PyBool_Check(o))
+      argument_error(k, i, std::string("cannot pass a Python ") + Py_TYPE(o)->tp_name +
+                               " to a pointer parameter; pass an array or an address as an int");
+    store(slot, reinterpret_cast<void*>(static_cast<uintptr_t>(PyLong_AsUnsignedLongLongMask(o))));
+    if (PyErr_Occurred()) throw nb::python_error();
+    return;
+  }
   if (is_complex && kind != 'F' && kind != 'D') argument_error(k, i, "cannot pass a complex number");
   if (is_float && std::strchr("bBhHiIlLqQ?", kind)) argument_error(k, i, "cannot pass a float to an integer parameter");
   auto integer = [&](long long lo, unsigned long long hi) {
@@ -200,6 +232,19 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       if (size > kMaxScalarBytes)
         argument_error(*this, i, "a NumPy scalar larger than " + std::to_string(kMaxScalarBytes) +
                                      " bytes (pass a larger struct as bytes)");
+    } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1 && known_signature &&
+               kinds[i] != 'p' && !as_view) {
+      // A NumPy array given for a parameter passed by value (a struct,
+      // double3, Matrix<T>): its bytes are the value, as CuPy passes them.
+      // They stay where they are: the array is referenced by `args` until
+      // the launch has read them.
+      Py_buffer view;
+      if (PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        argument_error(*this, i, "a NumPy array passed by value must be C-contiguous");
+      }
+      pointers[i] = view.buf;
+      PyBuffer_Release(&view);
     } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1) {
       Py_buffer view;
       if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) != 0) throw nb::python_error();

@@ -192,6 +192,26 @@ def test_pinned_memory():
     assert kiln.get_default_pinned_memory_pool().total_bytes() >= 1 << 20
 
 
+def test_pinned_memory_pools_as_programs_use_them():
+    # CuPy's stream example: a pool's malloc made the pinned allocator, its
+    # blocks viewed with numpy.frombuffer. Without a GPU, plain host memory.
+    pool = kiln.cuda.PinnedMemoryPool()
+    kiln.cuda.set_pinned_memory_allocator(pool.malloc)
+    try:
+        mem = kiln.cuda.alloc_pinned_memory(4 * 100)
+        view = np.frombuffer(mem, np.float32, 100)
+        view[...] = np.arange(100)
+        np.testing.assert_array_equal(np.frombuffer(mem + 8, np.float32, 98), np.arange(2, 100))
+        assert mem.ptr % 4096 == 0 and len(mem) == 400 and int(mem + 8) == mem.ptr + 8
+    finally:
+        kiln.cuda.set_pinned_memory_allocator(None)
+    calls = []
+    own = kiln.cuda.PinnedMemoryPool(lambda size: calls.append(size) or kiln.cuda.alloc_pinned_memory(size))
+    assert len(own.malloc(64)) == 64 and calls == [64]
+    with pytest.raises(ValueError, match="offset"):
+        mem + 1000
+
+
 @needs_gpu
 def test_mixed_devices_are_a_type_error():
     k = kiln.asarray(np.ones(3), device="cuda")

@@ -139,10 +139,61 @@ def test_bad_launches_raise_before_running(device):
         kernel((1,), (4,), (x, x, x, "4"))
 
 
-def test_python_scalars_need_a_known_parameter_type():
-    kernel = kiln.RawKernel('struct P { int a; };\nextern "C" __global__ void k(P p, int* out) { *out = p.a; }', "k")
-    with pytest.raises(TypeError, match=r"argument 0 of k \('P p'\): cannot pass a Python int"):
-        kernel((1,), (1,), (3, kiln.zeros(1, dtype="int32", device="cpu")))
+def test_python_scalars_follow_cupys_rule_where_the_type_is_unknown(device):
+    # A typedef, a struct and a template parameter kiln does not read: a
+    # Python int passes as int64, a float as float64, a bool as bool, as
+    # CuPy passes them whatever the declaration (the kernel reads its own size).
+    kernel = kiln.RawKernel(r"""
+    typedef long long index_t;
+    typedef double real;
+    struct P { int a; };
+    extern "C" __global__ void k(P p, index_t n, real x, bool flag, double* out) {
+      out[0] = p.a; out[1] = n; out[2] = x; out[3] = flag;
+    }""", "k")
+    out = kiln.zeros(4, dtype="float64", device=device)
+    kernel((1,), (1,), (3, 1 << 40, 2.5, True, out))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [3, 1 << 40, 2.5, 1])
+
+
+def test_every_c_spelling_of_an_integer_parameter(device):
+    kernel = kiln.RawKernel(r"""
+    extern "C" __global__ void k(unsigned long long int a, long int b, short int c, signed char d,
+                                 long signed int e, short unsigned f, const volatile unsigned g, long long* out) {
+      out[0] = a; out[1] = b; out[2] = c; out[3] = d; out[4] = e; out[5] = f; out[6] = g;
+    }""", "k")
+    from kiln._raw_kernel import kernel_parameters
+
+    assert [k for k, _ in kernel_parameters(kernel.code, "k")] == ["Q", "l", "h", "b", "l", "H", "I", "pointer"]
+    out = kiln.zeros(7, dtype="int64", device=device)
+    kernel((1,), (1,), (2**40, -5, -300, -7, 9, 65535, 4000000000, out))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [2**40, -5, -300, -7, 9, 65535, 4000000000])
+    with pytest.raises(OverflowError, match="argument 2 of k"):
+        kernel((1,), (1,), (0, 0, 1 << 20, 0, 0, 0, 0, out))
+
+
+def test_numpy_structured_values_pass_by_value(device):
+    # A NumPy array of a structured dtype for a by-value struct parameter
+    # (CuPy's custom-struct examples): its bytes are the value.
+    double3 = np.dtype({"names": ["x", "y", "z"], "formats": [np.float64] * 3})
+    kernel = kiln.RawKernel(r"""
+    extern "C" __global__ void k(double3 v, double3* out) { out[threadIdx.x] = v; }""", "k")
+    value = np.array([1.5, -2.0, 7.25]).view(double3)
+    out = kiln.zeros((2, 3), dtype="float64", device=device)
+    kernel((1,), (2,), (value, out))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [[1.5, -2.0, 7.25]] * 2)
+    kernel((1,), (2,), (value[0], out))  # a structured scalar likewise
+    np.testing.assert_array_equal(kiln.asnumpy(out), [[1.5, -2.0, 7.25]] * 2)
+
+
+def test_an_address_as_a_python_int_for_a_pointer(current):
+    # No array argument: the kernel runs on the default device, `current`.
+    device = current
+    kernel = kiln.RawKernel('extern "C" __global__ void k(float* p) { p[threadIdx.x] = threadIdx.x; }', "k")
+    out = kiln.zeros(4, dtype="float32", device=device)
+    kernel((1,), (4,), (out.data.ptr,))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [0, 1, 2, 3])
+    with pytest.raises(TypeError, match="argument 0 of k"):
+        kernel((1,), (4,), (1.5,))
 
 
 def test_parameter_parsing():
@@ -548,3 +599,72 @@ def test_cpu_kernels_compile_without_cxx17_special_math():
     out = kiln.zeros(1, dtype="int32", device="cpu")
     kernel((1,), (1,), (out,))
     assert int(out.get()[0]) == 2
+
+
+def test_a_source_may_declare_what_stdint_declares(device):
+    # NVRTC declares no <stdint.h> names unless the source includes it, so a
+    # preamble may define them itself (CuPy's Monte Carlo example does).
+    kernel = kiln.RawKernel(r"""
+    typedef unsigned long long uint64_t;
+    using int32_t = int;
+    extern "C" __global__ void k(uint64_t* out, int32_t n) { out[0] = (uint64_t)n << 33; }""", "k")
+    out = kiln.zeros(1, dtype="uint64", device=device)
+    kernel((1,), (1,), (out, 3))
+    assert int(out[0]) == 3 << 33
+
+
+def test_the_cuda_math_api_beyond_cmath(device):
+    special = pytest.importorskip("scipy.special")
+    kernel = kiln.RawKernel(r"""
+    extern "C" __global__ void k(const double* x, double* out, float* outf) {
+      const int i = threadIdx.x;
+      const double v = x[i];
+      double s, c;
+      sincospi(v, &s, &c);
+      out[i * 10 + 0] = erfinv(v * 0.9);
+      out[i * 10 + 1] = erfcinv(v + 1.0);
+      out[i * 10 + 2] = normcdfinv(0.5 + v * 0.45);
+      out[i * 10 + 3] = normcdf(v * 3.0);
+      out[i * 10 + 4] = erfcx(v * 4.0);
+      out[i * 10 + 5] = rcbrt(v + 2.0);
+      out[i * 10 + 6] = s + 2.0 * c;
+      out[i * 10 + 7] = cyl_bessel_i0(v * 5.0) + cyl_bessel_i1(v * 5.0);
+      out[i * 10 + 8] = j0(v * 5.0) + y1(v + 2.0);
+      out[i * 10 + 9] = norm3d(v, 2.0, 3.0) * rnorm4d(v, 1.0, 1.0, 1.0) + rhypot(v, 1.0);
+      outf[i * 3 + 0] = erfcinvf((float)v + 1.0f);
+      outf[i * 3 + 1] = normcdfinvf(0.5f + (float)v * 0.45f);
+      outf[i * 3 + 2] = cyl_bessel_i0f((float)v);
+    }""", "k")
+    x = np.linspace(-0.95, 0.95, 16)
+    out = kiln.zeros(16 * 10, dtype="float64", device=device)
+    outf = kiln.zeros(16 * 3, dtype="float32", device=device)
+    kernel((1,), (16,), (kiln.asarray(x, device=device), out, outf))
+    want = np.stack([special.erfinv(x * 0.9), special.erfcinv(x + 1), special.ndtri(0.5 + x * 0.45),
+                     special.ndtr(x * 3), special.erfcx(x * 4), 1 / np.cbrt(x + 2),
+                     np.sin(np.pi * x) + 2 * np.cos(np.pi * x), special.i0(x * 5) + special.i1(x * 5),
+                     special.j0(x * 5) + special.y1(x + 2),
+                     np.sqrt(x**2 + 13) / np.sqrt(x**2 + 3) + 1 / np.hypot(x, 1)], axis=1)
+    np.testing.assert_allclose(kiln.asnumpy(out).reshape(16, 10), want, rtol=1e-13, atol=1e-15)
+    wantf = np.stack([special.erfcinv(x + 1), special.ndtri(0.5 + x * 0.45), special.i0(x)], axis=1)
+    np.testing.assert_allclose(kiln.asnumpy(outf).reshape(16, 3), wantf, rtol=3e-6, atol=1e-6)
+
+
+def test_the_cuda_intrinsics_beyond_cmath(device):
+    kernel = kiln.RawKernel(r"""
+    extern "C" __global__ void k(long long* out) {
+      out[0] = __byte_perm(0x11223344u, 0x55667788u, 0x7531u);
+      out[1] = (long long)__umul64hi(0xffffffffffffffffull, 3ull);
+      out[2] = __mul64hi(-1ll << 40, 1ll << 40);
+      out[3] = __funnelshift_l(0x80000000u, 1u, 1u);
+      out[4] = __funnelshift_rc(0u, 1u, 40u);
+      out[5] = __sad(-3, 4, 10u);
+      out[6] = __rhadd(3, 4);
+      out[7] = __double2int_rd(-1.5) * 10 + __double2int_ru(1.2);
+      out[8] = __float2uint_rn(-4.0f) + __double2ll_rz(1e30);
+      out[9] = __fadd_ru(1.0f, 1e-10f) > 1.0f && __fadd_rd(1.0f, 1e-10f) == 1.0f && __fdiv_rz(-1.0f, 3.0f) > __fdiv_rd(-1.0f, 3.0f);
+      out[10] = __double2hiint(1.0) + __double2loint(__hiloint2double(7, 9));
+    }""", "k")
+    out = kiln.zeros(11, dtype="int64", device=device)
+    kernel((1,), (1,), (out,))
+    np.testing.assert_array_equal(kiln.asnumpy(out), [
+        0x55771133, 2, -(1 << 16), 3, 1, 17, 4, -18, 2**63 - 1, 1, 0x3FF00000 + 9])

@@ -15,6 +15,7 @@ import contextlib
 import ctypes
 import threading
 
+from .. import _core
 from .._core import OutOfMemoryError  # noqa: F401  (CuPy's cupy.cuda.memory.OutOfMemoryError)
 from ._backend import core
 from .device import Device, get_device_id, host_mode
@@ -302,13 +303,15 @@ def malloc_managed(size):
 
 
 # --- pinned host memory --------------------------------------------------------------------------------
-class PinnedMemoryPointer:
-    """Page-locked host memory; ``numpy.asarray(mem)`` views it as uint8."""
+# (A build without CUDA has no pinned blocks: _pinned_block's core() says so.)
+class PinnedMemoryPointer(getattr(_core, "_PinnedBlock", object)):
+    """Page-locked host memory from ``offset`` on in the block ``mem``; a
+    buffer (``numpy.frombuffer(mem, dtype)`` views it). Without a GPU,
+    plain host memory."""
 
-    def __init__(self, block, offset=0):
-        self._block = block
-        self.mem = block
-        self.ptr, self.size = block.ptr + offset, block.size - offset
+    def __init__(self, mem, offset=0):
+        super().__init__(mem, int(offset))
+        self.mem = mem
 
     @property
     def __array_interface__(self):
@@ -321,15 +324,27 @@ class PinnedMemoryPointer:
         return self.ptr
 
     def __add__(self, offset):
-        return PinnedMemoryPointer(self._block, self.ptr - self._block.ptr + int(offset))
+        return PinnedMemoryPointer(self.mem, self.ptr - self.mem.ptr + int(offset))
+
+
+def _pinned_block(nbytes):
+    """``nbytes`` of page-locked host memory from kiln's pinned pool."""
+    return PinnedMemoryPointer(core()._PinnedBlock(int(nbytes)))
 
 
 class PinnedMemoryPool:
+    """CuPy's pool of page-locked host memory. Its blocks come from
+    ``allocator(size)`` where one is given, else from kiln's pinned pool
+    (never through alloc_pinned_memory: ``pool.malloc`` is what programs
+    hand to set_pinned_memory_allocator)."""
+
     def __init__(self, allocator=None):
+        if allocator is not None and not callable(allocator):
+            raise TypeError("allocator: must be callable or None")
         self._allocator = allocator
 
     def malloc(self, size):
-        return alloc_pinned_memory(size)
+        return (self._allocator or _pinned_block)(int(size))
 
     def total_bytes(self):
         return core()._pinned_pool_bytes()
@@ -347,9 +362,7 @@ _pinned_allocator = [None]
 def alloc_pinned_memory(nbytes):
     """``nbytes`` of page-locked host memory (from kiln's pinned pool, or the
     allocator set_pinned_memory_allocator gave)."""
-    if _pinned_allocator[0] is not None:
-        return _pinned_allocator[0](int(nbytes))
-    return PinnedMemoryPointer(core()._alloc_pinned(int(nbytes)))
+    return (_pinned_allocator[0] or _pinned_block)(int(nbytes))
 
 
 def set_pinned_memory_allocator(allocator=None):
