@@ -1,0 +1,148 @@
+"""Numba's ``@njit``/``@jit`` on kiln: a function compiled for the host by
+kiln's CUDA translator (Python to C++, typed by Numba's rules) and run by
+the CPU backend as a one-thread kernel whose entry calls it and stores its
+result. Specialised per argument types on first call, as Numba's
+dispatcher is, and cached on disk as every kiln kernel is. Because it is a
+``@cuda.jit(device=True)`` function too, a ``@cuda.jit`` kernel may call it
+(Numba's documented CPU-GPU idiom), on a GPU or in the CPU's run of the kernel.
+
+A function returns a scalar, nothing, or one of the arrays it was given
+(the same object, as the caller sees it); an array made inside a compiled
+function is not there yet and is refused by name."""
+import ast
+import itertools
+import linecache
+
+import numpy as np
+
+from .._jit import types as T
+from .._jit.dispatcher import Dispatcher, _arg_type
+from .._jit.errors import UnsupportedError
+
+# Numba's prange: in a function run on one thread, a range.
+prange = range
+_entries = itertools.count()
+
+
+class CPUDispatcher(Dispatcher):
+    """What ``@njit`` returns: called from Python it runs on the host;
+    called from a kernel it is that kernel's device function."""
+
+    def __init__(self, pyfunc, signatures=(), boundscheck=False, **numba_options):
+        super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck) or _raises(pyfunc))
+        self.targetoptions = dict(numba_options, boundscheck=boundscheck)
+        self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
+        self.__wrapped__ = pyfunc
+
+    def __call__(self, *args):
+        types = tuple(_arg_type(a) for a in args)
+        found = self._entries.get(types)
+        if found is None:
+            if len(args) != len(self.function.params):
+                raise TypeError(f"{self.__name__}() takes {len(self.function.params)} positional arguments "
+                                f"but {len(args)} were given")
+            found = self._entries[types] = self._entry(types)
+        entry, returns = found
+        from .._creation import empty
+
+        if isinstance(returns, int):  # the index of the argument array it returns
+            entry[1, 1](*args, empty(1, dtype="int8", device="cpu"))
+            return args[returns]
+        out = empty(1, dtype="int8" if returns is None else returns.name, device="cpu")
+        entry[1, 1](*args, out)
+        return None if returns is None else out[0].item()
+
+    def _entry(self, types):
+        """The one-thread kernel calling this function for `types`, and what a
+        call gives back: None, the result's dtype or an argument's index."""
+        from .._jit.dispatcher import Module
+
+        _, returned = Module(self.debug).device_function(self, types)
+        params = [f"a{i}" for i in range(len(types))]
+        call = f"_kiln_target({', '.join(params)})"
+        if returned is None:
+            body, returns = call, None
+        elif isinstance(returned, T.ArrayType):
+            body, returns = call, self._returned_argument(types)
+        elif T.is_scalar(returned):
+            body, returns = f"out[0] = {call}", np.dtype(returned.name)
+        else:
+            raise UnsupportedError(f"{self.__name__}: returning a {returned} to Python is not supported yet "
+                                   "(a scalar, nothing, or an array the function was given)")
+        name = f"_kiln_njit_entry_{next(_entries)}"
+        filename = f"<kiln.numba entry of {self.__name__}>"
+        source = f"def {name}({', '.join(params + ['out'])}):\n    {body}\n"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        scope = {"_kiln_target": self}
+        exec(compile(source, filename, "exec"), scope)
+        return Dispatcher(scope[name], debug=self.debug), returns
+
+    def _returned_argument(self, types):
+        """The index of the array parameter every return statement returns."""
+        node = self.function.node
+        returned = {r.value.id if isinstance(r.value, ast.Name) else None
+                    for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None}
+        params = self.function.params
+        if len(returned) == 1 and (name := returned.pop()) in params and \
+                isinstance(types[params.index(name)], T.ArrayType):
+            return params.index(name)
+        raise UnsupportedError(f"{self.__name__}: returning an array made inside a compiled function is not "
+                               "supported yet (return an array passed in, or fill one)")
+
+    @property
+    def py_func(self):
+        return self.__wrapped__
+
+    @py_func.setter
+    def py_func(self, value):
+        self.__wrapped__ = value
+
+    def inspect_types(self, signature=None):
+        """Numba's annotated source: here the C++ each specialisation was translated to."""
+        return "\n\n".join(self.source_for(t)[0] for t in (self._entries if signature is None else [signature]))
+
+
+def _raises(pyfunc):
+    """Whether the function raises or asserts: then its entry records what it
+    raised and the call raises it in Python (kiln's debug mode)."""
+    import inspect
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    return any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(tree))
+
+
+_OPTIONS = {"nopython", "nogil", "cache", "fastmath", "parallel", "boundscheck", "error_model", "inline",
+            "locals", "target", "no_cpython_wrapper", "no_cfunc_wrapper", "forceinline", "looplift"}
+
+
+def njit(signature_or_function=None, **options):
+    """Numba's ``@njit``: bare, with options, or with signatures."""
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise TypeError(f"njit: unexpected options {sorted(unknown)}")
+    if options.get("nopython") is False or options.pop("forceobj", False):
+        raise UnsupportedError("object mode (nopython=False, forceobj=True) is not in kiln: every compiled "
+                               "function is nopython")
+    options.pop("nopython", None)
+    if callable(signature_or_function) and not isinstance(signature_or_function, str):
+        return CPUDispatcher(signature_or_function, **options)
+    signatures = [] if signature_or_function is None else (
+        list(signature_or_function) if isinstance(signature_or_function, list) else [signature_or_function])
+
+    def decorate(pyfunc):
+        dispatcher = CPUDispatcher(pyfunc, signatures=signatures, **options)
+        dispatcher.type_declared()
+        return dispatcher
+
+    return decorate
+
+
+def jit(signature_or_function=None, forceobj=False, **options):
+    """Numba's ``@jit``: nopython mode, as Numba 0.59 made its default."""
+    if forceobj:
+        raise UnsupportedError("object mode (forceobj=True) is not in kiln: every compiled function is nopython")
+    return njit(signature_or_function, **options)
