@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance clean
 
 all: build
 
@@ -160,7 +160,17 @@ conformance-numba: build
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/numba/run.py --device cuda; fi
 
-conformance: conformance-pycuda conformance-cupy conformance-numba
+# Whole programs, unchanged, through the name-only shim
+# (tests/conformance/programs/): the N-Ways lab's three RDF programs on a
+# DCD written with MDAnalysis, each judged against a NumPy RDF, on the CPU
+# and, where one works, the GPU. The lab's source from $$GPUBOOTCAMP_SRC or a
+# clone (GitHub, which CI cannot reach).
+conformance-programs: build
+	cd tests && ../$(PY) conformance/programs/run.py --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) conformance/programs/run.py --device cuda; fi
+
+conformance: conformance-pycuda conformance-cupy conformance-numba conformance-programs
 
 clean:
 	rm -rf build $(VENV)

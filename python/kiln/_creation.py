@@ -263,7 +263,7 @@ def full_like(x, /, fill_value, dtype=None, order="K", subok=None, shape=None, *
     return full(shape, fill_value, dt, order, device=dev)
 
 
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+def arange(start, /, stop=None, step=1, dtype=None, *, device=None):
     """Values from ``start`` to ``stop`` (exclusive) by ``step``; ``arange(n)`` counts from 0."""
     if stop is None:
         start, stop = 0, start

@@ -58,8 +58,8 @@ def _quantile(a, q, axis, keepdims, skip_nan, name, method):
     """The "linear" quantiles of each slice: virtual index q (count - 1),
     its neighbours in the sorted slice, and NumPy's interpolation between
     them. A Python scalar q is weak, as in NumPy: float32 data stay float32."""
-    if method != "linear":
-        raise NotImplementedError(f"{name}: method {method!r} (only 'linear', NumPy's default)")
+    if method not in _METHODS:
+        raise ValueError(f"{name}: method {method!r} is not one of NumPy's: {', '.join(_METHODS)}")
     a = asarray(a)
     weak = isinstance(q, (int, float)) and not isinstance(q, bool)
     q = asarray(q, device=a.device)
@@ -76,22 +76,26 @@ def _quantile(a, q, axis, keepdims, skip_nan, name, method):
         count = _core.sum(_core.logical_not(_core.isnan(ordered)), -1, "int64", True)  # the slices' shape + (1,)
     else:
         count = _core._full(ordered.shape[:-1] + (1,), ordered.shape[-1], "int64", a.device)
-    # In q's type, as NumPy's q * (n - 1) with a Python int n: float32 q
-    # gives float32 virtual indexes. q's shape + the slices' + (1,).
-    virtual = q.reshape(q.shape + (1,) * ordered.ndim) * (count - 1).astype(q.dtype)
-    if q.dtype.kind in "iu":  # integral virtual indexes: NumPy takes the elements, in their dtype
-        lower, gamma = virtual, None
-    else:
-        lower = _core.floor(virtual)
-        gamma = (virtual - lower)[..., 0]
-        gamma = gamma.astype(_float_type(a)) if weak else gamma
-        lower = lower.astype("int64")
     last = _core.maximum(count - 1, 0)
     source = broadcast_to(ordered, q.shape + ordered.shape)
-    result = take_along_axis(source, _core.minimum(_core.maximum(lower, 0), last), -1)[..., 0]
-    if gamma is not None:
-        above = take_along_axis(source, _core.minimum(lower + 1, last), -1)[..., 0]
-        result = _lerp(result, above, float(gamma) if weak and not gamma.ndim else gamma)
+    if method != "linear":
+        result = _quantile_by_method(source, q.reshape(q.shape + (1,) * ordered.ndim), count, last, method,
+                                     _float_type(a) if weak else _gamma_type(a.dtype, q.dtype))
+    else:
+        # In q's type, as NumPy's q * (n - 1) with a Python int n: float32 q
+        # gives float32 virtual indexes. q's shape + the slices' + (1,).
+        virtual = q.reshape(q.shape + (1,) * ordered.ndim) * (count - 1).astype(q.dtype)
+        if q.dtype.kind in "iu":  # integral virtual indexes: NumPy takes the elements, in their dtype
+            lower, gamma = virtual, None
+        else:
+            lower = _core.floor(virtual)
+            gamma = (virtual - lower)[..., 0]
+            gamma = gamma.astype(_float_type(a)) if weak else gamma
+            lower = lower.astype("int64")
+        result = take_along_axis(source, _core.minimum(_core.maximum(lower, 0), last), -1)[..., 0]
+        if gamma is not None:
+            above = take_along_axis(source, _core.minimum(lower + 1, last), -1)[..., 0]
+            result = _lerp(result, above, float(gamma) if weak and not gamma.ndim else gamma)
     if a.dtype.kind in "fc":
         if skip_nan:
             empty = count[..., 0] == 0
@@ -103,9 +107,59 @@ def _quantile(a, q, axis, keepdims, skip_nan, name, method):
     return _restore(result, q.ndim, axes, keepdims)
 
 
+# NumPy's quantile methods (H&F 1996): the continuous ones by their
+# (alpha, beta), whose virtual index is n q + alpha + q (1 - alpha - beta) - 1;
+# the others by how they pick between the two neighbours of theirs.
+_CONTINUOUS = {"linear": (1.0, 1.0), "interpolated_inverted_cdf": (0.0, 1.0), "hazen": (0.5, 0.5),
+               "weibull": (0.0, 0.0), "median_unbiased": (1 / 3, 1 / 3), "normal_unbiased": (3 / 8, 3 / 8)}
+_METHODS = (*_CONTINUOUS, "inverted_cdf", "averaged_inverted_cdf", "closest_observation", "lower", "higher",
+            "midpoint", "nearest")
+
+
+def _gamma_type(data, q):
+    """The type an interpolation between elements of `data` is made in for
+    an array q: NumPy's promotion of the two (int8 data and float32 q give
+    float32), float64 where that is no float."""
+    promoted = _core.result_type(data, q)
+    return promoted if promoted.kind in "fc" else _core.result_type(data, "float64")
+
+
+def _quantile_by_method(source, q, count, last, method, gamma_type):
+    """The quantiles of every method but "linear" (its own path keeps NumPy's
+    float32 arithmetic): the virtual index in float64, its floor and the next
+    index clipped into the slice, then an element picked (the methods that
+    take elements keep the data's dtype) or the two interpolated."""
+    n, q = count.astype("float64"), q.astype("float64")
+    if method in _CONTINUOUS:
+        alpha, beta = _CONTINUOUS[method]
+        virtual = n * q + (alpha + q * (1 - alpha - beta)) - 1
+    elif method in ("inverted_cdf", "averaged_inverted_cdf"):
+        virtual = n * q - 1
+    elif method == "closest_observation":
+        virtual = n * q - 1.5
+    else:
+        virtual = q * (n - 1)
+    floor = _core.floor(virtual)
+    g = (virtual - floor)[..., 0]
+    lower = floor.astype("int64")
+    below = take_along_axis(source, clip(lower, 0, last), -1)[..., 0]
+    above = take_along_axis(source, clip(lower + 1, 0, last), -1)[..., 0]
+    even = (lower[..., 0] % 2) == 0
+    picks = {"inverted_cdf": g > 0, "higher": g > 0, "lower": g < 0,
+             "closest_observation": _core.logical_not((g == 0) & _core.logical_not(even)),
+             "nearest": (g > 0.5) | ((g == 0.5) & _core.logical_not(even))}
+    if method in picks:
+        return where(picks[method], above, below)
+    if method == "averaged_inverted_cdf":
+        g = where(g > 0, 1.0, 0.5)
+    elif method == "midpoint":
+        g = where(g == 0, 0.0, 0.5)
+    return _lerp(below, above, g.astype(gamma_type))
+
+
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False, *, weights=None):
-    """NumPy's quantile (method "linear"): q in [0, 1], a scalar or an array
-    whose axes come first in the result."""
+    """NumPy's quantile, every method of NumPy's: q in [0, 1], a scalar or an
+    array whose axes come first in the result."""
     _no_out(out, weights, "quantile")
     return _quantile(a, q, axis, keepdims, False, "quantile", method)
 

@@ -90,8 +90,8 @@ def test_quantile_bad_input(device):
         kiln.percentile(k, -1)
     with pytest.raises(ValueError, match="out of bounds"):
         kiln.median(k, axis=3)
-    with pytest.raises(NotImplementedError, match="method"):
-        kiln.quantile(k, 0.5, method="nearest")
+    with pytest.raises(ValueError, match="method 'nearer'"):
+        kiln.quantile(k, 0.5, method="nearer")
 
 
 @pytest.mark.parametrize("dtype", ["int32", "float32", "float64", "complex64"])
@@ -227,3 +227,30 @@ def test_correlate_refuses_zero_d_inputs_where_convolve_takes_them(device):
             kiln.correlate(kiln.asarray(a, device=device), kiln.asarray(v, device=device))
         np.testing.assert_allclose(kiln.asnumpy(kiln.convolve(kiln.asarray(a, device=device),
                                                               kiln.asarray(v, device=device))), np.convolve(a, v))
+
+
+QUANTILE_METHODS = ["inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf",
+                    "hazen", "weibull", "linear", "median_unbiased", "normal_unbiased", "lower", "higher",
+                    "midpoint", "nearest"]
+
+
+@pytest.mark.parametrize("method", QUANTILE_METHODS)
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "float32", "float64"])
+def test_every_quantile_method_of_numpy(method, dtype, device):
+    rng = np.random.default_rng(3)
+    for shape in [(4, 7), (3, 8), (1, 1)]:
+        a = (rng.random(shape) * 20).astype(dtype)
+        for q in [0.0, 0.1, 0.4, 0.5, 0.93, 1.0, [0.2, 0.7], np.array([0.25, 0.75], "float32")]:
+            for axis in [None, 0, 1]:
+                want = np.quantile(a, q, axis=axis, method=method)
+                got = kiln.quantile(kiln.asarray(a, device=device),
+                                    kiln.asarray(q, device=device) if isinstance(q, np.ndarray) else q,
+                                    axis=axis, method=method)
+                assert got.dtype == np.asarray(want).dtype, (shape, q, axis)
+                np.testing.assert_allclose(kiln.asnumpy(got), want, rtol=1e-6, err_msg=f"{shape} {q} {axis}")
+        with_nans = np.where(a > 5, a, np.nan) if a.dtype.kind == "f" else a
+        np.testing.assert_allclose(kiln.asnumpy(kiln.nanpercentile(kiln.asarray(with_nans, device=device), 30,
+                                                                   axis=-1, method=method)),
+                                   np.nanpercentile(with_nans, 30, axis=-1, method=method), rtol=1e-6)
+    with pytest.raises(ValueError, match="method"):
+        kiln.quantile(kiln.asarray(a, device=device), 0.5, method="bogus")

@@ -58,7 +58,33 @@ class BitGenerator:
 
     def __init__(self, seed=None):
         self._key = _key(seed)
-        self.seed_seq = seed if hasattr(seed, "generate_state") else None
+        # NumPy's SeedSequence of this generator, made when first asked for
+        # (libraries spawn independent generators from it): the one given,
+        # else one of the int or ints given, else of the random key drawn.
+        self._given_seed = seed if seed is not None and not isinstance(seed, (Generator, BitGenerator)) \
+            else self._key
+        self._seed_sequence = None
+
+    @property
+    def seed_seq(self):
+        """NumPy's ``BitGenerator.seed_seq``: the SeedSequence this generator stands for."""
+        if self._seed_sequence is None:
+            from numpy.random import SeedSequence
+
+            given = self._given_seed
+            if hasattr(given, "generate_state"):
+                self._seed_sequence = given
+            else:
+                given = given.get() if hasattr(given, "get") else given
+                self._seed_sequence = SeedSequence(given.tolist() if hasattr(given, "tolist") else given)
+        return self._seed_sequence
+
+    # NumPy's private name for it, which Dask's generators spawn from.
+    _seed_seq = seed_seq
+
+    def spawn(self, n_children):
+        """NumPy's: `n_children` independent generators of this type, from the seed sequence's children."""
+        return [type(self)(child) for child in self.seed_seq.spawn(n_children)]
 
     def random_raw(self, size=None, output=True):
         """The generator's raw output words (uint64 for Philox, uint32 for

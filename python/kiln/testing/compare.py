@@ -150,52 +150,45 @@ def _comparison(check, name, type_check, contiguous_check, accept_error, sp_name
     if not isinstance(name, str):
         raise TypeError(f"name: expected the argument's name as a str, got {type(name).__name__}")
 
-    def decorator(impl):
-        @_with_signature(impl, [n for n in (name, sp_name, scipy_name) if n is not None])
-        def test(*args, **kw):
-            import kiln
+    def judge(kiln_result, numpy_result, impl, args, kw):
+        import kiln
 
-            kiln_result, kiln_error = _call(impl, args, kw, True, name, sp_name, scipy_name)
-            numpy_result, numpy_error = _call(impl, args, kw, False, name, sp_name, scipy_name)
-            if kiln_error is not None or numpy_error is not None:
-                _judge_errors(kiln_error, numpy_error, accept_error)
-                return
-            if not isinstance(kiln_result, (tuple, list)):
-                kiln_result = (kiln_result,)
-            if not isinstance(numpy_result, (tuple, list)):
-                numpy_result = (numpy_result,)
-            assert len(kiln_result) == len(numpy_result), \
-                f"kiln returned {len(kiln_result)} values, NumPy {len(numpy_result)}"
-            pairs = [_as_arrays(k, n, sp_name, check_sparse_format) for k, n in zip(kiln_result, numpy_result)]
-            if type_check:
-                for k, n in pairs:
-                    if k.dtype != n.dtype:
-                        raise AssertionError(f"arrays of different dtypes were returned.\nkiln: {k.dtype}\n"
-                                             f"numpy: {n.dtype}")
-            if contiguous_check:
-                for k, n in zip(kiln_result, numpy_result):
-                    if isinstance(n, numpy.ndarray):
-                        for flag in ("c_contiguous", "f_contiguous"):
-                            if getattr(n.flags, flag) and not getattr(k.flags, flag):
-                                raise AssertionError(f"NumPy's result is {flag}, kiln's is not")
+        if not isinstance(kiln_result, (tuple, list)):
+            kiln_result = (kiln_result,)
+        if not isinstance(numpy_result, (tuple, list)):
+            numpy_result = (numpy_result,)
+        assert len(kiln_result) == len(numpy_result), \
+            f"kiln returned {len(kiln_result)} values, NumPy {len(numpy_result)}"
+        pairs = [_as_arrays(k, n, sp_name, check_sparse_format) for k, n in zip(kiln_result, numpy_result)]
+        if type_check:
             for k, n in pairs:
-                assert k.shape == n.shape, f"shapes differ: kiln {k.shape}, numpy {n.shape}"
-            masks = [None] * len(pairs)
-            if _mixes_signedness(kw):
-                unsigned = [k.dtype.type in _UNSIGNED for k, _ in pairs]
-                if any(unsigned):
-                    found = _nonnegative_masks(impl, args, kw, name, sp_name, scipy_name)
-                    masks = [m if u else None for m, u in zip(found, unsigned)]
-            for (k, n), mask in zip(pairs, masks):
-                if mask is not None:
-                    if k.shape == ():
-                        if not mask.all():
-                            continue
-                    else:
-                        k, n = kiln.asnumpy(k)[mask], n[mask]
-                check(k, n)
-        return test
-    return decorator
+                if k.dtype != n.dtype:
+                    raise AssertionError(f"arrays of different dtypes were returned.\nkiln: {k.dtype}\n"
+                                         f"numpy: {n.dtype}")
+        if contiguous_check:
+            for k, n in zip(kiln_result, numpy_result):
+                if isinstance(n, numpy.ndarray):
+                    for flag in ("c_contiguous", "f_contiguous"):
+                        if getattr(n.flags, flag) and not getattr(k.flags, flag):
+                            raise AssertionError(f"NumPy's result is {flag}, kiln's is not")
+        for k, n in pairs:
+            assert k.shape == n.shape, f"shapes differ: kiln {k.shape}, numpy {n.shape}"
+        masks = [None] * len(pairs)
+        if _mixes_signedness(kw):
+            unsigned = [k.dtype.type in _UNSIGNED for k, _ in pairs]
+            if any(unsigned):
+                found = _nonnegative_masks(impl, args, kw, name, sp_name, scipy_name)
+                masks = [m if u else None for m, u in zip(found, unsigned)]
+        for (k, n), mask in zip(pairs, masks):
+            if mask is not None:
+                if k.shape == ():
+                    if not mask.all():
+                        continue
+                else:
+                    k, n = kiln.asnumpy(k)[mask], n[mask]
+            check(k, n)
+
+    return _results(judge, name, sp_name, scipy_name, accept_error)
 
 
 def _tolerance(tol, dtype):
@@ -259,19 +252,27 @@ def numpy_cupy_array_equal(err_msg="", verbose=True, name="xp", type_check=True,
                        name, type_check, False, accept_error, sp_name, scipy_name)
 
 
-def numpy_cupy_array_list_equal(err_msg="", verbose=True, name="xp", sp_name=None, scipy_name=None):
-    """The body returns a sequence of arrays; kiln's and NumPy's are equal element by element."""
+def _results(judge, name, sp_name, scipy_name, accept_error=False):
+    """A decorator running the body with kiln and with NumPy: errors are
+    judged (_judge_errors), results go to ``judge(kiln_result,
+    numpy_result, impl, args, kw)``."""
     def decorator(impl):
         @_with_signature(impl, [n for n in (name, sp_name, scipy_name) if n is not None])
         def test(*args, **kw):
             kiln_result, kiln_error = _call(impl, args, kw, True, name, sp_name, scipy_name)
             numpy_result, numpy_error = _call(impl, args, kw, False, name, sp_name, scipy_name)
             if kiln_error is not None or numpy_error is not None:
-                _judge_errors(kiln_error, numpy_error, False)
+                _judge_errors(kiln_error, numpy_error, accept_error)
                 return
-            assertions.assert_array_list_equal(kiln_result, numpy_result, err_msg, verbose)
+            judge(kiln_result, numpy_result, impl, args, kw)
         return test
     return decorator
+
+
+def numpy_cupy_array_list_equal(err_msg="", verbose=True, name="xp", sp_name=None, scipy_name=None):
+    """The body returns a sequence of arrays; kiln's and NumPy's are equal element by element."""
+    return _results(lambda k, n, *_: assertions.assert_array_list_equal(k, n, err_msg, verbose),
+                    name, sp_name, scipy_name)
 
 
 def numpy_cupy_array_less(err_msg="", verbose=True, name="xp", type_check=True, accept_error=False,
@@ -282,18 +283,11 @@ def numpy_cupy_array_less(err_msg="", verbose=True, name="xp", type_check=True, 
 
 def numpy_cupy_equal(name="xp", sp_name=None, scipy_name=None):
     """The body returns plain Python values; kiln's and NumPy's are ``==``."""
-    def decorator(impl):
-        @_with_signature(impl, [n for n in (name, sp_name, scipy_name) if n is not None])
-        def test(*args, **kw):
-            kiln_result, kiln_error = _call(impl, args, kw, True, name, sp_name, scipy_name)
-            numpy_result, numpy_error = _call(impl, args, kw, False, name, sp_name, scipy_name)
-            if kiln_error is not None or numpy_error is not None:
-                _judge_errors(kiln_error, numpy_error, False)
-                return
-            if kiln_result != numpy_result:
-                raise AssertionError(f"results differ:\nkiln: {kiln_result}\nnumpy: {numpy_result}")
-        return test
-    return decorator
+    def check(k, n, *_):
+        if k != n:
+            raise AssertionError(f"results differ:\nkiln: {k}\nnumpy: {n}")
+
+    return _results(check, name, sp_name, scipy_name)
 
 
 def numpy_cupy_raises(name="xp", sp_name=None, scipy_name=None, accept_error=Exception):

@@ -13,8 +13,9 @@ import os
 import runpy
 import sys
 
-# Each library's top-level name and the kiln package that speaks its dialect.
-ROOTS = {"cupy": "kiln", "cupyx": "kiln", "numba": "kiln.numba", "pycuda": "kiln.pycuda"}
+# Each library's top-level name and the kiln package that speaks its dialect
+# (PyCUDA's modules are kiln's own: kiln.driver, kiln.compiler, ...).
+ROOTS = {"cupy": "kiln", "cupyx": "kiln", "numba": "kiln.numba", "pycuda": "kiln"}
 
 
 class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):
