@@ -1,0 +1,86 @@
+"""Numba's CPU compiler, kiln's (kiln.numba.njit) beside real Numba's in one
+run on one machine: the N-Ways lab's serial pair loop (nways_serial.py's
+pair_gpu, unchanged) on one thread, its first call (compile included, a
+10-atom input) and its run over N atoms x F frames.
+
+    python bench/numba_cpu.py [--atoms 6720] [--frames 10] [--numba-python PY]
+
+--numba-python: an interpreter with real Numba installed (default: this one,
+if it has Numba); its row is measured in a process of its own."""
+import argparse
+import json
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+
+def pair_gpu(d_x, d_y, d_z, d_g2, numatm, nconf, xbox, ybox, zbox, d_bin):
+    box = min(xbox, ybox)
+    box = min(box, zbox)
+    _del = box / (2.0 * d_bin)
+    cut = box * 0.5
+    for frame in range(nconf):
+        for id1 in range(numatm):
+            for id2 in range(numatm):
+                dx = d_x[frame * numatm + id1] - d_x[frame * numatm + id2]
+                dy = d_y[frame * numatm + id1] - d_y[frame * numatm + id2]
+                dz = d_z[frame * numatm + id1] - d_z[frame * numatm + id2]
+                dx = dx - xbox * (round(dx / xbox))
+                dy = dy - ybox * (round(dy / ybox))
+                dz = dz - zbox * (round(dz / zbox))
+                r = math.sqrt(dx * dx + dy * dy + dz * dz)
+                if r < cut:
+                    ig2 = int((r / _del))
+                    d_g2[ig2] = d_g2[ig2] + 1
+    return d_g2
+
+
+def measure(which, atoms, frames):
+    if which == "kiln":
+        from kiln.numba import njit
+    else:
+        from numba import njit
+    rng = np.random.default_rng(1)
+    x, y, z = (rng.random(atoms * frames) * 40 for _ in range(3))
+    compiled = njit()(pair_gpu)
+    counts = np.zeros(2000, np.int64)
+    started = time.perf_counter()
+    compiled(x[:10], y[:10], z[:10], counts, 10, 1, 40.0, 40.0, 40.0, 2000)
+    first = time.perf_counter() - started
+    counts[:] = 0
+    started = time.perf_counter()
+    compiled(x, y, z, counts, atoms, frames, 40.0, 40.0, 40.0, 2000)
+    run = time.perf_counter() - started
+    return {"library": which, "first_call_s": first, "run_s": run,
+            "ns_per_pair_frame": run / (atoms * atoms * frames) * 1e9, "total": int(counts.sum())}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--atoms", type=int, default=6720)
+    parser.add_argument("--frames", type=int, default=10)
+    parser.add_argument("--numba-python", default=sys.executable)
+    parser.add_argument("--one", choices=["kiln", "numba"], help=argparse.SUPPRESS)  # a row, in this process
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(measure(args.one, args.atoms, args.frames)))
+        return
+    rows = []
+    for which, python in (("kiln", sys.executable), ("numba", args.numba_python)):
+        done = subprocess.run([python, __file__, "--one", which, "--atoms", str(args.atoms), "--frames",
+                               str(args.frames)], capture_output=True, text=True)
+        if done.returncode != 0:
+            print(f"{which}: did not run ({(done.stderr.strip().splitlines() or ['?'])[-1]})")
+            continue
+        rows.append(json.loads(done.stdout))
+    print(f"pair loop, {args.atoms} atoms x {args.frames} frames, one thread")
+    print(f"{'library':8} {'first call s':>12} {'run s':>8} {'ns/pair-frame':>14}  pairs counted")
+    for r in rows:
+        print(f"{r['library']:8} {r['first_call_s']:12.3f} {r['run_s']:8.3f} {r['ns_per_pair_frame']:14.2f}  {r['total']}")
+
+
+if __name__ == "__main__":
+    main()
