@@ -64,8 +64,16 @@ def clip(x, /, min=None, max=None, *, out=None):
     return _core._clip(x, min, max, out=out)
 
 
-def where(condition, x1, x2, /):
-    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all broadcast)."""
+_NOT_GIVEN = object()
+
+
+def where(condition, x1=_NOT_GIVEN, x2=_NOT_GIVEN, /):
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all
+    broadcast); with ``condition`` alone, NumPy's ``condition.nonzero()``."""
+    if x1 is _NOT_GIVEN and x2 is _NOT_GIVEN:
+        return asarray(condition).nonzero()
+    if x1 is _NOT_GIVEN or x2 is _NOT_GIVEN:
+        raise ValueError("either both or neither of x and y should be given")
     return _core._where(condition, x1, x2)
 
 

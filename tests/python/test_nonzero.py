@@ -70,3 +70,14 @@ def test_selecting_by_a_mask_of_the_whole_shape(device, dtype, rng):
     np.testing.assert_array_equal(kiln.asnumpy(k2.T[k2.T != k2.T[0, 0]]), x2.T[x2.T != x2.T[0, 0]])
     with pytest.raises(ValueError, match="condition has 3 elements"):
         kiln.extract(kiln.ones(3, dtype="bool", device=device), k2)
+
+
+def test_where_with_the_condition_alone_is_nonzero(device):
+    a = np.array([[0, 3, 0], [4, 0, 5]])
+    got = kiln.where(kiln.asarray(a, device=device))
+    want = np.where(a)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(kiln.asnumpy(g), w)
+    with pytest.raises(ValueError, match="both or neither"):
+        kiln.where(kiln.asarray(a, device=device), 1)
