@@ -32,7 +32,6 @@ class CPUDispatcher(Dispatcher):
         super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck) or _raises(pyfunc))
         self.targetoptions = dict(numba_options, boundscheck=boundscheck)
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
-        self.__wrapped__ = pyfunc
 
     def __call__(self, *args):
         types = tuple(_arg_type(a) for a in args)
@@ -88,14 +87,6 @@ class CPUDispatcher(Dispatcher):
             return params.index(name)
         raise UnsupportedError(f"{self.__name__}: returning an array made inside a compiled function is not "
                                "supported yet (return an array passed in, or fill one)")
-
-    @property
-    def py_func(self):
-        return self.__wrapped__
-
-    @py_func.setter
-    def py_func(self, value):
-        self.__wrapped__ = value
 
     def inspect_types(self, signature=None):
         """Numba's annotated source: here the C++ each specialisation was translated to."""
