@@ -55,9 +55,10 @@ def _nan_where(result, condition):
 
 
 def _quantile(a, q, axis, keepdims, skip_nan, name, method):
-    """The "linear" quantiles of each slice: virtual index q (count - 1),
-    its neighbours in the sorted slice, and NumPy's interpolation between
-    them. A Python scalar q is weak, as in NumPy: float32 data stay float32."""
+    """The quantiles of each slice by NumPy's `method`: a virtual index
+    ("linear": q (count - 1)), its neighbours in the sorted slice, and
+    NumPy's choice or interpolation between them. A Python scalar q is weak,
+    as in NumPy: float32 data stay float32."""
     if method not in _METHODS:
         raise ValueError(f"{name}: method {method!r} is not one of NumPy's: {', '.join(_METHODS)}")
     a = asarray(a)
@@ -144,12 +145,17 @@ def _quantile_by_method(source, q, count, last, method, gamma_type):
     lower = floor.astype("int64")
     below = take_along_axis(source, clip(lower, 0, last), -1)[..., 0]
     above = take_along_axis(source, clip(lower + 1, 0, last), -1)[..., 0]
-    even = (lower[..., 0] % 2) == 0
-    picks = {"inverted_cdf": g > 0, "higher": g > 0, "lower": g < 0,
-             "closest_observation": _core.logical_not((g == 0) & _core.logical_not(even)),
-             "nearest": (g > 0.5) | ((g == 0.5) & _core.logical_not(even))}
-    if method in picks:
-        return where(picks[method], above, below)
+    if method == "lower":
+        return below
+    if method in ("inverted_cdf", "higher"):
+        return where(g > 0, above, below)
+    if method in ("closest_observation", "nearest"):
+        # The lower index's parity breaks ties: nearest goes to the even index,
+        # closest_observation to the even order statistic (counted from 1).
+        odd = (lower[..., 0] % 2) == 1
+        if method == "closest_observation":
+            return where((g == 0) & odd, below, above)
+        return where((g > 0.5) | ((g == 0.5) & odd), above, below)
     if method == "averaged_inverted_cdf":
         g = where(g > 0, 1.0, 0.5)
     elif method == "midpoint":

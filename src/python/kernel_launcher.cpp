@@ -232,21 +232,21 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
       if (size > kMaxScalarBytes)
         argument_error(*this, i, "a NumPy scalar larger than " + std::to_string(kMaxScalarBytes) +
                                      " bytes (pass a larger struct as bytes)");
-    } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1 && known_signature &&
-               kinds[i] != 'p' && !as_view) {
-      // A NumPy array given for a parameter passed by value (a struct,
-      // double3, Matrix<T>): its bytes are the value, as CuPy passes them.
-      // They stay where they are: the array is referenced by `args` until
-      // the launch has read them.
-      Py_buffer view;
-      if (PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) != 0) {
-        PyErr_Clear();
-        argument_error(*this, i, "a NumPy array passed by value must be C-contiguous");
-      }
-      pointers[i] = view.buf;
-      PyBuffer_Release(&view);
     } else if (PyObject_IsInstance(o, numpy_types().ndarray.ptr()) == 1) {
       Py_buffer view;
+      if (known_signature && kinds[i] != 'p' && !as_view) {
+        // A NumPy array given for a parameter passed by value (a struct,
+        // double3, Matrix<T>): its bytes are the value, as CuPy passes them.
+        // They stay where they are: the array is referenced by `args` until
+        // the launch has read them.
+        if (PyObject_GetBuffer(o, &view, PyBUF_C_CONTIGUOUS) != 0) {
+          PyErr_Clear();
+          argument_error(*this, i, "a NumPy array passed by value must be C-contiguous");
+        }
+        pointers[i] = view.buf;
+        PyBuffer_Release(&view);
+        continue;
+      }
       if (PyObject_GetBuffer(o, &view, PyBUF_RECORDS_RO) != 0) throw nb::python_error();
       if (as_view && view.ndim > kMaxViewDims) {
         PyBuffer_Release(&view);

@@ -5,7 +5,7 @@ from a ``@cuda.jit`` kernel compiles there as a device function; Numba's
 scalar types (``float32``, ``int64``, ``void``...) are kiln.cuda's.
 
 What runs is Numba's nopython language as kiln's CUDA translator knows it
-(docs/numba.md lists what is there): loops, scalars with Numba's typing,
+(README's "Numba's CPU compiler"): loops, scalars with Numba's typing,
 math/cmath, indexing and slicing of the arrays passed in, calls between
 compiled functions. ``prange`` is ``range``: a ``parallel=True`` function
 runs its loops on one thread for now."""

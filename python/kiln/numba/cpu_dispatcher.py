@@ -29,7 +29,7 @@ class CPUDispatcher(Dispatcher):
     called from a kernel it is that kernel's device function."""
 
     def __init__(self, pyfunc, signatures=(), boundscheck=False, **numba_options):
-        super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck) or _raises(pyfunc))
+        super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck))
         self.targetoptions = dict(numba_options, boundscheck=boundscheck)
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
 
@@ -44,11 +44,12 @@ class CPUDispatcher(Dispatcher):
         entry, returns = found
         from .._creation import empty
 
-        if isinstance(returns, int):  # the index of the argument array it returns
-            entry[1, 1](*args, empty(1, dtype="int8", device="cpu"))
-            return args[returns]
-        out = empty(1, dtype="int8" if returns is None else returns.name, device="cpu")
+        # `out` is on the CPU, so the launch runs there (NumPy arrays alone
+        # would follow the default device); it holds a scalar result.
+        out = empty(1, dtype=returns.name if isinstance(returns, np.dtype) else "int8", device="cpu")
         entry[1, 1](*args, out)
+        if isinstance(returns, int):  # the index of the argument array it returns
+            return args[returns]
         return None if returns is None else out[0].item()
 
     def _entry(self, types):
@@ -56,7 +57,10 @@ class CPUDispatcher(Dispatcher):
         call gives back: None, the result's dtype or an argument's index."""
         from .._jit.dispatcher import Module
 
-        _, returned = Module(self.debug).device_function(self, types)
+        # A function that raises or asserts runs in kiln's debug mode, whose
+        # entry records what was raised for the call to raise in Python.
+        debug = self.debug or any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(self.function.node))
+        _, returned = Module(debug).device_function(self, types)
         params = [f"a{i}" for i in range(len(types))]
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
@@ -74,7 +78,7 @@ class CPUDispatcher(Dispatcher):
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         scope = {"_kiln_target": self}
         exec(compile(source, filename, "exec"), scope)
-        return Dispatcher(scope[name], debug=self.debug), returns
+        return Dispatcher(scope[name], debug=debug), returns
 
     def _returned_argument(self, types):
         """The index of the array parameter every return statement returns."""
@@ -89,21 +93,10 @@ class CPUDispatcher(Dispatcher):
                                "supported yet (return an array passed in, or fill one)")
 
     def inspect_types(self, signature=None):
-        """Numba's annotated source: here the C++ each specialisation was translated to."""
-        return "\n\n".join(self.source_for(t)[0] for t in (self._entries if signature is None else [signature]))
-
-
-def _raises(pyfunc):
-    """Whether the function raises or asserts: then its entry records what it
-    raised and the call raises it in Python (kiln's debug mode)."""
-    import inspect
-    import textwrap
-
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(pyfunc)))
-    except (OSError, TypeError, SyntaxError):
-        return False
-    return any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(tree))
+        """Numba's annotated source: here the C++ each specialisation (or
+        the one for the argument types `signature`) was translated to."""
+        entries = self._entries.values() if signature is None else [self._entries[tuple(signature)]]
+        return "\n\n".join(source for entry, _ in entries for source in entry._sources.values())
 
 
 _OPTIONS = {"nopython", "nogil", "cache", "fastmath", "parallel", "boundscheck", "error_model", "inline",
