@@ -4,8 +4,8 @@ import time
 import numpy as np
 
 import kiln as cp
-import kiln.driver as drv
-from kiln.compiler import SourceModule
+import kiln.pycuda.driver as drv
+from kiln.pycuda.compiler import SourceModule
 
 
 @cp.cuda.jit

@@ -41,8 +41,8 @@ import sysconfig
 import tempfile
 
 from . import _core
-from ._package_paths import get_include, get_library_dir
-from ._version import __version__
+from ._installation.package_paths import get_include, get_library_dir
+from ._installation.version import __version__
 
 _CPP_SUFFIXES = (".cpp", ".cc", ".cxx", ".c++", ".C")
 _CUDA_SUFFIXES = (".cu",)

@@ -39,7 +39,7 @@ class DCD:
 def write_dcd(path, x, y, z, box=None, titles=(), timestep=0.0):
     """Writes (frames, atoms) coordinates (converted to float32) and, when `box`
     is given, a (frames, 3) unit cell per frame."""
-    from ._creation import asarray
+    from ._numpy.creation import asarray
 
     x, y, z = (asarray(a) for a in (x, y, z))
     box = None if box is None else asarray(box)

@@ -270,7 +270,7 @@ void KernelLauncher::launch(nb::handle grid, nb::handle block, nb::handle args, 
                                    " (expected an array, a scalar or bytes)");
     }
   }
-  if (!have_device) device = nb::cast<Device>(nb::module_::import_("kiln._device").attr("default_device")());
+  if (!have_device) device = nb::cast<Device>(nb::module_::import_("kiln._ndarray.device").attr("default_device")());
   if (!kernel) throw TypeError(name + ": the kernel has no source (_configure was not called)");
   const Dim3 grid_dims(g[0], g[1], g[2]), block_dims(b[0], b[1], b[2]);
   if (device.kind == DeviceKind::CPU) {

@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import kiln  # noqa: E402
-import kiln._device  # noqa: E402
+import kiln._ndarray.device  # noqa: E402
 
 ALL_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
               "float16", "float32", "float64", "complex64", "complex128"]
@@ -36,10 +36,10 @@ def device(request):
 def current(device):
     """Makes `device` the default device (PyCUDA's current context, where
     cuda.to_device and mem_alloc put memory)."""
-    saved = kiln._device._default_kind
-    kiln._device._default_kind = device
+    saved = kiln._ndarray.device._default_kind
+    kiln._ndarray.device._default_kind = device
     yield device
-    kiln._device._default_kind = saved
+    kiln._ndarray.device._default_kind = saved
 
 
 def random_array(shape, dtype, rng, low=-5, high=5, nonzero=False):

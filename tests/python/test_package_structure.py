@@ -31,8 +31,9 @@ def _modules():
 
 
 def _import_graph():
-    """module -> the kiln modules it imports anywhere in its text. `from X
-    import name` is an edge to X.name where that is a module, else to X."""
+    """module -> the kiln modules it imports anywhere in its text, with the
+    packages each import runs first. `from X import name` is an edge to
+    X.name where that is a module, else to X."""
     modules = _modules()
     graph = {}
     for name, (path, is_package) in modules.items():
@@ -50,8 +51,19 @@ def _import_graph():
                         target = node.module or ""
                     for alias in node.names:
                         edges.add(f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target)
-        graph[name] = {e for e in edges if e in modules and e != name}
+        edges = {e for e in edges if e in modules}
+        graph[name] = {a for e in edges for a in _packages_run_first(name, e, modules)} - {name}
     return graph
+
+
+def _packages_run_first(importer, target, modules):
+    """``target`` and the packages Python runs before it: importing ``a.b.c``
+    runs ``a/__init__`` and ``a/b/__init__`` first. Those already running
+    for ``importer`` (its own enclosing packages) add no edge."""
+    parts = target.split(".")
+    enclosing = {".".join(importer.split(".")[:k]) for k in range(1, importer.count(".") + 2)}
+    chain = {".".join(parts[:k]) for k in range(1, len(parts))} - enclosing
+    return {target} | {p for p in chain if p in modules}
 
 
 def _cycles(graph):

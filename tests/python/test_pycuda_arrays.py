@@ -1,16 +1,16 @@
-"""PyCUDA's array layer as kiln offers it (kiln.gpuarray, cumath, elementwise,
+"""PyCUDA's array layer as kiln offers it (kiln.pycuda.gpuarray, cumath, elementwise,
 reduction, scan, curandom, tools, characterize), against NumPy, on every
 device: the `current` fixture makes the device the one PyCUDA code reaches."""
 import numpy as np
 import pytest
 
 import kiln
-from kiln import cumath, driver, gpuarray
-from kiln.compiler import SourceModule
-from kiln.elementwise import ElementwiseKernel
-from kiln.reduction import ReductionKernel
-from kiln.scan import ExclusiveScanKernel, InclusiveScanKernel
-from kiln.tools import DeviceMemoryPool, dtype_to_ctype, parse_c_arg
+from kiln.pycuda import cumath, driver, gpuarray
+from kiln.pycuda.compiler import SourceModule
+from kiln.pycuda.elementwise import ElementwiseKernel
+from kiln.pycuda.reduction import ReductionKernel
+from kiln.pycuda.scan import ExclusiveScanKernel, InclusiveScanKernel
+from kiln.pycuda.tools import DeviceMemoryPool, dtype_to_ctype, parse_c_arg
 
 DTYPES = [np.int32, np.float32, np.float64, np.complex64]
 
@@ -163,7 +163,7 @@ def test_scan_kernels(current, n):
 
 
 def test_random_numbers(current):
-    from kiln.curandom import XORWOWRandomNumberGenerator, get_curand_version, rand
+    from kiln.pycuda.curandom import XORWOWRandomNumberGenerator, get_curand_version, rand
 
     u = rand((100, 100)).get()
     assert u.dtype == np.float32 and (u >= 0).all() and (u < 1).all() and abs(u.mean() - 0.5) < 0.02
@@ -245,12 +245,12 @@ def test_bad_input(current):
     with pytest.raises(NotImplementedError, match="texture"):
         g.bind_to_texref(None)
     with pytest.raises(NotImplementedError, match="relocatable"):
-        from kiln.compiler import DynamicModule
+        from kiln.pycuda.compiler import DynamicModule
         DynamicModule()
     with pytest.raises(NotImplementedError, match="texture"):
         driver.np_to_array(np.zeros((2, 2), np.float32), "C")
     with pytest.raises(ImportError, match="OpenGL"):
-        import kiln.gl  # noqa: F401
+        import kiln.pycuda.gl  # noqa: F401
 
 
 def test_function_settings(current):

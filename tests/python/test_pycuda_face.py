@@ -1,11 +1,11 @@
-"""PyCUDA's face: kiln.driver and kiln.compiler.SourceModule, with PyCUDA's
+"""PyCUDA's face: kiln.pycuda.driver and kiln.pycuda.compiler.SourceModule, with PyCUDA's
 tutorial code run on every device present (as the default device)."""
 import numpy as np
 import pytest
 
 import kiln
-import kiln.driver as drv
-from kiln.compiler import SourceModule
+import kiln.pycuda.driver as drv
+from kiln.pycuda.compiler import SourceModule
 
 
 
@@ -20,7 +20,7 @@ DOUBLIFY = """
 
 
 def test_tutorial_mem_alloc_memcpy_and_inout(current):
-    import kiln.autoinit  # noqa: F401  (PyCUDA's `import pycuda.autoinit`)
+    import kiln.pycuda.autoinit  # noqa: F401  (PyCUDA's `import pycuda.autoinit`)
 
     a = np.random.default_rng(0).standard_normal((4, 4)).astype(np.float32)
     a_gpu = drv.mem_alloc(a.nbytes)

@@ -81,8 +81,8 @@ def test_distributions_have_their_moments(device):
 
 
 def test_legacy_functions_and_random_state(device):
-    saved = kiln._device._default_kind
-    kiln._device._default_kind = device
+    saved = kiln._ndarray.device._default_kind
+    kiln._ndarray.device._default_kind = device
     try:
         kiln.random.seed(5)
         a = kiln.random.rand(3, 4)
@@ -99,7 +99,7 @@ def test_legacy_functions_and_random_state(device):
         np.testing.assert_array_equal(kiln.asnumpy(kiln.random.RandomState(9).standard_normal(6)), kiln.asnumpy(x))
         assert kiln.random.random().shape == ()
     finally:
-        kiln._device._default_kind = saved
+        kiln._ndarray.device._default_kind = saved
 
 
 def test_bad_arguments_raise():

@@ -161,7 +161,7 @@ def test_every_c_spelling_of_an_integer_parameter(device):
                                  long signed int e, short unsigned f, const volatile unsigned g, long long* out) {
       out[0] = a; out[1] = b; out[2] = c; out[3] = d; out[4] = e; out[5] = f; out[6] = g;
     }""", "k")
-    from kiln._raw_kernel import kernel_parameters
+    from kiln._cupy_kernels.raw import kernel_parameters
 
     assert [k for k, _ in kernel_parameters(kernel.code, "k")] == ["Q", "l", "h", "b", "l", "H", "I", "pointer"]
     out = kiln.zeros(7, dtype="int64", device=device)
@@ -197,7 +197,7 @@ def test_an_address_as_a_python_int_for_a_pointer(current):
 
 
 def test_parameter_parsing():
-    from kiln._raw_kernel import kernel_parameters
+    from kiln._cupy_kernels.raw import kernel_parameters
 
     assert kernel_parameters(VECTOR_ADD, "vector_add") == [
         ("pointer", "const float* __restrict__ x"), ("pointer", "const float* y"), ("pointer", "float* out"),

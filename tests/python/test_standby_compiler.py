@@ -129,8 +129,8 @@ def test_a_forked_child_compiles_without_compilers_started_ahead(tmp_path):
     # parent's compiler still serves the parent. Modules are only compiled
     # here, not run: a child forked after a thread pool ran cannot use it.
     run(tmp_path, r"""
-import kiln.driver as drv
-from kiln.compiler import SourceModule
+import kiln.pycuda.driver as drv
+from kiln.pycuda.compiler import SourceModule
 
 def global_of(k):
     address, _ = SourceModule('__device__ int value = %d;' % k).get_global("value")

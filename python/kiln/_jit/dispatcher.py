@@ -11,7 +11,7 @@ import pickle
 import numpy as np
 
 from .._core import CUDAError, _argument_kinds, _cooperative_marker, ndarray
-from .._raw_kernel import generated_kernels
+from .._cupy_kernels.raw import generated_kernels
 from ..cuda import types as numba_types
 from ..cuda.linking import linked_sources
 from ..cuda.numba_host import is_mapped
@@ -799,7 +799,7 @@ def _view_numbers(value):
 def device_of(args):
     """Where a launch with `args` runs: the device of its kiln arrays (in
     tuples too) when they agree, else the default device."""
-    from .._device import default_device
+    from .._ndarray.device import default_device
 
     devices = {a.device for a in T.leaves(args) if isinstance(a, _DEVICE_ARRAYS)}
     return devices.pop() if len(devices) == 1 else default_device()
@@ -860,7 +860,7 @@ def foreign_arrays_viewed(args):
     PyTorch's, Numba's ForeignArray) as kiln arrays viewing the same memory,
     the streams their interfaces name synchronized first, as Numba does
     (unless ``kiln.cuda.config.CUDA_ARRAY_INTERFACE_SYNC`` is 0)."""
-    from .._cuda_array_interface import exported, from_interface
+    from .._ndarray.cuda_array_interface import exported, from_interface
     from ..cuda import config
 
     def viewed(a):
@@ -879,7 +879,7 @@ def _on_one_device(args, name):
     device = device_of(args)
     if device.type == "cpu":
         return args, ()
-    from .._creation import asarray
+    from .._numpy.creation import asarray
 
     if not all(is_mapped(a) for a in T.leaves(args) if isinstance(a, np.ndarray)):  # Numba's words first
         performance_warning("CUDA_WARN_ON_IMPLICIT_COPY", "Host array used in CUDA kernel will incur copy overhead "

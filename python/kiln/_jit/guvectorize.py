@@ -10,7 +10,7 @@ import re
 import numpy as np
 
 from .._core import ndarray
-from .._raw_kernel import generated_kernels
+from .._cupy_kernels.raw import generated_kernels
 from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .errors import warn_low_occupancy
@@ -108,8 +108,8 @@ class CUDAGUFunc:
         return found
 
     def __call__(self, *args, out=None, stream=0):
-        from .._creation import empty
-        from .._manipulation import broadcast_to
+        from .._numpy.creation import empty
+        from .._numpy.manipulation.shape import broadcast_to
 
         args, out = foreign_arrays_viewed(args), foreign_arrays_viewed((out,))[0]
         if out is not None:

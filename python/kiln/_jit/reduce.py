@@ -6,7 +6,7 @@ reads as Numba's does (associative and commutative, as Numba requires)."""
 import numpy as np
 
 from .._core import ndarray
-from .._creation import asarray, empty
+from .._numpy.creation import asarray, empty
 from ..cuda import kernel_language as K
 from .dispatcher import device_of, jit
 

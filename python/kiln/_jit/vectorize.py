@@ -35,7 +35,7 @@ def _stored(t):
 
 def _stored_input(value, t, device):
     """An input of the ufunc's kernel: a kiln array of `t` (of the counts of a time type)."""
-    from .._creation import asarray
+    from .._numpy.creation import asarray
 
     if isinstance(value, DeviceTimeArray):
         return value._values
@@ -105,7 +105,7 @@ class CUDAUFunc:
     def _kernel(self, dtypes):
         found = self._kernels.get(dtypes)
         if found is None:
-            from .._elementwise_kernel import ElementwiseKernel
+            from .._cupy_kernels.elementwise import ElementwiseKernel
 
             if self.signatures:
                 ret, args = _choose(self.signatures, dtypes, self.__name__)
@@ -144,7 +144,7 @@ class CUDAUFunc:
 
     def reduce(self, arr, axis=0, stream=0):
         """The ufunc folded over a 1-D array, pairwise (as Numba's CUDA ufuncs reduce)."""
-        from .._creation import asarray
+        from .._numpy.creation import asarray
 
         if self.nin != 2:
             raise TypeError(f"{self.__name__}.reduce needs a function of two arguments")
@@ -163,7 +163,7 @@ class CUDAUFunc:
 
 
 def _append(a, b):
-    from .._joining import concatenate
+    from .._numpy.manipulation.joining import concatenate
 
     return concatenate([a, b.astype(a.dtype)])
 

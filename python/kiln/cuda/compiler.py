@@ -4,7 +4,7 @@ and Numba's ``numba.cuda.compiler`` (``compile_ptx``,
 user-kernel path (kiln.RawModule), cached on disk like every kiln kernel;
 Numba's PTX comes from the jit (kiln/_jit/dispatcher.py) through NVRTC."""
 from .._core import CompileError as CompileException
-from .._raw_kernel import RawModule
+from .._cupy_kernels.raw import RawModule
 
 __all__ = ["CompileException", "compile_ptx", "compile_ptx_for_current_device", "compile_with_cache"]
 

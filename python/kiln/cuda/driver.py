@@ -1,7 +1,7 @@
 """CuPy's ``cupy.cuda.driver``, the part a program asks of: the CUDA version
 kiln builds kernels for, the driver's version, and the driver's error type;
 and Numba's ``cuda.driver`` copies by address (``device_to_host``...).
-(kiln.driver is PyCUDA's driver module; this is CuPy's and Numba's.)"""
+(kiln.pycuda.driver is PyCUDA's driver module; this is CuPy's and Numba's.)"""
 from ._backend import CUDAError, core
 
 CUDADriverError = CUDAError

@@ -103,7 +103,7 @@ class IpcHandle:
         try:
             mapped = core()._wrap_memory(base + self.offset, "uint8", (self.size,), None, self, False,
                                          f"cuda:{source}")
-            from .._creation import asarray
+            from .._numpy.creation import asarray
 
             self._staged = asarray(mapped, device=f"cuda:{context.device.id}", copy=True)
             for device in {source, context.device.id}:  # the copy is done before the source is unmapped

@@ -23,7 +23,7 @@ HOST_COMPUTE_CAPABILITY = tuple(_core._cpu_device_attributes()[f"ComputeCapabili
 
 
 def _device():
-    from .._device import default_device
+    from .._ndarray.device import default_device
 
     return default_device()
 
@@ -48,7 +48,7 @@ def to_device(obj, stream=0, copy=True, to=None):
     """A device copy of `obj` (into `to` when given); a structured (record)
     array becomes a DeviceRecordArray, a datetime64 or timedelta64 array a
     DeviceTimeArray."""
-    from .._creation import asarray
+    from .._numpy.creation import asarray
     from .record_arrays import DeviceRecordArray
     from .time_arrays import DeviceTimeArray, is_time_dtype
 
@@ -67,7 +67,7 @@ def to_device(obj, stream=0, copy=True, to=None):
 
 
 def device_array(shape, dtype=float, strides=None, order="C", stream=0):
-    from .._creation import empty
+    from .._numpy.creation import empty
 
     if strides is not None:
         raise NotImplementedError("device_array: explicit strides are not supported; use order='C' or 'F'")
@@ -165,7 +165,7 @@ def managed_array(shape, dtype=float, strides=None, order="C", stream=0, attach_
 
 
 def _dtype(dtype):
-    from .._dtypes import normalize
+    from .._ndarray.dtypes import normalize
 
     return normalize(dtype)
 
@@ -318,7 +318,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     dictionary names a stream other than kiln's current one, that stream is
     synchronized first, as Numba does, unless `sync` or
     ``config.CUDA_ARRAY_INTERFACE_SYNC`` is false."""
-    from .._cuda_array_interface import from_interface
+    from .._ndarray.cuda_array_interface import from_interface
 
     synchronize = bool(sync and config.CUDA_ARRAY_INTERFACE_SYNC)
     return _numba_array(from_interface(_Interface(desc, owner), synchronize), _stream_of(desc))
@@ -333,8 +333,8 @@ class _Interface:
 
 def as_cuda_array(obj, sync=True):
     """A kiln array sharing `obj`'s device memory (``__cuda_array_interface__``), no copy."""
-    from .._array import ndarray
-    from .._creation import asarray
+    from .._ndarray.methods import ndarray
+    from .._numpy.creation import asarray
     from .record_arrays import DeviceRecordArray
     from .time_arrays import DeviceTimeArray
 

@@ -106,7 +106,7 @@ def _seed_states(states, seed, subsequence_start):
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Seeds `states` (a device array of xoroshiro128p_dtype records) in
     place as Numba seeds its own."""
-    from .._device import cpu
+    from .._ndarray.device import cpu
     from .record_arrays import DeviceRecordArray
 
     n = states.shape[0]

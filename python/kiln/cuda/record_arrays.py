@@ -45,7 +45,7 @@ class DeviceRecordArray:
     a kernel argument like any device array."""
 
     def __init__(self, shape, dtype, order="C", device=None, *, strides=None, _bytes=None):
-        from .._device import default_device
+        from .._ndarray.device import default_device
 
         self.dtype = np.dtype(dtype)
         if self.dtype.fields is None:

@@ -32,14 +32,14 @@ class DeviceTimeArray:
 
     @classmethod
     def from_host(cls, ary, device):
-        from .._creation import asarray
+        from .._numpy.creation import asarray
 
         ary = np.asarray(ary)
         return cls(asarray(np.ascontiguousarray(ary).view(np.int64), device=device), ary.dtype)
 
     @classmethod
     def empty(cls, shape, dtype, order, device):
-        from .._creation import empty
+        from .._numpy.creation import empty
 
         return cls(empty(shape, dtype=np.int64, order=order, device=device), dtype)
 

@@ -5,7 +5,7 @@ array types made by indexing one (``float32[:, ::1]``). kiln.cuda.jit reads
 them wherever Numba takes a type: signatures, ``cuda.local.array(n,
 dtype=types.int32)``, casts.
 """
-from .._dtypes import normalize
+from .._ndarray.dtypes import normalize
 
 
 class Type:

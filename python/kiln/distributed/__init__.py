@@ -30,7 +30,7 @@ BACKENDS = ("nccl", "host", "mpi")
 
 def _default_backend():
     """nccl where new arrays go to a GPU and NCCL loads, else host."""
-    from .._device import default_device
+    from .._ndarray.device import default_device
 
     if default_device().type == "cuda":
         from ..cuda import nccl

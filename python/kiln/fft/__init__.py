@@ -2,8 +2,8 @@
 and the FFTW3 interface on the CPU. float16/float32/complex64 input computes
 in single precision, everything else in double, as NumPy 2's do."""
 from .. import _core
-from .._creation import arange, asarray
-from .._rearranging import _axes, roll
+from .._numpy.creation import arange, asarray
+from .._numpy.manipulation.rearranging import _axes, roll
 from ._transforms import c2cn, c2rn, r2cn, swap_direction
 
 

@@ -6,10 +6,10 @@ import builtins
 import math
 import operator
 
-from .._errors import axis_error
+from .._ndarray.errors import axis_error
 from .. import _core
-from .._creation import asarray, zeros
-from .._manipulation import moveaxis
+from .._numpy.creation import asarray, zeros
+from .._numpy.manipulation.shape import moveaxis
 
 _C2C, _R2C, _C2R = 0, 1, 2
 _NORMS = (None, "backward", "ortho", "forward")

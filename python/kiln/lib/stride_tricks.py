@@ -3,7 +3,7 @@ import operator
 
 from .. import _core
 from .._core import ndarray
-from .._creation import asarray
+from .._numpy.creation import asarray
 
 
 def as_strided(x, shape=None, strides=None, subok=False, writeable=True):

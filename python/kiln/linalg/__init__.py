@@ -1,8 +1,8 @@
 """kiln.linalg: numpy.linalg's and the array API's linear algebra. Products
 are kiln matmuls (cuBLAS on the GPU, the CPU's BLAS); decompositions are
 LAPACK on the CPU and cuSOLVER on the GPU."""
-from .._manipulation import diagonal as _diagonal, matrix_transpose  # noqa: F401
-from .._products import cross, matmul, multi_dot, outer, tensordot, trace as _trace, vecdot  # noqa: F401
+from .._numpy.manipulation.shape import diagonal as _diagonal, matrix_transpose  # noqa: F401
+from .._numpy.products import cross, matmul, multi_dot, outer, tensordot, trace as _trace, vecdot  # noqa: F401
 from ._decompositions import (  # noqa: F401
     EighResult, QRResult, SlogdetResult, SVDResult, cholesky, det, eigh, eigvalsh, inv, lstsq, matrix_power,
     matrix_rank, pinv, qr, slogdet, solve, svd, svdvals,

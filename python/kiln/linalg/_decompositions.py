@@ -6,11 +6,11 @@ import operator
 from collections import namedtuple
 
 from .. import _core
-from .._elementwise import where
-from .._creation import asarray, eye, operands
-from .._manipulation import broadcast_to
-from .._errors import linalg_error
-from .._products import matmul
+from .._numpy.math.elementwise import where
+from .._numpy.creation import asarray, eye, operands
+from .._numpy.manipulation.shape import broadcast_to
+from .._ndarray.errors import linalg_error
+from .._numpy.products import matmul
 
 SlogdetResult = namedtuple("SlogdetResult", ["sign", "logabsdet"])
 QRResult = namedtuple("QRResult", ["Q", "R"])

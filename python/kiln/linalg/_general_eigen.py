@@ -8,7 +8,7 @@ from collections import namedtuple
 
 from .. import _core
 from .._core import ndarray
-from .._creation import asarray
+from .._numpy.creation import asarray
 
 EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 

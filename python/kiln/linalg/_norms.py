@@ -4,11 +4,12 @@ singular values."""
 import builtins
 import math
 
-from .. import _core, _elementwise
-from .._creation import asarray, empty
-from .._errors import linalg_error
-from .._manipulation import moveaxis
-from .._rearranging import _axes
+from .. import _core
+from .._numpy.math import elementwise as _elementwise
+from .._numpy.creation import asarray, empty
+from .._ndarray.errors import linalg_error
+from .._numpy.manipulation.shape import moveaxis
+from .._numpy.manipulation.rearranging import _axes
 from ._decompositions import inv, svdvals
 
 

@@ -2,7 +2,7 @@
 and solved by kiln's solve and inv (on the array's device)."""
 import math
 
-from .._creation import asarray
+from .._numpy.creation import asarray
 from ._decompositions import inv, solve
 
 

@@ -42,7 +42,7 @@ class CPUDispatcher(Dispatcher):
                                 f"but {len(args)} were given")
             found = self._entries[types] = self._entry(types)
         entry, returns = found
-        from .._creation import empty
+        from .._numpy.creation import empty
 
         # `out` is on the CPU, so the launch runs there (NumPy arrays alone
         # would follow the default device); it holds a scalar result.

@@ -1,8 +1,8 @@
 """numpy.polynomial.polynomial's power-series functions kiln offers:
 polyvander and polycompanion, with NumPy's results and errors."""
 from .. import _core
-from .._creation import asarray, empty, zeros
-from .._manipulation import moveaxis
+from .._numpy.creation import asarray, empty, zeros
+from .._numpy.manipulation.shape import moveaxis
 from . import polyutils
 
 

@@ -4,9 +4,9 @@ import builtins
 import operator
 
 from .._core import ndarray
-from .._creation import asarray
-from .._dtypes import common_type
-from .._nonzero import nonzero
+from .._numpy.creation import asarray
+from .._ndarray.dtypes import common_type
+from .._numpy.indexing.nonzero import nonzero
 from .. import _core
 
 

@@ -13,8 +13,9 @@ rounds run. Parameters broadcast against each other and ``size`` as NumPy's do."
 import math
 import operator
 
-from .. import _core, _creation
-from .._dtypes import normalize
+from .. import _core
+from .._numpy import creation as _creation
+from .._ndarray.dtypes import normalize
 
 
 def _np():
@@ -54,7 +55,7 @@ class Distributions:
                 fits = False
             if not fits:
                 raise ValueError(f"size: shape {shape} does not fit the parameters' shape {broadcast}")
-        from .._manipulation import broadcast_to
+        from .._numpy.manipulation.shape import broadcast_to
 
         return [broadcast_to(a, shape) for a in arrays], shape
 
@@ -66,7 +67,7 @@ class Distributions:
     def _by_rounds(self, shape, propose, *params):
         """Rejection sampling, all elements at once: ``propose(*params_subset)``
         returns (candidates, accepted) for the elements still pending."""
-        from .._manipulation import broadcast_to
+        from .._numpy.manipulation.shape import broadcast_to
 
         size = math.prod(shape)
         flat_params = [broadcast_to(p, shape).reshape(-1) for p in params]
@@ -250,7 +251,7 @@ class Distributions:
             raise ValueError("alpha: must be one-dimensional")
         self._check(alpha <= 0, "alpha <= 0")
         shape = (_size_shape(size) or ()) + alpha.shape
-        from .._manipulation import broadcast_to
+        from .._numpy.manipulation.shape import broadcast_to
 
         g = self.standard_gamma(broadcast_to(alpha, shape), shape)
         return g / _core.sum(g, axis=-1, keepdims=True)
@@ -469,7 +470,7 @@ class Distributions:
             columns.append(count)
             left = left - count
             remaining_p -= pk
-        from .._joining import stack
+        from .._numpy.manipulation.joining import stack
 
         return stack([c.astype("int64") for c in columns], axis=-1) if columns else _core._empty(
             shape + (0,), "int64", device)

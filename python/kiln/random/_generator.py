@@ -7,9 +7,12 @@ import math
 import operator
 import os
 
-from .. import _core, _creation, _elementwise, _gathering, _sorting
-from .._device import default_device, to_device
-from .._dtypes import normalize
+from .. import _core
+from .._numpy import creation as _creation, sorting as _sorting
+from .._numpy.math import elementwise as _elementwise
+from .._numpy.indexing import gathering as _gathering
+from .._ndarray.device import default_device, to_device
+from .._ndarray.dtypes import normalize
 from ._distributions import Distributions
 
 # What a draw fills an array with: 64 random bits, uniforms, normals (the
@@ -214,7 +217,7 @@ _compiled = {}
 def _kernels():
     """The sequential generators' kernels, compiled once a process for each device kind."""
     if not _compiled:
-        from .._raw_kernel import generated_kernels
+        from .._cupy_kernels.raw import generated_kernels
 
         _compiled.update(zip(_KERNEL_NAMES, generated_kernels("#include <kiln/device/sequential_rngs.cuh>\n",
                                                              list(_KERNEL_NAMES))))

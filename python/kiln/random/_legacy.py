@@ -2,7 +2,7 @@
 friends) and RandomState, on kiln's Generator. The module-level functions
 draw from the current device's RandomState (``get_random_state()``), one
 per device as in CuPy; ``reset_states()`` starts them afresh."""
-from .._device import default_device
+from .._ndarray.device import default_device
 from . import _generator
 from ._distributions import DISTRIBUTIONS, Distributions
 from ._generator import Generator

@@ -14,7 +14,7 @@ def parse_devices(spec):
     if spec == "all":
         n = kiln.cuda.device_count()
         return [kiln.Device(f"cuda:{i}") for i in range(n)] if n else [kiln.Device("cpu")]
-    devices = [kiln._device.to_device(d.strip()) for d in spec.split(",") if d.strip()]
+    devices = [kiln._ndarray.device.to_device(d.strip()) for d in spec.split(",") if d.strip()]
     if not devices:
         raise ValueError(f"devices: expected 'all' or a list such as cuda:0,cuda:1, got {spec!r}")
     if len(set(map(str, devices))) != len(devices):

@@ -55,7 +55,7 @@ def run(dcd=None, frames=None, bins=science.BINS, device=None, way_names=None, o
         placement = multi_device.Placement(*(kiln.asnumpy(c) for c in (x, y, z)), multi_device.parse_devices(devices))
         device = ",".join(map(str, placement.devices))
     else:
-        device = kiln.default_device() if device is None else kiln._device.to_device(device)
+        device = kiln.default_device() if device is None else kiln._ndarray.device.to_device(device)
         placement = multi_device.Placement(x, y, z, [device])
     names = list(way_names or ways.WAYS)
     unknown = [n for n in names if n not in ways.WAYS]

@@ -13,8 +13,8 @@ SciPy's."""
 import math
 
 from .. import _core
-from .._elementwise import imag as _imag, real as _real
-from .._reductions import min as minimum
+from .._numpy.math.elementwise import imag as _imag, real as _real
+from .._numpy.statistics.reductions import min as minimum
 
 # B_2k / (2k (2k - 1)) (Stirling) and B_2k / 2k (psi), k = 1..8
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6, -3617 / 510)

@@ -8,7 +8,7 @@ import math
 
 from .. import _core
 from .. import fft as _fft
-from .._creation import arange, asarray
+from .._numpy.creation import arange, asarray
 
 _LN_2 = math.log(2)
 

@@ -11,8 +11,8 @@ infinities and for NaN."""
 import math
 
 from .. import _core
-from .._creation import asarray
-from .._elementwise import imag, real
+from .._numpy.creation import asarray
+from .._numpy.math.elementwise import imag, real
 from ._special_integrals import _where
 
 _EXP_MINUS_ONE = math.exp(-1.0)
@@ -20,7 +20,7 @@ _EXP_MINUS_ONE = math.exp(-1.0)
 
 def lambertw(z, k=0, tol=1e-8):
     """W_k(z), complex128 (scipy.special.lambertw)."""
-    from .._manipulation import broadcast_arrays
+    from .._numpy.manipulation.shape import broadcast_arrays
 
     z = asarray(z)
     k = asarray(k, device=z.device)

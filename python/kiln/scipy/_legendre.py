@@ -18,8 +18,8 @@ NaN."""
 import math
 
 from .. import _core
-from .._creation import zeros_like
-from .._reductions import max as maximum
+from .._numpy.creation import zeros_like
+from .._numpy.statistics.reductions import max as maximum
 
 _TERMS = 20_000
 
@@ -70,7 +70,7 @@ def _series(a, v, x):
 
 def lpmv(order, degree, x):
     """P_degree^order(x) of float64 kiln arrays (broadcast together)."""
-    from .._manipulation import broadcast_arrays
+    from .._numpy.manipulation.shape import broadcast_arrays
 
     order, degree, x = broadcast_arrays(order, degree, x)
     v = _where(degree < -0.5, -degree - 1.0, degree)

@@ -19,11 +19,11 @@ import operator
 
 from .. import _core
 from .. import fft as _fft
-from .._creation import arange, asarray, full
-from .._errors import axis_error
-from .._elementwise import imag, real
-from .._joining import concatenate
-from .._manipulation import moveaxis
+from .._numpy.creation import arange, asarray, full
+from .._ndarray.errors import axis_error
+from .._numpy.math.elementwise import imag, real
+from .._numpy.manipulation.joining import concatenate
+from .._numpy.manipulation.shape import moveaxis
 from ..fft._transforms import _resize
 
 _NORMS = (None, "backward", "ortho", "forward")

@@ -11,9 +11,9 @@ walking its own (n, |m|); Y_n^-m = (-1)^m conj(Y_n^m)."""
 import math
 
 from .. import _core
-from .._creation import asarray, zeros
-from .._manipulation import broadcast_arrays
-from .._reductions import max as maximum
+from .._numpy.creation import asarray, zeros
+from .._numpy.manipulation.shape import broadcast_arrays
+from .._numpy.statistics.reductions import max as maximum
 
 
 def _integers(value, name):

@@ -11,7 +11,7 @@ import operator
 
 from .. import fft as _fft
 from .._core import conj as _conj
-from .._creation import asarray as _asarray
+from .._numpy.creation import asarray as _asarray
 from ..fft import fftfreq, fftshift, ifftshift, rfftfreq  # noqa: F401
 from ..fft._transforms import c2rn as _c2rn, r2cn as _r2cn, swap_direction as _swap_direction
 from ._fftlog import fht, fhtoffset, ifht  # noqa: F401
@@ -120,7 +120,7 @@ def __ua_convert__(dispatchables, coerce):
     coerce them (then they are copied to kiln's default device)."""
     import numpy as np
 
-    from .._array import ndarray
+    from .._ndarray.methods import ndarray
 
     converted = []
     for d in dispatchables:

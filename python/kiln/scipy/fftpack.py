@@ -3,9 +3,9 @@
 keep single precision, as fftpack does), with fftpack's ``shape=`` and
 ``overwrite_x``; rfft/irfft use fftpack's packed real format
 [y(0), Re y(1), Im y(1), ..., Re y(n/2)]."""
-from .._creation import asarray as _asarray
-from .._joining import concatenate as _concatenate, stack as _stack
-from .._manipulation import moveaxis as _moveaxis
+from .._numpy.creation import asarray as _asarray
+from .._numpy.manipulation.joining import concatenate as _concatenate, stack as _stack
+from .._numpy.manipulation.shape import moveaxis as _moveaxis
 from . import fft as _fft
 
 
@@ -53,7 +53,7 @@ def irfft(x, n=None, axis=-1, overwrite_x=False):
     n = x.shape[axis] if n is None else n
     x = _moveaxis(x, axis, -1)
     if x.shape[-1] < n:  # zero-padded, as fftpack pads its input
-        from .._padding import pad
+        from .._numpy.manipulation.padding import pad
 
         x = pad(x, [(0, 0)] * (x.ndim - 1) + [(0, n - x.shape[-1])])
     x = x[..., :n]

@@ -11,9 +11,9 @@ overwrites its inputs)."""
 import math
 
 from .. import _core, asnumpy
-from .._creation import arange, asarray, eye, zeros
-from .._manipulation import broadcast_to
-from .._reductions import max as _max
+from .._numpy.creation import arange, asarray, eye, zeros
+from .._numpy.manipulation.shape import broadcast_to
+from .._numpy.statistics.reductions import max as _max
 from ..linalg import LinAlgError, norm, solve
 from ._host_arrays import on_one_device
 
@@ -132,7 +132,7 @@ def _substitute(t, b, lower):
     """x with t x = b for a (stack of) lower or upper triangular t: forward or
     back substitution, as LAPACK's trtrs, in blocks whose coupling is one
     matrix product, so that results round as SciPy's do."""
-    from .._joining import concatenate
+    from .._numpy.manipulation.joining import concatenate
 
     n = t.shape[-1]
     if n > _SUBSTITUTION_BLOCK:
@@ -288,7 +288,7 @@ def circulant(c):
 
 
 def _concatenate(x, y):
-    from .._joining import concatenate
+    from .._numpy.manipulation.joining import concatenate
 
     return concatenate([x, y.astype(_core.result_type(x, y))]) if x.dtype != y.dtype else concatenate([x, y])
 

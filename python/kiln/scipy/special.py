@@ -27,14 +27,14 @@ import math
 import numpy as np
 
 from .. import _core
-from .._creation import asarray
-from .._elementwise import real as _real
-from .._elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
+from .._numpy.creation import asarray
+from .._numpy.math.elementwise import real as _real
+from .._numpy.math.elementwise_composed import sinc  # noqa: F401  (scipy.special.sinc is NumPy's: sin(pi x) / (pi x))
 from ._host_arrays import on_one_device
 from ._lambertw import lambertw  # noqa: F401
 from ._spherical_harmonics import sph_harm, sph_harm_y  # noqa: F401
 from .._core import result_type
-from .._ufunc import ufunc
+from .._numpy.math.ufunc import ufunc
 
 _SQRT_HALF = math.sqrt(0.5)
 
@@ -221,7 +221,7 @@ def _digamma(x, /):
 def multigammaln(a, d):
     """The log of the multivariate gamma function of dimension d
     (scipy.special.multigammaln): d (d - 1) / 4 log(pi) + sum_j gammaln(a - (j - 1) / 2)."""
-    from .._reductions import any as any_of
+    from .._numpy.statistics.reductions import any as any_of
 
     a = asarray(a)
     if not np.isscalar(d) or math.floor(d) != d:
@@ -471,9 +471,9 @@ def _bessel_real_order(which):
     functions of (order v, x), numbered as its KILN_BESSEL_* are, on the
     device of the arrays (one kernel, not fused)."""
     def compute(v, x):
-        from .._creation import ascontiguousarray, empty
-        from .._manipulation import broadcast_arrays
-        from .._raw_kernel import header_kernels, launch_size
+        from .._numpy.creation import ascontiguousarray, empty
+        from .._numpy.manipulation.shape import broadcast_arrays
+        from .._cupy_kernels.raw import header_kernels, launch_size
 
         device = next((a.device for a in (x, v) if a.ndim), x.device)
         v, x = (ascontiguousarray(asarray(a, device=device)) for a in broadcast_arrays(v, x))
@@ -622,8 +622,8 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     part so that exp cannot overflow (scipy.special.logsumexp). With
     return_sign, the log of the magnitude and the sign (a unit complex
     number for complex input)."""
-    from .._manipulation import broadcast_arrays
-    from .._reductions import max as maximum, sum as total_of
+    from .._numpy.manipulation.shape import broadcast_arrays
+    from .._numpy.statistics.reductions import max as maximum, sum as total_of
 
     a = asarray(a)
     if a.dtype.kind in "biu":
@@ -653,7 +653,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
 
 def softmax(x, axis=None):
     """exp(x) / sum(exp(x)) over `axis`, shifted by the maximum (scipy.special.softmax)."""
-    from .._reductions import max as maximum, sum as total_of
+    from .._numpy.statistics.reductions import max as maximum, sum as total_of
 
     x = asarray(x)
     if x.dtype.kind in "biu":

@@ -14,8 +14,8 @@ import runpy
 import sys
 
 # Each library's top-level name and the kiln package that speaks its dialect
-# (PyCUDA's modules are kiln's own: kiln.driver, kiln.compiler, ...).
-ROOTS = {"cupy": "kiln", "cupyx": "kiln", "numba": "kiln.numba", "pycuda": "kiln"}
+# (kiln.pycuda is PyCUDA's package, kiln.numba Numba's top level).
+ROOTS = {"cupy": "kiln", "cupyx": "kiln", "numba": "kiln.numba", "pycuda": "kiln.pycuda"}
 
 
 class _Alias(importlib.abc.MetaPathFinder, importlib.abc.Loader):

@@ -1,5 +1,5 @@
-"""The name-only shim PyCUDA's tests run through: ``pycuda`` is kiln and
-``pycuda.X`` is ``kiln.X`` for each of PyCUDA's module names that kiln has.
+"""The name-only shim PyCUDA's tests run through: ``pycuda`` is kiln.pycuda
+and ``pycuda.X`` is ``kiln.pycuda.X`` for each of PyCUDA's module names that kiln has.
 Nothing else is changed; a module kiln lacks fails to import, as it would
 for a user."""
 import importlib
@@ -11,11 +11,11 @@ PYCUDA_MODULES = ["autoinit", "characterize", "compiler", "cumath", "curandom", 
 
 
 def install():
-    import kiln
+    import kiln.pycuda
 
-    sys.modules["pycuda"] = kiln
+    sys.modules["pycuda"] = kiln.pycuda
     for name in PYCUDA_MODULES:
         try:
-            sys.modules[f"pycuda.{name}"] = importlib.import_module(f"kiln.{name}")
-        except ImportError:  # a module kiln lacks, or refuses by name (kiln.gl)
+            sys.modules[f"pycuda.{name}"] = importlib.import_module(f"kiln.pycuda.{name}")
+        except ImportError:  # a module kiln lacks, or refuses by name (kiln.pycuda.gl)
             pass

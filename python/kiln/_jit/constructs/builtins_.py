@@ -7,7 +7,7 @@ import warnings
 
 import numpy as np
 
-from ..._dtypes import dtype
+from ..._ndarray.dtypes import dtype
 from ...cuda import bf16
 from ...cuda import kernel_language as K
 from .. import types as T

@@ -8,7 +8,7 @@ name held then."""
 import numpy as np
 
 from ..._core import ndarray
-from ..._cuda_array_interface import exported
+from ..._ndarray.cuda_array_interface import exported
 from .. import types as T
 
 _CONSTANT_BYTES = 64 << 10  # a GPU's constant memory

@@ -8,12 +8,12 @@ are the squared distances to the nearest feature (zero element) in the
 whole image. The roots each pass took give, gathered back through the
 passes, the coordinates of that feature (``return_indices``)."""
 
-from ..._creation import asarray, empty
-from ..._elementwise import maximum, sqrt, where
-from ..._gathering import take_along_axis
-from ..._joining import stack
-from ..._manipulation import moveaxis
-from ..._raw_kernel import header_kernels, launch_size
+from ..._numpy.creation import asarray, empty
+from ..._numpy.math.elementwise import maximum, sqrt, where
+from ..._numpy.indexing.gathering import take_along_axis
+from ..._numpy.manipulation.joining import stack
+from ..._numpy.manipulation.shape import moveaxis
+from ..._cupy_kernels.raw import header_kernels, launch_size
 from ._filters import _per_axis
 from ._util import _is_array, _np
 

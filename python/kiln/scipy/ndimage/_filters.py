@@ -13,8 +13,8 @@ filters cast after each axis, as SciPy's do."""
 import operator
 
 from ... import _core, asnumpy
-from ..._creation import asarray, ascontiguousarray, empty, zeros
-from ..._padding import pad
+from ..._numpy.creation import asarray, ascontiguousarray, empty, zeros
+from ..._numpy.manipulation.padding import pad
 from ._generic_kernels import callable_kind, wrapped_kernel
 from ._util import _finish, _np, _output_dtype
 
@@ -119,7 +119,7 @@ def _correlate_line(input, weights, axis, mode, cval, origin):
     """correlate1d of a real input with real weights in one kernel, the
     boundary read through the mode (no padded copy): double precision out."""
     np = _np()
-    from ..._raw_kernel import header_kernels, launch_size
+    from ..._cupy_kernels.raw import header_kernels, launch_size
 
     _origin_range(weights.shape[0], origin)
     names = tuple(f"kiln_correlate1d_{d}" for d in _LINE_KERNEL_DTYPES)
@@ -222,8 +222,8 @@ def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
     (a running sum, the entering element added and the leaving one taken
     off at each step, divided by size for each output), so that integer
     results truncate alike."""
-    from ..._joining import concatenate
-    from ..._reductions import cumulative_sum
+    from ..._numpy.manipulation.joining import concatenate
+    from ..._numpy.statistics.reductions import cumulative_sum
 
     if size < 1:
         raise RuntimeError("incorrect filter size")
@@ -410,8 +410,8 @@ def maximum_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0
 
 
 def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, axes, name):
-    from ..._joining import stack
-    from ..._sorting import sort
+    from ..._numpy.manipulation.joining import stack
+    from ..._numpy.sorting import sort
 
     input, dtype, footprint, windows = _windowed(input, size, footprint, output, mode, cval, origin, axes)
     count = int(footprint.sum())
@@ -524,7 +524,7 @@ def generic_filter(input, function, size=None, footprint=None, output=None, mode
     or a ReductionKernel over each window's values, run on the array's
     device for every window at once."""
     np = _np()
-    from ..._joining import stack
+    from ..._numpy.manipulation.joining import stack
 
     kind = callable_kind(function, reduction_allowed=True)
     input, dtype, _, views = _windowed(input, size, footprint, output, mode, cval, origin, axes)

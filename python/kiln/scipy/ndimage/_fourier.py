@@ -9,7 +9,7 @@ import math
 import kiln
 
 from ... import _core
-from ..._shape_functions import _axis
+from ..._numpy.manipulation.adding_removing import _axis
 
 
 def _output(output, input, complex_only=False):

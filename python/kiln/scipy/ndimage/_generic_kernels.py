@@ -5,8 +5,8 @@ ptrdiff_t out_length)``) made a device function, or, for generic_filter, a
 ReductionKernel of one input and one output whose expressions run over
 each window. Either is called from the kernels of
 include/kiln/device/generic_filter.cuh, once a window (or line)."""
-from ..._kernel_params import C_TYPES, SUPPORT_INCLUDE, typedefs
-from ..._dtypes import float64
+from ..._cupy_kernels.params import C_TYPES, SUPPORT_INCLUDE, typedefs
+from ..._ndarray.dtypes import float64
 
 # The kernels around users' kernels, by what makes their source.
 _WRAPPED = {}
@@ -14,9 +14,9 @@ _WRAPPED = {}
 
 def callable_kind(function, reduction_allowed):
     """'raw', 'reduction' or 'python' (a function run on the host)."""
-    from ..._elementwise_kernel import ElementwiseKernel
-    from ..._raw_kernel import RawKernel
-    from ..._reduction_kernel import ReductionKernel
+    from ..._cupy_kernels.elementwise import ElementwiseKernel
+    from ..._cupy_kernels.raw import RawKernel
+    from ..._cupy_kernels.reduction import ReductionKernel
 
     if isinstance(function, RawKernel):
         return "raw"
@@ -67,7 +67,7 @@ KILN_GENERATED_HELPER void _kiln_window_reduction(const double* _raw_{x.name}, i
 def wrapped_kernel(kernel, call):
     """The kernel over many windows (call 'window') or lines ('line') that
     calls `kernel`'s function on each."""
-    from ..._raw_kernel import RawKernel, as_device_functions, generated_kernels
+    from ..._cupy_kernels.raw import RawKernel, as_device_functions, generated_kernels
 
     if isinstance(kernel, RawKernel):
         key = (kernel.code, kernel.name, kernel.options, call)

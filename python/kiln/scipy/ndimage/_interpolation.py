@@ -16,10 +16,10 @@ import operator
 import warnings
 
 from ... import _core, asnumpy
-from ..._creation import asarray, ascontiguousarray, empty, full
-from ..._elementwise import clip, where
-from ..._padding import pad
-from ..._raw_kernel import header_kernels, launch_size
+from ..._numpy.creation import asarray, ascontiguousarray, empty, full
+from ..._numpy.math.elementwise import clip, where
+from ..._numpy.manipulation.padding import pad
+from ..._cupy_kernels.raw import header_kernels, launch_size
 from ._filters import _cast, _per_axis
 from ._util import _check_cval, _finish, _is_array, _np, _output_dtype
 

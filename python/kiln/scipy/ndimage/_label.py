@@ -11,9 +11,9 @@ the components in raster order."""
 import operator
 
 from ... import _core, asnumpy
-from ..._creation import arange, asarray, ascontiguousarray, empty, zeros
-from ..._elementwise import maximum, minimum, where
-from ..._reductions import cumulative_sum
+from ..._numpy.creation import arange, asarray, ascontiguousarray, empty, zeros
+from ..._numpy.math.elementwise import maximum, minimum, where
+from ..._numpy.statistics.reductions import cumulative_sum
 from ._measurements import _unravel
 from ._morphology import generate_binary_structure
 from ._util import _is_array, _np
@@ -36,7 +36,7 @@ def _structure(structure, ndim):
 def _roots(foreground, offsets):
     """Each element's component root (its smallest flat index), -1 for background."""
     np = _np()
-    from ..._raw_kernel import header_kernels, launch_size
+    from ..._cupy_kernels.raw import header_kernels, launch_size
 
     start, join, flatten = header_kernels("connected_components.cuh",
                                           ("kiln_cc_start", "kiln_cc_join_neighbours", "kiln_cc_flatten"))

@@ -11,10 +11,10 @@ label that does not occur gives 0 (its variance NaN), as SciPy's."""
 import numbers
 
 from ... import _core, asnumpy
-from ..._creation import arange, asarray
-from ..._manipulation import broadcast_arrays
-from ..._sets import unique
-from ..._sorting import argsort, lexsort, searchsorted, sort
+from ..._numpy.creation import arange, asarray
+from ..._numpy.manipulation.shape import broadcast_arrays
+from ..._numpy.sets import unique
+from ..._numpy.sorting import argsort, lexsort, searchsorted, sort
 from ._util import _np
 
 
@@ -120,7 +120,7 @@ def variance(input, labels=None, index=None):
 
 def standard_deviation(input, labels=None, index=None):
     """The standard deviation of input's values in each labelled region."""
-    from ..._elementwise import sqrt
+    from ..._numpy.math.elementwise import sqrt
 
     return sqrt(asarray(variance(input, labels, index)))
 
@@ -278,8 +278,8 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
 def histogram(input, min, max, bins, labels=None, index=None):
     """The histogram (bins equal bins from min to max) of each labelled
     region's values: one count array, or a list of them for an index sequence."""
-    from ..._creation import linspace
-    from ..._histograms import histogram as _histogram
+    from ..._numpy.creation import linspace
+    from ..._numpy.statistics.histograms import histogram as _histogram
 
     input = asarray(input)
     edges = linspace(min, max, bins + 1, device=input.device)

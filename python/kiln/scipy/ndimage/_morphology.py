@@ -14,8 +14,9 @@ double precision before the result is cast, as SciPy's C code does."""
 import operator
 import warnings
 
-from ... import _core, _elementwise, asnumpy
-from ..._creation import asarray, full, zeros
+from ... import _core, asnumpy
+from ..._numpy.math import elementwise as _elementwise
+from ..._numpy.creation import asarray, full, zeros
 from ._filters import _axes, _cast, _extremum_filter, _min_or_max, _offsets, _padded, _per_axis, _window, _windowed
 from ._util import _finish, _is_array, _np
 

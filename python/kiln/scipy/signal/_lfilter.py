@@ -10,7 +10,7 @@ import numpy as np
 
 import kiln
 
-from ..._raw_kernel import header_kernels
+from ..._cupy_kernels.raw import header_kernels
 
 
 def _coefficients(b, a):

@@ -14,7 +14,7 @@ import numpy as np
 
 import kiln
 
-from ..._raw_kernel import header_kernels, launch_size
+from ..._cupy_kernels.raw import header_kernels, launch_size
 
 
 def _kernels():

@@ -7,8 +7,8 @@ offers over them, spmatrix (``csr_matrix``...) and sparray (``csr_array``...).""
 import operator
 import warnings
 
-from ... import _elementwise
-from ..._creation import arange, asarray, full, zeros
+from ..._numpy.math import elementwise as _elementwise
+from ..._numpy.creation import arange, asarray, full, zeros
 
 
 def _np():
@@ -56,7 +56,7 @@ def index_dtype(*maxima):
 
 def expand_pointers(indptr, count):
     """The major index of each stored entry: i repeated indptr[i+1] - indptr[i] times."""
-    from ..._rearranging import diff, repeat
+    from ..._numpy.manipulation.rearranging import diff, repeat
 
     return repeat(arange(indptr.shape[0] - 1, dtype="int64", device=indptr.device), diff(indptr))[:count]
 
@@ -64,8 +64,8 @@ def expand_pointers(indptr, count):
 def pointers(major, n_major, device):
     """indptr for entries sorted by their major index."""
     from ..._core import bincount
-    from ..._joining import concatenate
-    from ..._reductions import cumsum
+    from ..._numpy.manipulation.joining import concatenate
+    from ..._numpy.statistics.reductions import cumsum
 
     counts = bincount(major, minlength=n_major) if major.shape[0] else zeros(n_major, dtype="int64", device=device)
     return concatenate([zeros(1, dtype="int64", device=device), cumsum(counts)])
@@ -96,8 +96,8 @@ def line_sums(lines, values, count):
 def segment_sums(keys, values):
     """For keys sorted ascending: the distinct keys and the sum of the values
     of each (in the values' dtype)."""
-    from ..._joining import concatenate
-    from ..._reductions import cumsum
+    from ..._numpy.manipulation.joining import concatenate
+    from ..._numpy.statistics.reductions import cumsum
 
     if keys.shape[0] == 0:
         return keys, values
@@ -107,7 +107,7 @@ def segment_sums(keys, values):
 
 
 def stable_order(keys):
-    from ..._sorting import argsort
+    from ..._numpy.sorting import argsort
 
     return argsort(keys, kind="stable")
 
@@ -485,7 +485,7 @@ _ZERO_PRESERVING = ("arcsin", "arcsinh", "arctan", "arctanh", "ceil", "deg2rad",
 
 def _zero_preserving_method(name):
     def method(self):
-        from ... import _elementwise
+        from ..._numpy.math import elementwise as _elementwise
 
         return self._with_summed_data(getattr(_elementwise, name))
 

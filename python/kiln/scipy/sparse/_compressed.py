@@ -8,8 +8,8 @@ matrices expands each entry of the left one over the matching row of the
 right one and sums the products that land on one place. Results keep
 SciPy's formats and its rules on explicit zeros (sums and products drop
 them, conversions keep them)."""
-from ... import _elementwise
-from ..._creation import arange, asarray, zeros
+from ..._numpy.math import elementwise as _elementwise
+from ..._numpy.creation import arange, asarray, zeros
 from ._base import (FORMATS, _axis, _dense, _is_host_sparse, _np, check_shape, expand_pointers, index_dtype,
                     is_scalar, line_sums, pointers, result_dtype, sorted_sums, _spbase, stable_order,
                     warn_efficiency, with_dtype)
@@ -101,7 +101,7 @@ class _compressed_matrix(_spbase):
 
     @property
     def dtype(self):
-        from ..._dtypes import dtype
+        from ..._ndarray.dtypes import dtype
 
         return dtype(str(self.data.dtype))
 
@@ -319,7 +319,7 @@ class _compressed_matrix(_spbase):
     def _add_sparse(self, other, sign):
         if other.shape != self._shape:
             raise ValueError("inconsistent shapes")
-        from ..._joining import concatenate
+        from ..._numpy.manipulation.joining import concatenate
 
         rows, cols, data = self._entries()
         orows, ocols, odata = other.tocsr()._entries() if other.format not in ("csr", "csc") else other._entries()
@@ -415,7 +415,7 @@ class _compressed_matrix(_spbase):
         return line_sums(rows, self.data.astype(dtype) * x[cols].astype(dtype), self._shape[0])
 
     def _matmat(self, x):
-        from ..._joining import stack
+        from ..._numpy.manipulation.joining import stack
 
         dtype = result_dtype(self.data.dtype, x.dtype)
         if x.shape[1] == 0 or x.shape[1] > 16:
@@ -429,8 +429,8 @@ class _compressed_matrix(_spbase):
     def _matmul_sparse(self, other):
         """The product of two sparse matrices: each entry (i, j, a) of self
         meets every entry (j, k, b) of other's row j, giving a*b at (i, k)."""
-        from ..._rearranging import diff, repeat
-        from ..._reductions import cumsum
+        from ..._numpy.manipulation.rearranging import diff, repeat
+        from ..._numpy.statistics.reductions import cumsum
 
         if self._shape[1] != other.shape[0]:
             raise ValueError("dimension mismatch")
@@ -458,7 +458,7 @@ class _compressed_matrix(_spbase):
         if isinstance(other, _spbase):
             return self._multiply_sparse(other)
         other = _dense(other, self.device)
-        from ..._manipulation import broadcast_to
+        from ..._numpy.manipulation.shape import broadcast_to
 
         if other.ndim > 2:
             raise ValueError("inconsistent shapes")
@@ -473,7 +473,7 @@ class _compressed_matrix(_spbase):
         return coo_matrix((data.astype(dtype) * full[rows, cols].astype(dtype), (rows, cols)), shape=self._shape)
 
     def _multiply_sparse(self, other):
-        from ..._sorting import searchsorted
+        from ..._numpy.sorting import searchsorted
 
         if other.shape != self._shape:
             if other.shape in ((1, self._shape[1]), (self._shape[0], 1)):
@@ -495,9 +495,9 @@ class _compressed_matrix(_spbase):
     def _union_values(self, other):
         """The places where self or other (same shape) store an entry, row-major
         keys, and each matrix's value there (zero where it stores none)."""
-        from ..._joining import concatenate
-        from ..._sets import unique
-        from ..._sorting import searchsorted
+        from ..._numpy.manipulation.joining import concatenate
+        from ..._numpy.sets import unique
+        from ..._numpy.sorting import searchsorted
 
         left, right = self._canonical_copy(), other._canonical_copy()
         keys, rkeys = left._keys(), right._keys()
@@ -581,7 +581,7 @@ class _compressed_matrix(_spbase):
     # -- reductions -----------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
         """The sum of all entries, or along an axis as a 2-d (1, n) or (m, 1) array."""
-        from ..._reductions import sum as total
+        from ..._numpy.statistics.reductions import sum as total
 
         axis = None if axis is None else _axis(axis)
         if axis is None:
@@ -631,7 +631,7 @@ class _compressed_matrix(_spbase):
         if bool(full.any()):
             # Lines with no implicit zero start from one of their own values.
             from ..._core import _where
-            from ..._sorting import searchsorted
+            from ..._numpy.sorting import searchsorted
 
             first = searchsorted(lines, arange(count, dtype="int64", device=self.device))
             first = _elementwise.minimum(first, max(lines.shape[0] - 1, 0))
@@ -641,7 +641,7 @@ class _compressed_matrix(_spbase):
 
             has = stored > 0
             if bool(has.any()):
-                from ..._sorting import searchsorted
+                from ..._numpy.sorting import searchsorted
 
                 first = _elementwise.minimum(searchsorted(lines, arange(count, dtype="int64", device=self.device)),
                                              max(lines.shape[0] - 1, 0))
@@ -678,7 +678,7 @@ class _compressed_matrix(_spbase):
         stored = bincount(lines, minlength=count) if lines.shape[0] else zeros(count, dtype="int64",
                                                                                 device=self.device)
         # The first place of each line that holds no entry (length when full).
-        from ..._sorting import searchsorted
+        from ..._numpy.sorting import searchsorted
 
         starts = searchsorted(lines, arange(count, dtype="int64", device=self.device))
         rank = arange(lines.shape[0], dtype="int64", device=self.device) - starts[lines] if lines.shape[0] \

@@ -7,7 +7,7 @@ from sparse arrays, the result is an array (SciPy's rule), else a matrix."""
 import numbers
 import operator
 
-from ..._creation import arange, asarray, full, zeros
+from ..._numpy.creation import arange, asarray, full, zeros
 from ._base import ARRAY_FORMATS, FORMATS, _np, _spbase, check_shape, index_dtype, result_dtype, sparray
 
 
@@ -47,7 +47,7 @@ def identity(n, dtype="d", format=None, *, device=None):
 
 def diags(diagonals, offsets=0, shape=None, format=None, dtype=None, *, device=None, _family=FORMATS):
     """The matrix with each of `diagonals` laid along its offset."""
-    from ..._joining import concatenate
+    from ..._numpy.manipulation.joining import concatenate
 
     np = _np()
     if isinstance(offsets, numbers.Integral) or (hasattr(offsets, "ndim") and offsets.ndim == 0):
@@ -128,7 +128,7 @@ def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None, *, dev
 
 def kron(A, B, format=None):
     """The Kronecker product: block (i, j) is A[i, j] * B."""
-    from ..._rearranging import repeat, tile
+    from ..._numpy.manipulation.rearranging import repeat, tile
 
     family = _family_of(A, B)
     A, B = _sparse(A, family).tocoo(), _sparse(B, family).tocoo()
@@ -163,7 +163,7 @@ def kronsum(A, B, format=None):
 
 def bmat(blocks, format=None, dtype=None):
     """The matrix built of a 2-d grid of sparse blocks (None for zeros)."""
-    from ..._joining import concatenate
+    from ..._numpy.manipulation.joining import concatenate
 
     grid = [list(row) for row in blocks]
     family = _family_of(*[b for row in grid for b in row])

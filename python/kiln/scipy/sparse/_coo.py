@@ -2,7 +2,7 @@
 ``col`` of each entry, in any order and with repeats. It converts to the
 compressed formats by one stable sort of (row, column) keys, summing
 repeats as SciPy does."""
-from ..._creation import asarray, zeros
+from ..._numpy.creation import asarray, zeros
 from ._base import (ARRAY_FORMATS, FORMATS, _dense, _is_host_sparse, _np, check_shape, index_dtype, is_scalar, pointers,
                     sorted_sums, _spbase, sparray, spmatrix, with_dtype)
 
@@ -43,7 +43,7 @@ class _coo_base(_spbase):
                     raise ValueError("cannot infer dimensions from zero sized index arrays")
                 shape = (int(row.max()) + 1, int(col.max()) + 1)
         else:
-            from ..._nonzero import nonzero
+            from ..._numpy.indexing.nonzero import nonzero
 
             dense = _dense(arg1, None)
             if dense.ndim < 2:
@@ -77,7 +77,7 @@ class _coo_base(_spbase):
 
     @property
     def dtype(self):
-        from ..._dtypes import dtype
+        from ..._ndarray.dtypes import dtype
 
         return dtype(str(self.data.dtype))
 
@@ -129,7 +129,7 @@ class _coo_base(_spbase):
         return self.copy() if copy else self
 
     def toarray(self, order=None, out=None):
-        from ... import _elementwise
+        from ..._numpy.math import elementwise as _elementwise
 
         if out is None:
             out = zeros(self._shape, dtype=str(self.data.dtype), order=order or "C", device=self.device)

@@ -1,7 +1,7 @@
 """The diagonal format (SciPy's dia_matrix): ``data[d, j]`` is the entry
 in column j of the diagonal at ``offsets[d]`` (row j - offsets[d]).
 Arithmetic and conversions go through the coordinate format."""
-from ..._creation import arange, asarray, zeros
+from ..._numpy.creation import arange, asarray, zeros
 from ._base import ARRAY_FORMATS, FORMATS, _dense, _is_host_sparse, _np, _spbase, check_shape, index_dtype, sparray, spmatrix, with_dtype
 
 
@@ -58,7 +58,7 @@ class _dia_base(_spbase):
 
     @property
     def dtype(self):
-        from ..._dtypes import dtype
+        from ..._ndarray.dtypes import dtype
 
         return dtype(str(self.data.dtype))
 
@@ -73,7 +73,7 @@ class _dia_base(_spbase):
 
     def tocoo(self, copy=False):
         """Every stored place inside the matrix, zeros included (as SciPy's)."""
-        from ..._manipulation import broadcast_to
+        from ..._numpy.manipulation.shape import broadcast_to
         coo_matrix = self._family["coo"]
 
         m, n = self._shape
@@ -132,7 +132,7 @@ class _dia_base(_spbase):
         start = max(0, k)
         values = self.data[row, start:start + length]
         if values.shape[0] < length:  # a short data block: the rest is zero
-            from ..._joining import concatenate
+            from ..._numpy.manipulation.joining import concatenate
 
             values = concatenate([values, zeros(length - values.shape[0], dtype=str(self.data.dtype),
                                                 device=self.device)])
@@ -147,9 +147,9 @@ class _dia_base(_spbase):
     @classmethod
     def from_coo(cls, coo):
         """A COO matrix's entries laid out by diagonal (repeats summed)."""
-        from ... import _elementwise
-        from ..._sets import unique
-        from ..._sorting import searchsorted
+        from ..._numpy.math import elementwise as _elementwise
+        from ..._numpy.sets import unique
+        from ..._numpy.sorting import searchsorted
 
         rows, cols = coo.row.astype("int64"), coo.col.astype("int64")
         offsets = unique(cols - rows) if rows.shape[0] else zeros(0, dtype="int64", device=coo.device)

@@ -16,7 +16,7 @@ A's singular values."""
 import math
 import operator as _operator
 
-from ..._creation import asarray, zeros
+from ..._numpy.creation import asarray, zeros
 
 _FLOATING = ("float32", "float64", "complex64", "complex128")
 
@@ -37,7 +37,7 @@ def _floating_dtype(dtype, name):
 def _orthogonalised(w, basis):
     """w with its components along the rows of `basis` (orthonormal) taken
     out, twice (classical Gram-Schmidt repeated: orthogonal to working precision)."""
-    from ..._elementwise import conj
+    from ..._numpy.math.elementwise import conj
 
     for _ in range(2):
         w = w - (conj(basis) @ w) @ basis
@@ -46,8 +46,8 @@ def _orthogonalised(w, basis):
 
 def _unit_random(n, dtype, device, basis, seed):
     """A random unit vector orthogonal to the rows of basis (None: any)."""
-    from ..._elementwise import sqrt
-    from ..._products import vdot
+    from ..._numpy.math.elementwise import sqrt
+    from ..._numpy.products import vdot
 
     rng = _np().random.default_rng(seed)
     values = rng.standard_normal(n)
@@ -88,8 +88,8 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     largest in magnitude ('LM'), the largest ('LA') or the smallest ('SA'),
     in ascending order, as SciPy returns them; the eigenvectors as the
     columns of an (n, k) array on A's device."""
-    from ..._elementwise import sqrt
-    from ..._products import vdot
+    from ..._numpy.math.elementwise import sqrt
+    from ..._numpy.products import vdot
     from ._interface import aslinearoperator
 
     np = _np()
@@ -169,7 +169,7 @@ def svds(A, k=6, ncv=None, tol=0, which="LM", v0=None, maxiter=None, return_sing
     """The k largest singular values of A (ascending, as SciPy returns
     them), with u (m, k) and vh (k, n) unless return_singular_vectors is
     False ("u" or "vh": only that one, the other None)."""
-    from ..._elementwise import conj, maximum, sqrt
+    from ..._numpy.math.elementwise import conj, maximum, sqrt
     from ._interface import LinearOperator, aslinearoperator
 
     if len(getattr(A, "shape", ())) != 2:

@@ -10,7 +10,7 @@ keys: existing places are overwritten, new ones inserted (with SciPy's
 SparseEfficiencyWarning), the last of repeated places winning."""
 import operator
 
-from ..._creation import arange, asarray, ones, zeros
+from ..._numpy.creation import arange, asarray, ones, zeros
 from ._base import _np, _spbase, index_dtype, stable_order, warn_efficiency
 
 
@@ -61,7 +61,7 @@ def _as_index(k, size, device):
         if positions.ndim != 1 or positions.shape[0] != size:
             raise IndexError(f"boolean index did not match indexed array along axis; size is {size} but "
                              f"corresponding boolean size is {positions.shape[0] if positions.ndim else 0}")
-        from ..._nonzero import nonzero
+        from ..._numpy.indexing.nonzero import nonzero
 
         return "array", nonzero(positions)[0]
     if positions.size == 0:
@@ -89,9 +89,9 @@ def _selection(positions, size, dtype, device, family, columns=False):
 
 def _look_up(matrix, rows, cols):
     """The values at the places (rows, cols) (arrays of one shape)."""
-    from ... import _elementwise
+    from ..._numpy.math import elementwise as _elementwise
     from ..._core import _where
-    from ..._sorting import searchsorted
+    from ..._numpy.sorting import searchsorted
 
     csr = matrix._canonical_copy()
     keys, data = csr._keys(), csr.data
@@ -109,7 +109,7 @@ def _whole(key, size):
 
 
 def get_item(matrix, key):
-    from ..._manipulation import broadcast_arrays
+    from ..._numpy.manipulation.shape import broadcast_arrays
 
     row_key, col_key = _expand_key(key)
     m, n = matrix.shape
@@ -147,7 +147,7 @@ def get_item(matrix, key):
 
 def _assignment_places(matrix, key):
     """The rows and columns (int64 arrays of one shape) a key assigns to."""
-    from ..._manipulation import broadcast_arrays
+    from ..._numpy.manipulation.shape import broadcast_arrays
 
     row_key, col_key = _expand_key(key)
     m, n = matrix.shape
@@ -167,10 +167,10 @@ def _assignment_places(matrix, key):
 
 
 def set_item(matrix, key, value):
-    from ... import _elementwise
-    from ..._joining import concatenate
-    from ..._manipulation import broadcast_to
-    from ..._sorting import searchsorted
+    from ..._numpy.math import elementwise as _elementwise
+    from ..._numpy.manipulation.joining import concatenate
+    from ..._numpy.manipulation.shape import broadcast_to
+    from ..._numpy.sorting import searchsorted
 
     rows, cols = _assignment_places(matrix, key)
     dtype = str(matrix.data.dtype)

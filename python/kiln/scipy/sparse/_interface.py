@@ -1,7 +1,7 @@
 """SciPy's LinearOperator for kiln.scipy.sparse.linalg: an operator known by
 its products, and aslinearoperator for sparse matrices and dense arrays."""
-from ... import _elementwise
-from ..._creation import asarray, zeros
+from ..._numpy.math import elementwise as _elementwise
+from ..._numpy.creation import asarray, zeros
 from ._base import _spbase
 
 
@@ -13,7 +13,7 @@ def _np():
 
 def _by_columns(product, X):
     """A block product one column at a time: product(X[:, j]) side by side."""
-    from ..._joining import stack
+    from ..._numpy.manipulation.joining import stack
 
     return stack([asarray(product(X[:, j])).reshape(-1) for j in range(X.shape[1])], axis=1)
 

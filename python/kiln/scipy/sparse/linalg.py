@@ -12,8 +12,9 @@ whether to stop, with SciPy's rule ``norm(r) <= max(rtol * norm(b), atol)``
 and its ``(x, info)`` result (0: converged, k > 0: not within k steps)."""
 import math
 
-from ... import _core, _elementwise
-from ..._creation import asarray, zeros
+from ... import _core
+from ..._numpy.math import elementwise as _elementwise
+from ..._numpy.creation import asarray, zeros
 from ._base import _spbase
 from ._eigen import eigsh, svds  # noqa: F401
 from ._interface import LinearOperator, aslinearoperator
@@ -29,7 +30,7 @@ def norm(x, ord=None, axis=None):
     """The Frobenius (default), 1, -1, inf or -inf norm of a sparse matrix,
     or the vector norm along an axis."""
     from ... import linalg as dense_linalg
-    from ..._reductions import max as _max, min as _min, sum as _sum
+    from ..._numpy.statistics.reductions import max as _max, min as _min, sum as _sum
 
     if not isinstance(x, _spbase):
         raise TypeError("input is not sparse. use cupy.linalg.norm")
@@ -88,7 +89,7 @@ def _operands(A, b, x0, M, rtol, atol, maxiter):
 
 def _dot(a, b):
     """a^H b as a Python number."""
-    from ..._products import vdot
+    from ..._numpy.products import vdot
 
     return complex(vdot(a, b)) if a.dtype.kind == "c" else float(vdot(a, b))
 
@@ -202,7 +203,7 @@ def gmres(A, b, x0=None, *, rtol=1e-5, atol=0.0, restart=None, maxiter=None, M=N
     an orthonormal Krylov basis of `restart` vectors (Arnoldi, modified
     Gram-Schmidt) and takes the least-squares step; the small Hessenberg
     problem is solved on the host."""
-    from ..._joining import stack
+    from ..._numpy.manipulation.joining import stack
 
     np = _np()
     if callback_type not in (None, "x", "pr_norm", "legacy"):

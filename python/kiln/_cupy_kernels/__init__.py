@@ -1,0 +1,1 @@
+"""CuPy's kernel faces: RawKernel/RawModule, ElementwiseKernel, ReductionKernel, their parameter lists, fuse."""

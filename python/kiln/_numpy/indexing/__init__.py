@@ -1,0 +1,1 @@
+"""Indexing routines: index helpers, gathering, conditional picks and writes, nonzero."""

@@ -1,0 +1,1 @@
+"""Array manipulation: shapes, joining and splitting, rearranging, adding and removing, padding."""

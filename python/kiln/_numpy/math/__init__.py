@@ -1,0 +1,1 @@
+"""Mathematical functions: the elementwise functions and ufuncs, calculus, convolution, interpolation."""

@@ -1,0 +1,1 @@
+"""Reductions and statistics: sums and scans, their NaN forms, order statistics and moments, histograms."""
