@@ -113,8 +113,9 @@ def __getattr__(name):
     import importlib
 
     # Modules imported when first named, as CuPy's and cupyx's are: cupyx.jit,
-    # numpy.polynomial's face, cupy.testing, cupyx.cusparse/cusolver/profiler.
-    if name in ("jit", "polynomial", "testing", "cusparse", "cusolver", "profiler"):
+    # numpy.polynomial's face, cupy.testing, cupyx.cusparse/cusolver/profiler, and the
+    # Numba and PyCUDA dialects.
+    if name in ("jit", "polynomial", "testing", "cusparse", "cusolver", "profiler", "numba", "pycuda"):
         return importlib.import_module(f"{__name__}.{name}")
     from ._numpy import host_numpy as _host_numpy
 

@@ -14,7 +14,7 @@ here are the same objects as ``kiln.cuda``'s.
 import builtins
 
 from ._jit.dispatcher import Dispatcher as _Dispatcher
-from .cuda import kernel_language as _K
+from ._numba_cuda import kernel_language as _K
 
 threadIdx, blockIdx, blockDim, gridDim = _K.threadIdx, _K.blockIdx, _K.blockDim, _K.gridDim
 grid, gridsize, laneid, warpsize = _K.grid, _K.gridsize, _K.laneid, _K.warpsize

@@ -6,7 +6,7 @@ import pytest
 
 from kiln import cuda
 from kiln.cuda.kernels.transpose import transpose
-from kiln.cuda.record_arrays import DeviceRecordArray
+from kiln._numba_cuda.record_arrays import DeviceRecordArray
 
 POINT = np.dtype([("x", np.float64), ("n", np.int32), ("z", np.complex64), ("tag", np.uint8, 5)], align=True)
 PACKED = np.dtype([("i", np.int32), ("j", np.float32, (3, 2))])  # not aligned, but every field falls aligned

@@ -1,1 +1,2 @@
-"""CuPy's kernel faces: RawKernel/RawModule, ElementwiseKernel, ReductionKernel, their parameter lists, fuse."""
+"""CuPy's kernel faces: RawKernel/RawModule, ElementwiseKernel,
+ReductionKernel, their parameter lists, fuse."""

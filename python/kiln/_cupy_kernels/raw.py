@@ -160,7 +160,7 @@ class RawKernel(_core._KernelLauncher):
         return self._kernel.handle(_core.Device(f"cuda:{device_index}"))
 
     def _attribute(self, name):
-        from ..cuda.device import get_device_id, is_available
+        from .._cuda.device import get_device_id, is_available
 
         if not is_available():
             return self._attributes_without_a_gpu()[name]
@@ -174,7 +174,7 @@ class RawKernel(_core._KernelLauncher):
         shared and constant memory; the most threads a block may have with
         those registers (64K registers a block, given out 256 a warp, at most
         1024 threads); the driver's defaults for the rest."""
-        from ..cuda.numba_host import HOST_COMPUTE_CAPABILITY
+        from .._numba_cuda.numba_host import HOST_COMPUTE_CAPABILITY
 
         found = getattr(self, "_resources", None)
         if found is None:
@@ -212,7 +212,7 @@ class RawKernel(_core._KernelLauncher):
         return {name: self._attribute(name) for name in _ATTRIBUTES}
 
     def _set_attribute(self, name, value):
-        from ..cuda.device import get_device_id
+        from .._cuda.device import get_device_id
 
         _core._set_function_attribute(self._cuda(get_device_id()), _ATTRIBUTES[name], int(value))
 

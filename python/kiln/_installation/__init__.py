@@ -1,1 +1,2 @@
-"""kiln's installation: its version, where its C++ side lives, its kernel cache, its BLAS, show_config."""
+"""kiln's installation: its version, where its C++ side lives, its kernel
+cache, its BLAS, show_config."""

@@ -10,7 +10,7 @@ def show_config(file=None):
     """Prints kiln's configuration to ``file`` (default stdout)."""
     from .package_paths import get_library_dir
     from .version import __version__
-    from ..cuda.device import Device, device_count, is_available
+    from .._cuda.device import Device, device_count, is_available
 
     rows = [("kiln", f"{__version__} ({get_library_dir()})"),
             ("Python", f"{platform.python_version()} ({sys.executable})"),

@@ -12,14 +12,14 @@ import numpy as np
 
 from .._core import CUDAError, _argument_kinds, _cooperative_marker, ndarray
 from .._cupy_kernels.raw import generated_kernels
-from ..cuda import types as numba_types
-from ..cuda.linking import linked_sources
-from ..cuda.numba_host import is_mapped
-from ..cuda.record_arrays import DeviceRecordArray
-from ..cuda.time_arrays import DeviceTimeArray
+from .._numba_cuda import types as numba_types
+from .._numba_cuda.linking import linked_sources
+from .._numba_cuda.numba_host import is_mapped
+from .._numba_cuda.record_arrays import DeviceRecordArray
+from .._numba_cuda.time_arrays import DeviceTimeArray
 from . import blockwise, pickling
 from . import types as T
-from ..cuda import config as _config
+from .._numba_cuda import config as _config
 from .errors import TypingError, performance_warning, warn_low_occupancy
 from .translate import Function, Translation
 
@@ -194,8 +194,8 @@ def args_as_types(types):
 
 
 def _current_arch():
-    from ..cuda import device as cuda_device
-    from ..cuda.numba_host import HOST_COMPUTE_CAPABILITY
+    from .._cuda import device as cuda_device
+    from .._numba_cuda.numba_host import HOST_COMPUTE_CAPABILITY
 
     if cuda_device.is_available() and not cuda_device.host_mode():
         return int(cuda_device.Device().compute_capability)
@@ -837,7 +837,7 @@ def _raise_recorded(kernel, args, name):
     if device.type == "cpu":
         ctypes.memmove(ctypes.addressof(record), address, ctypes.sizeof(record))
     else:
-        from ..cuda import runtime
+        from .._cuda import runtime
 
         runtime.memcpy(ctypes.addressof(record), address, ctypes.sizeof(record), runtime.memcpyDeviceToHost)
     if not record.raised:
@@ -861,7 +861,7 @@ def foreign_arrays_viewed(args):
     the streams their interfaces name synchronized first, as Numba does
     (unless ``kiln.cuda.config.CUDA_ARRAY_INTERFACE_SYNC`` is 0)."""
     from .._ndarray.cuda_array_interface import exported, from_interface
-    from ..cuda import config
+    from .._numba_cuda import config
 
     def viewed(a):
         foreign = not isinstance(a, (np.ndarray, *_DEVICE_ARRAYS)) and exported(a) is not None

@@ -2,7 +2,7 @@
 import warnings
 
 from .._core import CompileError
-from ..cuda import config
+from .._numba_cuda import config
 
 
 class TypingError(CompileError):

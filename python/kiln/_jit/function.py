@@ -265,7 +265,7 @@ def _separate_loop_targets(function):
 
 
 def _literal_unroll():
-    from ..cuda.kernel_language import literal_unroll
+    from .._numba_cuda.kernel_language import literal_unroll
     return literal_unroll
 
 

@@ -15,7 +15,7 @@ from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed
 from .errors import warn_low_occupancy
 from .translate import Function, Translation
-from ..cuda.time_arrays import DeviceTimeArray
+from .._numba_cuda.time_arrays import DeviceTimeArray
 from .vectorize import _dtype_of, _on_device, _on_host, _stored, _stored_input
 
 _THREADS = 128

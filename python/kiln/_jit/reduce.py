@@ -7,7 +7,7 @@ import numpy as np
 
 from .._core import ndarray
 from .._numpy.creation import asarray, empty
-from ..cuda import kernel_language as K
+from .._numba_cuda import kernel_language as K
 from .dispatcher import device_of, jit
 
 _THREADS = 256

@@ -10,7 +10,7 @@ import re
 
 import numpy as np
 
-from ..cuda.time_arrays import is_time_dtype as is_time  # datetime64 and timedelta64, any unit
+from .._numba_cuda.time_arrays import is_time_dtype as is_time  # datetime64 and timedelta64, any unit
 
 C_NAMES = {
     "bool": "bool", "int8": "signed char", "uint8": "unsigned char", "int16": "short",
@@ -418,7 +418,7 @@ def _dtype_named(name):
 
 
 def _from_type_object(t):
-    from ..cuda import types as numba_types
+    from .._numba_cuda import types as numba_types
 
     if t is None or isinstance(t, numba_types.NoneType):
         return None

@@ -10,7 +10,7 @@ import warnings
 import numpy as np
 
 from .._core import ndarray
-from ..cuda.time_arrays import DeviceTimeArray
+from .._numba_cuda.time_arrays import DeviceTimeArray
 from . import pickling
 from . import types as T
 from .dispatcher import Module, device_of, foreign_arrays_viewed

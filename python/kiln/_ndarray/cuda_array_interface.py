@@ -19,13 +19,13 @@ from .dtypes import _BY_NAME
 
 def interface(self):
     """The ``__cuda_array_interface__`` property."""
-    from ..cuda.device import host_mode
+    from .._cuda.device import host_mode
 
     on_gpu = self.device.type == "cuda"
     if not on_gpu and not host_mode():
         raise AttributeError("__cuda_array_interface__ is only available for arrays on a GPU; "
                              f"this one is on {self.device}")
-    from ..cuda.stream import _to_interchange, get_current_stream
+    from .._cuda.stream import _to_interchange, get_current_stream
 
     stream = _to_interchange(get_current_stream(self.device.index)) if on_gpu else None
     numba_stream = getattr(self, "_numba_stream", None)  # made by Numba's host API (cuda/numba_host.py)
@@ -61,7 +61,7 @@ def exported(obj):
 def _synchronize_unless_current(stream, device):
     """Waits on the host for the producer's `stream` (an interchange value)
     unless it is the stream kiln's next work goes to."""
-    from ..cuda.stream import _from_interchange, _to_interchange, get_current_stream
+    from .._cuda.stream import _from_interchange, _to_interchange, get_current_stream
 
     if _to_interchange(get_current_stream(device)) != stream:
         _from_interchange(stream, device).synchronize()
@@ -78,7 +78,7 @@ def from_interface(obj, synchronize=None):
     ordering to the caller."""
     import numpy as np
 
-    from ..cuda.stream import _from_interchange, _wait, get_current_stream
+    from .._cuda.stream import _from_interchange, _wait, get_current_stream
 
     desc = obj.__cuda_array_interface__
     if desc.get("mask") is not None:
@@ -92,7 +92,7 @@ def from_interface(obj, synchronize=None):
     ptr, readonly = desc["data"]
     strides = desc.get("strides")
     strides = None if strides is None else tuple(strides)
-    from ..cuda.device import host_mode
+    from .._cuda.device import host_mode
 
     stream = desc.get("stream")
     if host_mode():  # no GPU: the "device" memory is the host's (see above)

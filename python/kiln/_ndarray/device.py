@@ -24,7 +24,7 @@ def _decide_default():
     if wanted:
         device = Device(wanted)  # ValueError names the accepted spellings
         return "cuda" if wanted == "cuda" else device
-    from ..cuda.device import is_available
+    from .._cuda.device import is_available
 
     return "cuda" if is_available() else cpu
 
@@ -42,7 +42,7 @@ def default_device():
 def _current_index():
     global _current_cuda_index
     if _current_cuda_index is None:
-        from ..cuda.device import get_device_id, host_mode
+        from .._cuda.device import get_device_id, host_mode
 
         # With a GPU (whose count never changes) the core says which device is
         # current; without one (KILN_DEVICE=cuda on a host), get_device_id's 0.

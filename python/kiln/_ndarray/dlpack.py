@@ -44,7 +44,7 @@ def dlpack(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         array, copied = self.copy(), True
     if array.device.type == "cuda":
         if stream != -1:
-            from ..cuda.stream import _from_interchange, _wait, get_current_stream
+            from .._cuda.stream import _from_interchange, _wait, get_current_stream
 
             device = array.device.index
             _wait(_from_interchange(1 if stream is None else stream, device), get_current_stream(device))
@@ -66,8 +66,8 @@ def from_dlpack(x, /, *, device=None, copy=None):
     target = source if device is None else to_device(device)
     stream, on_source = None, contextlib.nullcontext()
     if source.type == "cuda":
-        from ..cuda.device import Device
-        from ..cuda.stream import _to_interchange, get_current_stream
+        from .._cuda.device import Device
+        from .._cuda.stream import _to_interchange, get_current_stream
 
         stream = _to_interchange(get_current_stream(source.index))
         # Producers (PyTorch) read the stream as one of the current device,

@@ -8,7 +8,10 @@ import operator
 
 from .. import _core
 from .._numpy import creation as _creation, products as _products, sorting as _sorting
-from . import cuda_array_interface as _cuda_array_interface, dlpack as _dlpack, numpy_protocols as _numpy_protocols, public_namespace as _public_namespace
+from . import cuda_array_interface as _cuda_array_interface
+from . import dlpack as _dlpack
+from . import numpy_protocols as _numpy_protocols
+from . import public_namespace as _public_namespace
 from .._numpy.math import elementwise as _elementwise
 from .._numpy.indexing import gathering as _gathering, nonzero as _nonzero
 from .._numpy.manipulation import shape as _manipulation
@@ -213,7 +216,7 @@ def _construct(shape, dtype, memptr, strides, order):
     """CuPy's ``ndarray(shape, dtype=float, memptr=None, strides=None,
     order='C')``: fresh memory, or a view of the memory ``memptr`` (a
     kiln.cuda.MemoryPointer) points at, which the array keeps alive."""
-    from ..cuda.memory import MemoryPointer
+    from .._cuda.memory import MemoryPointer
 
     dt = normalize(float if dtype is None else dtype)
     shape = _creation._normalized_shape(shape)
@@ -235,14 +238,14 @@ def _construct(shape, dtype, memptr, strides, order):
 
 
 def _ipc():
-    from ..cuda import ipc
+    from .._cuda import ipc
 
     return ipc
 
 
 def _data(self):
     """A kiln.cuda.MemoryPointer to the array's first element (CuPy's ndarray.data)."""
-    from ..cuda.memory import ArrayMemory, MemoryPointer
+    from .._cuda.memory import ArrayMemory, MemoryPointer
 
     return MemoryPointer(ArrayMemory(self), 0)
 

@@ -1,6 +1,7 @@
 """Questions about arrays and the module they belong to: ndim, shape, size,
 isfortran, iterable (NumPy's), asnumpy and get_array_module (CuPy's)."""
 from .._core import ndarray
+from .._ndarray import public_namespace
 from .creation import asarray
 
 
@@ -56,9 +57,7 @@ def get_array_module(*args):
     import builtins
 
     if builtins.any(isinstance(a, ndarray) for a in args):
-        import kiln
-
-        return kiln
+        return public_namespace.get()
     import numpy
 
     return numpy

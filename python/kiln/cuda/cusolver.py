@@ -2,7 +2,7 @@
 cuSOLVER library kiln loads (kiln's linear algebra calls it on a GPU; it is
 loaded to answer, no GPU needed). The routines themselves are kiln.linalg's
 and kiln.scipy.linalg's; ``kiln.cusolver`` says which of them kiln offers."""
-from ._backend import core
+from .._cuda.backend import core
 
 
 def getVersion():

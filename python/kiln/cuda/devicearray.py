@@ -12,8 +12,8 @@ errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be 
 
 def is_cuda_ndarray(obj):
     """Whether `obj` is one of kiln's device arrays."""
-    from .record_arrays import DeviceRecordArray  # NumPy's structured dtypes: loaded when needed
-    from .time_arrays import DeviceTimeArray  # datetime64 and timedelta64
+    from .._numba_cuda.record_arrays import DeviceRecordArray  # NumPy's structured dtypes: loaded when needed
+    from .._numba_cuda.time_arrays import DeviceTimeArray  # datetime64 and timedelta64
 
     return isinstance(obj, (DeviceNDArray, DeviceRecordArray, DeviceTimeArray))
 
@@ -26,7 +26,7 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
     to the default device when `copy`."""
     import numpy as np
 
-    from .numba_host import as_cuda_array, device_array_like, to_device
+    from .._numba_cuda.numba_host import as_cuda_array, device_array_like, to_device
 
     if is_cuda_ndarray(obj):
         return obj, False

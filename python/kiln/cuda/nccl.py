@@ -17,7 +17,7 @@ import ctypes.util as _ctypes_util
 import os as _os
 import sys as _sys
 
-from ._backend import core as _core
+from .._cuda.backend import core as _core
 
 # ncclDataType_t
 NCCL_INT8 = NCCL_CHAR = 0
@@ -111,7 +111,7 @@ class NcclCommunicator:
     """One rank of an NCCL group (CuPy's class; methods in CuPy's spelling)."""
 
     def __init__(self, ndev, commId, rank):  # noqa: N803
-        from .device import get_device_id
+        from .._cuda.device import get_device_id
 
         self._comm = _api()._NcclCommunicator.init_rank(get_device_id(), int(ndev), _id_bytes(commId), int(rank))
 

@@ -14,7 +14,7 @@ import math
 import numpy as np
 
 from .._jit.dispatcher import jit
-from .types import float32, float64, uint32, uint64
+from .._numba_cuda.types import float32, float64, uint32, uint64
 
 _JUMP = (np.uint64(0xBEAC0467EBA5FACB), np.uint64(0xD86B048B86AA9922))  # the jump polynomial: 2**64 draws ahead
 _SPLITMIX = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
@@ -107,7 +107,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
     """Seeds `states` (a device array of xoroshiro128p_dtype records) in
     place as Numba seeds its own."""
     from .._ndarray.device import cpu
-    from .record_arrays import DeviceRecordArray
+    from .._numba_cuda.record_arrays import DeviceRecordArray
 
     n = states.shape[0]
     if n < 1:
@@ -120,7 +120,7 @@ def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
 def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """`n` generator states seeded from `seed` (and `subsequence_start` jumps
     ahead), on the current device."""
-    from .numba_host import device_array
+    from .._numba_cuda.numba_host import device_array
 
     states = device_array(int(n), dtype=xoroshiro128p_dtype, stream=stream)
     init_xoroshiro128p_states(states, seed, subsequence_start, stream)

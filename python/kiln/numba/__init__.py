@@ -12,8 +12,8 @@ runs its loops on one thread for now."""
 import sys as _sys
 
 from .. import cuda  # noqa: F401
-from ..cuda import types  # noqa: F401
-from ..cuda.types import *  # noqa: F401,F403  (float32, int64, void, ...)
+from .._numba_cuda import types  # noqa: F401
+from .._numba_cuda.types import *  # noqa: F401,F403  (float32, int64, void, ...)
 from ..cuda import typeof  # noqa: F401
 from .cpu_dispatcher import CPUDispatcher, jit, njit, prange  # noqa: F401
 

@@ -21,7 +21,7 @@ import numpy as np
 from .. import _core, cuda
 from .._core import ndarray
 from .._ndarray.device import cpu, default_device
-from ..cuda.device import _ATTRIBUTES, ENUM_NAMES
+from .._cuda.device import _ATTRIBUTES, ENUM_NAMES
 
 # The CUDA version whose kernel language kiln's CPU runtime follows.
 HOST_RUNTIME_CUDA_VERSION = 12000
@@ -230,7 +230,7 @@ def memset_d32(dest, data, count):
 
 def pagelocked_empty(shape, dtype, order="C", mem_flags=0):
     """A NumPy array in page-locked memory (ordinary memory without a GPU)."""
-    from ..cuda.numba_host import pinned_array
+    from .._numba_cuda.numba_host import pinned_array
 
     return pinned_array(shape, dtype, order=order)
 

@@ -8,8 +8,8 @@ spelling, so ``from kiln.cuda import syncthreads`` works as ``cuda.syncthreads``
 """
 import numpy as np
 
-from ...cuda import bf16
-from ...cuda import types as numba_types
+from ..._numba_cuda import bf16
+from ..._numba_cuda import types as numba_types
 
 from . import (array_methods, array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions,
                cooperative_groups, extern_functions, half_precision, math_functions, numpy_ufuncs, operator_functions,

@@ -3,7 +3,7 @@
 where CUDA has no instruction)."""
 import ast
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast
 from .base import Construct

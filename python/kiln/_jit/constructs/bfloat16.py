@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from ...cuda import bf16
+from ..._numba_cuda import bf16
 from .. import types as T
 from ..cxx import cast
 from .base import Construct

@@ -3,7 +3,7 @@
 (a select of two values by a predicate), and Python's ``int.bit_count()``."""
 import numpy as np
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast
 from .base import Construct, NeverNegative

@@ -8,8 +8,8 @@ import warnings
 import numpy as np
 
 from ..._ndarray.dtypes import dtype
-from ...cuda import bf16
-from ...cuda import kernel_language as K
+from ..._numba_cuda import bf16
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, float_literal, fn
 from ..errors import TypingError

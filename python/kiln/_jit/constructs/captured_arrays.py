@@ -31,7 +31,7 @@ def device_of(value):
     """The device a captured device array is on ("cpu" or "cuda:N")."""
     if isinstance(value, ndarray):
         return "cpu" if value.device.type == "cpu" else f"cuda:{value.device.index}"
-    from ...cuda.device import host_mode
+    from ..._cuda.device import host_mode
 
     return "cpu" if host_mode() else "cuda"  # __cuda_array_interface__ is a GPU's, or the host's without one
 

@@ -3,7 +3,7 @@ across the whole grid (include/kiln/device/grid_sync.cuh). A kernel that
 takes the grid group is cooperative, as in Numba: its module carries
 kiln's cooperative marker, and both backends then launch it with all its
 blocks running at once."""
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from .base import Construct
 

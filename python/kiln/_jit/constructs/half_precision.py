@@ -5,7 +5,7 @@ them on the CPU, are computed in float and rounded back to float16
 (binary16) once, as the GPU's half-precision instructions round."""
 import ast
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast
 from .base import Construct

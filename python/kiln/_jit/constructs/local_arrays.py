@@ -9,7 +9,7 @@ import ast
 
 import numpy as np
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from ..._ndarray.dtypes import normalize
 from .. import types as T
 from ..errors import TypingError

@@ -3,7 +3,7 @@
 import math
 
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, fn
 from .base import Construct

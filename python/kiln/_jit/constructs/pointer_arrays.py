@@ -2,7 +2,7 @@
 ``farray`` (C and Fortran order) view the memory a ``CPointer`` argument
 points at as an array of the given shape (a number or a tuple, known when
 the kernel runs), of the pointer's element type or the given dtype."""
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from . import local_arrays
 from .base import Construct

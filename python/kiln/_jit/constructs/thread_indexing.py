@@ -2,7 +2,7 @@
 ``cuda.grid(n)``, ``cuda.gridsize(n)``, ``cuda.laneid``, ``cuda.warpsize``.
 None of them is ever negative, which spares array indices built from them
 Python's wraparound."""
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from .base import NeverNegative
 

@@ -3,7 +3,7 @@
 whose components add up to its own, each converted to the base type. A
 vector is a named tuple of its base type (x, y, z, w), so ``v.x`` reads a
 component and vectors pass to device functions as tuples do."""
-from ...cuda import vector_types
+from ..._numba_cuda import vector_types
 from .. import types as T
 from ..cxx import cast
 from .base import Construct

@@ -1,7 +1,7 @@
 """Barriers, fences, warp shuffles and votes, and ``cuda.fma``."""
 import numpy as np
 
-from ...cuda import kernel_language as K
+from ..._numba_cuda import kernel_language as K
 from .. import types as T
 from ..cxx import cast, fn
 from .base import Construct

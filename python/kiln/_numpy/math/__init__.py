@@ -1,1 +1,2 @@
-"""Mathematical functions: the elementwise functions and ufuncs, calculus, convolution, interpolation."""
+"""Mathematical functions: the elementwise functions and ufuncs, calculus,
+convolution, interpolation."""

@@ -1,1 +1,2 @@
-"""Reductions and statistics: sums and scans, their NaN forms, order statistics and moments, histograms."""
+"""Reductions and statistics: sums and scans, their NaN forms, order statistics
+and moments, histograms."""

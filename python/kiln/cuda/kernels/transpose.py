@@ -6,7 +6,7 @@ def transpose(a, b=None):
     if a.ndim != 2:
         raise ValueError(f"transpose: a must be 2-D, not {a.ndim}-D")
     if b is None:
-        from ..numba_host import device_array
+        from ..._numba_cuda.numba_host import device_array
 
         b = device_array((a.shape[1], a.shape[0]), dtype=a.dtype)
     if tuple(b.shape) != (a.shape[1], a.shape[0]):

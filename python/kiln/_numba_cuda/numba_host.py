@@ -16,7 +16,7 @@ import functools
 from .. import _core
 from . import config
 from .numba_arrays import numba_array as _numba_array
-from .device import ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
+from .._cuda.device import ENUM_NAMES, Device, device_count, get_device_id, host_mode, is_available
 
 # The level of the kernel language kiln's CPU backend runs (host_launch.hpp).
 HOST_COMPUTE_CAPABILITY = tuple(_core._cpu_device_attributes()[f"ComputeCapability{part}"] for part in ("Major", "Minor"))
@@ -106,7 +106,7 @@ def pinned_array(shape, dtype=float, strides=None, order="C"):
     dtype = np.dtype(_dtype(dtype).name)
     if not is_available():
         return np.empty(shape, dtype=dtype, order=order)
-    from .memory import alloc_pinned_memory
+    from .._cuda.memory import alloc_pinned_memory
 
     count = int(np.prod(shape, dtype=np.int64))
     memory = alloc_pinned_memory(max(count * dtype.itemsize, 1))
@@ -271,14 +271,14 @@ class Context:
     def get_ipc_handle(self, memory):
         """Numba's: an IpcHandle of a MemoryPointer's memory (``devarr.gpu_data``)
         for another process (see ipc.py)."""
-        from .ipc import export
+        from .._cuda.ipc import export
 
         return export(int(memory), memory.mem.size - (int(memory) - memory.mem.ptr), memory)
 
     def reset(self):
         """Waits for the device's work and returns the memory pool's cached
         blocks to the driver (kiln keeps the context itself)."""
-        from .memory import get_default_memory_pool
+        from .._cuda.memory import get_default_memory_pool
 
         self.device.synchronize()
         if not host_mode():
@@ -351,7 +351,7 @@ def as_cuda_array(obj, sync=True):
 def _stream_of(desc):
     """The stream an imported ``__cuda_array_interface__`` names, as Numba
     keeps it on the array it makes (an external stream; 0 for none)."""
-    from .stream import ExternalStream
+    from .._cuda.stream import ExternalStream
 
     handle = desc.get("stream")
     return ExternalStream(handle) if handle not in (None, 0) else 0

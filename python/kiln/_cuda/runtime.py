@@ -14,7 +14,7 @@ setDevice(0), deviceSynchronize, memGetInfo (the host's memory), malloc/free
 events (the host's); what only a GPU has raises CUDAError.
 """
 from . import host_runtime, memory
-from ._backend import CUDAError, core
+from .backend import CUDAError, core
 from .device import _ATTRIBUTES, Device, device_count, get_device_id, host_memory_info, host_mode
 
 CUDARuntimeError = CUDAError

@@ -5,8 +5,8 @@
 import contextlib
 
 from . import host_runtime
-from ._backend import core
-from ._callable_module import make_callable
+from .backend import core
+from .callable_module import make_callable
 from .device import _index, is_available
 from .event import Event, get_elapsed_time  # noqa: F401  (cupy.cuda.stream has them too)
 

@@ -2,8 +2,8 @@
 ``cupy.cuda.stream``), Numba ``cuda.event(timing=True)``: this module is the
 class, and calling the module is Numba's function (see _callable_module.py)."""
 from . import host_runtime
-from ._backend import core
-from ._callable_module import make_callable
+from .backend import core
+from .callable_module import make_callable
 from .device import _index, is_available
 
 

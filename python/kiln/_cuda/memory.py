@@ -17,7 +17,7 @@ import threading
 
 from .. import _core
 from .._core import OutOfMemoryError  # noqa: F401  (CuPy's cupy.cuda.memory.OutOfMemoryError)
-from ._backend import core
+from .backend import core
 from .device import Device, get_device_id, host_mode
 
 
@@ -297,7 +297,7 @@ def using_allocator(allocator=None):
 
 def malloc_managed(size):
     """Managed memory is not something kiln allocates: refused, naming what to use instead."""
-    from ._backend import CUDAError
+    from .backend import CUDAError
 
     raise CUDAError("malloc_managed: kiln does not allocate CUDA managed memory; use kiln's pool (alloc)")
 

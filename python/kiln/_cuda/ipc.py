@@ -14,9 +14,9 @@ On a machine without a GPU there is no device memory to share between
 processes: exporting raises CUDAError."""
 import contextlib
 
-from ._backend import CUDAError, core
+from .backend import CUDAError, core
 from .device import get_device_id, host_mode
-from .numba_arrays import numba_array
+from .._numba_cuda.numba_arrays import numba_array
 
 
 def _refuse_on_host():

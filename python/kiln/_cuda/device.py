@@ -12,7 +12,7 @@ import os
 
 from .. import _core
 from .._core import Device as _ArrayDevice
-from ._backend import BUILT_WITH_CUDA, CUDAError, core
+from .backend import BUILT_WITH_CUDA, CUDAError, core
 
 
 def device_count():

@@ -2,7 +2,7 @@
 collection on the current device (what Nsight Systems' capture range
 ``cudaProfilerApi`` follows). Without a GPU there is no CUDA profiler, so
 both do nothing. ``kiln.cuda.profile()`` is the context-manager form."""
-from ._backend import core
+from .backend import core
 from .device import get_device_id, host_mode
 
 

@@ -2,7 +2,7 @@
 kiln builds kernels for, the driver's version, and the driver's error type;
 and Numba's ``cuda.driver`` copies by address (``device_to_host``...).
 (kiln.pycuda.driver is PyCUDA's driver module; this is CuPy's and Numba's.)"""
-from ._backend import CUDAError, core
+from .backend import CUDAError, core
 
 CUDADriverError = CUDAError
 
