@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python test-fusion-modes demo bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo docs bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance clean
 
 all: build
 
@@ -69,6 +69,15 @@ test-python: build
 	cd tests && KILN_FUSION=0 ../$(PY) -m pytest -q -p no:cacheprovider python
 
 test: test-cpp test-python
+
+# The user guide and the API reference (autodoc over the installed package)
+# as HTML in docs/_build/html, with Sphinx and MyST for the Markdown, as
+# NumPy, CuPy, Numba and PyCUDA build theirs; any warning fails the build.
+DOCS_DEPS := "sphinx>=7" "myst-parser>=2"
+docs: build
+	$(PY) -c "import sphinx, myst_parser" 2>/dev/null || $(PY) -m pip install --quiet $(DOCS_DEPS)
+	$(PY) -m sphinx -W --keep-going -E -q -b html docs docs/_build/html
+	@echo "docs: docs/_build/html/index.html"
 
 # The suite with every elementwise result recorded and run as a fused kernel
 # compiled before its first run (a few minutes on a cold kernel cache).

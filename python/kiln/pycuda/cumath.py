@@ -50,7 +50,7 @@ _modf = _CupyStyleKernel("T x", "T fraction, T integral", "fraction = kiln_modf(
 
 
 def frexp(arg, stream=None):
-    """(significands, exponents): arg = significand * 2**exponent, |significand| in [0.5, 1);
+    """(significands, exponents): ``arg = significand * 2**exponent``, ``|significand|`` in [0.5, 1);
     the exponents in arg's dtype, as PyCUDA gives them."""
     significand, exponent = _frexp(arg._array)
     return _wrap(significand), _wrap(exponent)

@@ -478,14 +478,14 @@ def reshape(a, *shape, **kwargs):
 
 # ---- elementwise choices -------------------------------------------------------------------
 def if_positive(criterion, then_, else_, out=None, stream=None):
-    """then_ where criterion > 0, else else_."""
+    """``then_`` where ``criterion > 0``, else ``else_``."""
     if criterion.shape != then_.shape or criterion.shape != else_.shape:
         raise ValueError("if_positive: criterion, then_ and else_ must have one shape")
     return _result(_kiln().where(criterion._array > 0, then_._array, else_._array), out)
 
 
 def where(criterion, then_, else_, out=None, stream=None):
-    """then_ where criterion is nonzero, else else_ (scalars broadcast)."""
+    """``then_`` where ``criterion`` is nonzero, else ``else_`` (scalars broadcast)."""
     return _result(_kiln().where(_operand(criterion) != 0, _operand(then_), _operand(else_)), out)
 
 

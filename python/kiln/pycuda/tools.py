@@ -42,7 +42,7 @@ class Argument:
 
 
 class VectorArg(Argument):
-    """A pointer argument ("float *x")."""
+    """A pointer argument (``float *x``)."""
 
     def declarator(self):
         return f"{dtype_to_ctype(self.dtype)} *{self.name}"
@@ -62,7 +62,7 @@ class ScalarArg(Argument):
 
 
 def parse_c_arg(c_arg):
-    """A VectorArg or ScalarArg from a C declaration such as "float *x" or "int n"."""
+    """A VectorArg or ScalarArg from a C declaration such as ``float *x`` or ``int n``."""
     text = c_arg.replace("const", " ").replace("__restrict__", " ").strip()
     is_pointer = "*" in text
     words = text.replace("*", " ").split()

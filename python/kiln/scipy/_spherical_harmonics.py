@@ -25,7 +25,7 @@ def _integers(value, name):
 
 def sph_harm_y(n, m, theta, phi, *, diff_n=0):
     """The spherical harmonic of degree n and order m at polar angle theta
-    and azimuth phi (complex128); 0 where |m| > n."""
+    and azimuth phi (complex128); 0 where ``|m| > n``."""
     if diff_n != 0:
         raise ValueError(f"diff_n: only 0 (the harmonic itself) is supported, got {diff_n}")
     n, m = _integers(n, "n"), _integers(m, "m")

@@ -24,7 +24,7 @@ def assert_warns(expected):
 
 @contextlib.contextmanager
 def AssertFunctionIsCalled(*args, times_called=1, **kwargs):  # noqa: N802  (CuPy's name)
-    """unittest.mock.patch(*args, **kwargs) over the block, which must call
+    """``unittest.mock.patch(*args, **kwargs)`` over the block, which must call
     the patched function `times_called` times."""
     with mock.patch(*args, **kwargs) as handle:
         yield

@@ -127,7 +127,7 @@ def ldexp(x1, x2, /, *, out=None):
 
 def frexp(x, /, out1=None, out2=None, *, out=None):
     """(mantissa, exponent) with ``x == mantissa * 2**exponent`` and
-    0.5 <= |mantissa| < 1 (0, inf and NaN give themselves and exponent 0)."""
+    ``0.5 <= |mantissa| < 1`` (0, inf and NaN give themselves and exponent 0)."""
     x = asarray(x)
     if x.dtype.kind not in "f":
         x = x.astype("float16" if x.itemsize == 1 else "float32" if x.itemsize == 2 else "float64")
@@ -175,8 +175,8 @@ def sinc(x, /):
 
 def i0(x, /):
     """The modified Bessel function of the first kind, order 0: its power
-    series sum((x/2)**(2k) / (k!)**2) up to |x| = 20, and above it Hankel's
-    asymptotic series exp(x) / sqrt(2 pi x) * sum(((2k-1)!!)**2 / (k! (8x)**k))
+    series ``sum((x/2)**(2k) / (k!)**2)`` up to ``|x| = 20``, and above it
+    Hankel's asymptotic series ``exp(x) / sqrt(2 pi x) * sum(((2k-1)!!)**2 / (k! (8x)**k))``
     (both summed to below double precision)."""
     x = asarray(x)
     if x.dtype.kind == "c":

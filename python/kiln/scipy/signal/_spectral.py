@@ -208,7 +208,7 @@ def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant", retur
 
 def coherence(x, y, fs=1.0, window="hann", nperseg=None, noverlap=None, nfft=None, detrend="constant",
               axis=-1):
-    """Magnitude-squared coherence |Pxy|^2 / (Pxx Pyy)."""
+    """Magnitude-squared coherence ``|Pxy|^2 / (Pxx Pyy)``."""
     freqs, pxx = welch(x, fs, window, nperseg, noverlap, nfft, detrend, axis=axis)
     _, pyy = welch(y, fs, window, nperseg, noverlap, nfft, detrend, axis=axis)
     _, pxy = csd(x, y, fs, window, nperseg, noverlap, nfft, detrend, axis=axis)
