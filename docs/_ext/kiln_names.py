@@ -27,11 +27,13 @@ def _is_ufunc(obj):
 
 
 def _home(module_name, obj):
-    """The module an object belongs to, or None for one the module only
-    uses (a dict or a helper it imported)."""
+    """The module an object belongs to (this one, a submodule or a private
+    room), or None for one the module only uses (a dict, or a name another
+    public module documents)."""
     if inspect.isroutine(obj) or inspect.isclass(obj):
         home = getattr(obj, "__module__", None) or ""
-        if home == module_name or any(part.startswith("_") for part in home.split(".")):
+        if (home == module_name or home.startswith(module_name + ".")
+                or any(part.startswith("_") for part in home.split("."))):
             return home
         return None
     if type(obj).__module__.startswith("kiln"):
