@@ -1,6 +1,6 @@
 """CUDA events. CuPy spells them ``cuda.Event(...)`` (also found in
 ``cupy.cuda.stream``), Numba ``cuda.event(timing=True)``: this module is the
-class, and calling the module is Numba's function (see _callable_module.py)."""
+class, and calling the module is Numba's function (see callable_module.py)."""
 from . import host_runtime
 from .backend import core
 from .callable_module import make_callable

@@ -1,7 +1,7 @@
 """CUDA streams; operations run on the current stream. This module is CuPy's
 ``cupy.cuda.stream`` (``Stream``, ``ExternalStream``, ``Event``,
 ``get_current_stream``, ``get_elapsed_time``), and calling it is Numba's
-``cuda.stream()`` (see _callable_module.py)."""
+``cuda.stream()`` (see callable_module.py)."""
 import contextlib
 
 from . import host_runtime

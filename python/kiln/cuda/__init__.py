@@ -34,7 +34,7 @@ are registered under this package's name too: ``import kiln.cuda.runtime``
 is kiln/_cuda/runtime.py.
 
 Where one name is a module in CuPy and a function in Numba (``stream``,
-``event``), the module is callable (_callable_module.py); docs/design.md
+``event``), the module is callable (_cuda/callable_module.py); docs/design.md
 states the rule. Nothing here loads the CUDA driver until it is first asked
 something; on a machine without a GPU ``is_available()`` is False and the
 rest raises ``CUDAError``.
