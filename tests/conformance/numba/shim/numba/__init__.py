@@ -1,8 +1,7 @@
 """The name-only shim Numba's CUDA tests run through: ``numba`` here is only
 what those tests import from the top-level package, each name mapped to
-kiln's (``numba.cuda`` is kiln.cuda, ``numba.float32`` kiln.cuda.float32).
-Numba's CPU compiler (``njit``) kiln does not have: a test file that imports
-it fails to import, as it would for a user."""
+kiln's (``numba.cuda`` is kiln.cuda, ``numba.float32`` kiln.cuda.float32,
+``numba.njit`` and ``numba.jit`` kiln.numba's CPU compiler)."""
 import sys as _sys
 
 # numba-cuda, where installed, sends imports of numba.cuda to its own package
@@ -23,4 +22,8 @@ _FROM_KILN_CUDA = {"vectorize", "guvectorize", "typeof"}
 def __getattr__(name):
     if name in _FROM_KILN_CUDA:
         return getattr(_kiln_cuda, name)
+    import kiln.numba as _kiln_numba
+
+    if hasattr(_kiln_numba, name):
+        return getattr(_kiln_numba, name)
     raise AttributeError(f"module 'numba' (kiln's shim) has no attribute {name!r}")
