@@ -1,5 +1,8 @@
 // The nanobind module kiln._core: binds the C++ API. Argument conversion
 // lives in convert.cpp; everything else is a direct call into the C++ API.
+#include <stdexcept>
+#include <string>
+
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
@@ -32,11 +35,34 @@ void set_numpy_error(const char* module, const char* name, const char* message) 
   nb::object type = nb::module_::import_(module).attr(name);
   PyErr_SetObject(type.ptr(), nb::str(message).ptr());
 }
+
+// "NAME (from FILE)" of a module being initialised; its __file__ is set by
+// the import system before the module runs, but a loader may leave it out.
+std::string module_identity(nb::module_& m) {
+  std::string identity = nb::cast<std::string>(nb::str(m.attr("__name__")));
+  if (nb::hasattr(m, "__file__")) identity += " (from " + nb::cast<std::string>(nb::str(m.attr("__file__"))) + ")";
+  return identity;
+}
+
+// The library initialises once a process. A second initialisation (the same
+// file imported under another module name, as an alias of the package or a
+// vendoring tool makes) would register nanobind's types a second time, which
+// nanobind does not undo but aborts the interpreter on; it is refused as an
+// ImportError instead (nanobind's module init turns the exception into one).
+void refuse_a_second_load(nb::module_& m) {
+  static std::string first;
+  if (!first.empty())
+    throw std::runtime_error("kiln's extension is already loaded in this process as " + first +
+                             "; it cannot be loaded again as " + module_identity(m) +
+                             ". Import it once, under its own name, and alias that module object instead.");
+  first = module_identity(m);
+}
 }  // namespace
 
 NB_MODULE(_core, m) {
   using namespace kiln;
   using namespace kiln::python;
+  refuse_a_second_load(m);
 
   // nanobind's exit-time leak report counts arrays that Python still holds
   // during interpreter teardown (pytest keeps parametrised values until the

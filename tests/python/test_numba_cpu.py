@@ -124,3 +124,19 @@ def test_kiln_numba_cuda_is_kiln_cuda():
 
     assert importlib.import_module("kiln.numba.cuda") is kiln.cuda
     assert numba.float32 is kiln.cuda.float32 and numba.vectorize is kiln.cuda.vectorize
+
+
+def test_a_tuple_of_scalars_comes_back_as_a_tuple():
+    @njit
+    def stats(x):
+        lo, hi, total = x[0], x[0], 0.0
+        for i in range(x.shape[0]):
+            lo = min(lo, x[i])
+            hi = max(hi, x[i])
+            total += x[i]
+        return lo, hi, (total, x.shape[0])
+
+    x = np.array([3.0, -1.0, 4.0, 1.5])
+    got = stats(x)
+    assert got == stats.py_func(x) == (-1.0, 4.0, (7.5, 4))
+    assert type(got[2][1]) is int and type(got[0]) is float

@@ -174,6 +174,44 @@ assert not os.path.exists(path)
 """)
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_forks_while_another_thread_compiles_hold_up_neither_side(tmp_path):
+    # Forks land at every point of a compile in another thread (a compiler
+    # waiting, taken out to be fed, fed, being read): each child lives on a
+    # while and then exits on its own, and neither the parent's compiles nor
+    # the children wait for the other.
+    run(tmp_path, r"""
+import threading, time
+done, failures = threading.Event(), []
+def compile_many():
+    try:
+        for k in range(2, 14):
+            scaled(k)
+    except BaseException as error:
+        failures.append(error)
+    finally:
+        done.set()
+compiler = threading.Thread(target=compile_many)
+start = time.perf_counter()
+compiler.start()
+children = []
+while not done.is_set():
+    pid = os.fork()
+    if pid == 0:
+        time.sleep(2)
+        os._exit(0)
+    children.append((pid, time.perf_counter()))
+    time.sleep(0.05)
+compiler.join()
+assert not failures, failures
+assert time.perf_counter() - start < 120, "the parent's compiles waited for its children"
+for pid, forked in children:
+    os.waitpid(pid, 0)
+    assert time.perf_counter() - forked < 60, "a child did not end on its own"
+assert len(children) >= 10, len(children)
+""")
+
+
 def test_a_waiting_compiler_preloads_the_prefault_library_before_the_users(tmp_path):
     # compiler_prefault.c's library faults the compiler's memory in while it
     # waits; a library the environment preloads still comes after it.

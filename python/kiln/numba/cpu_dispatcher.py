@@ -6,9 +6,10 @@ dispatcher is, and cached on disk as every kiln kernel is. Because it is a
 ``@cuda.jit(device=True)`` function too, a ``@cuda.jit`` kernel may call it
 (Numba's documented CPU-GPU idiom), on a GPU or in the CPU's run of the kernel.
 
-A function returns a scalar, nothing, or one of the arrays it was given
-(the same object, as the caller sees it); an array made inside a compiled
-function is not there yet and is refused by name."""
+A function returns a scalar, a tuple of scalars (nested too), nothing, or
+one of the arrays it was given (the same object, as the caller sees it); an
+array made inside a compiled function is not there yet and is refused by
+name."""
 import ast
 import itertools
 import linecache
@@ -44,17 +45,23 @@ class CPUDispatcher(Dispatcher):
         entry, returns = found
         from .._numpy.creation import empty
 
-        # `out` is on the CPU, so the launch runs there (NumPy arrays alone
-        # would follow the default device); it holds a scalar result.
-        out = empty(1, dtype=returns.name if isinstance(returns, np.dtype) else "int8", device="cpu")
-        entry[1, 1](*args, out)
+        # The outputs are on the CPU, so the launch runs there (NumPy arrays
+        # alone would follow the default device); each holds one scalar.
+        scalars = returns if isinstance(returns, list) else []
+        outs = [empty(1, dtype=dtype.name, device="cpu") for _, dtype in scalars]
+        entry[1, 1](*args, *(outs or [empty(1, dtype="int8", device="cpu")]))
         if isinstance(returns, int):  # the index of the argument array it returns
             return args[returns]
-        return None if returns is None else out[0].item()
+        if returns is None:
+            return None
+        if returns[0][0] is None:  # a scalar
+            return outs[0][0].item()
+        return _rebuilt([path for path, _ in returns], [out[0].item() for out in outs])
 
     def _entry(self, types):
         """The one-thread kernel calling this function for `types`, and what a
-        call gives back: None, the result's dtype or an argument's index."""
+        call gives back: None, an argument's index, or the (index path, dtype)
+        of each scalar the result holds (the path None for a lone scalar)."""
         from .._jit.dispatcher import Module
 
         # A function that raises or asserts runs in kiln's debug mode, whose
@@ -64,17 +71,22 @@ class CPUDispatcher(Dispatcher):
         params = [f"a{i}" for i in range(len(types))]
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
-            body, returns = call, None
+            body, returns, outs = [call], None, ["out"]
         elif isinstance(returned, T.ArrayType):
-            body, returns = call, self._returned_argument(types)
+            body, returns, outs = [call], self._returned_argument(types), ["out"]
         elif T.is_scalar(returned):
-            body, returns = f"out[0] = {call}", np.dtype(returned.name)
+            body, returns, outs = [f"out0[0] = {call}"], [(None, np.dtype(returned.name))], ["out0"]
+        elif isinstance(returned, T.TupleType) and all(T.is_scalar(t) for _, t in _leaves(returned)):
+            returns = [(path, np.dtype(leaf.name)) for path, leaf in _leaves(returned)]
+            outs = [f"out{k}" for k in range(len(returns))]
+            body = [f"result = {call}"] + [f"out{k}[0] = result{''.join(f'[{i}]' for i in path)}"
+                                           for k, (path, _) in enumerate(returns)]
         else:
             raise UnsupportedError(f"{self.__name__}: returning a {returned} to Python is not supported yet "
-                                   "(a scalar, nothing, or an array the function was given)")
+                                   "(a scalar, a tuple of scalars, nothing, or an array the function was given)")
         name = f"_kiln_njit_entry_{next(_entries)}"
         filename = f"<kiln.numba entry of {self.__name__}>"
-        source = f"def {name}({', '.join(params + ['out'])}):\n    {body}\n"
+        source = f"def {name}({', '.join(params + outs)}):\n" + "".join(f"    {line}\n" for line in body)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         scope = {"_kiln_target": self}
         exec(compile(source, filename, "exec"), scope)
@@ -130,3 +142,27 @@ def jit(signature_or_function=None, forceobj=False, **options):
     if forceobj:
         raise UnsupportedError("object mode (forceobj=True) is not in kiln: every compiled function is nopython")
     return njit(signature_or_function, **options)
+
+
+def _leaves(tuple_type, path=()):
+    """(index path, type) of each non-tuple element of a tuple type, in order."""
+    for i, item in enumerate(tuple_type.items):
+        if isinstance(item, T.TupleType):
+            yield from _leaves(item, path + (i,))
+        else:
+            yield path + (i,), item
+
+
+def _rebuilt(paths, values):
+    """The nested tuple whose leaves at the index `paths` are `values`."""
+    root = {}
+    for path, value in zip(paths, values):
+        node = root
+        for index in path[:-1]:
+            node = node.setdefault(index, {})
+        node[path[-1]] = value
+
+    def as_tuple(node):
+        return tuple(as_tuple(node[k]) if isinstance(node[k], dict) else node[k] for k in sorted(node))
+
+    return as_tuple(root)
