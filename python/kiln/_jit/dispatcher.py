@@ -61,6 +61,8 @@ class Module:
         self.device_functions = {}
         self.needs_dynamic_shared = False
         self.includes = set()  # device headers beyond jit_support.cuh that constructs need
+        self.makes_arrays = False  # np.empty and friends on the heap (constructs/heap_arrays.py)
+        self.host_entry = False  # the module of a kiln.numba entry, where functions may make arrays
         self.debug = debug
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
@@ -322,6 +324,10 @@ class Dispatcher:
         self._link = list(link)  # CUDA C++ sources compiled with it (kiln/cuda/linking.py)
         self._numba_integers = numba_integers  # Numba's 64-bit integer arithmetic, or NumPy's (CuPy's jit)
         self.debug = debug or os.environ.get("KILN_DEBUG", "") not in ("", "0")
+        # kiln.numba's entry of an @njit function, run once on the host for a
+        # call from Python: its functions may make arrays, and what they raise
+        # carries its own message alone, not the thread and block a kernel's.
+        self.host_entry = False
         self._options = () if fma else ("--fmad=false",)
         self._launch_bounds = _launch_bounds(launch_bounds)
         self._carveout = _carveout(shared_memory_carveout)
@@ -460,6 +466,7 @@ class Dispatcher:
         if types in self._modules:
             return self._sources[types], self._modules[types]
         module = Module(self.debug, self._launch_bounds)
+        module.host_entry = self.host_entry
         module.link(self._link)
         c_name = self.function.c_name
         translation = Translation(self.function, list(types), module, kernel=True, c_name=c_name)
@@ -728,7 +735,7 @@ class _Launch:
             self._run_callbacks(kernel)
         kernel._launch(self.grid, self.block, args, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
-            _raise_recorded(kernel, args, self.dispatcher.__name__)
+            _raise_recorded(kernel, args, self.dispatcher.__name__, self.dispatcher.host_entry)
 
     def _first_call(self, args, key):  # key: the arguments' _argument_kinds
         """Any call whose argument kinds this configuration has not seen: checks,
@@ -748,7 +755,7 @@ class _Launch:
             self._run_callbacks(kernel)
         kernel._launch(self.grid, self.block, converted, self.shared, self.stream)
         if kernel._kiln_exceptions is not None:
-            _raise_recorded(kernel, converted, d.__name__)
+            _raise_recorded(kernel, converted, d.__name__, d.host_entry)
         for device_array, host_array in copy_back:
             device_array.copy_to_host(host_array)
         if not d._declared_signatures and not kernel._kiln_captured and all(
@@ -820,9 +827,10 @@ def _check_captured(kernel, args, name):
                              "a captured array's address is compiled into the kernel, so it runs only there")
 
 
-def _raise_recorded(kernel, args, name):
+def _raise_recorded(kernel, args, name, plain=False):
     """Debug mode: the exception a thread of the launch raised (or the assert
-    it failed), raised here with the thread, the block and the line; the
+    it failed), raised here with the thread, the block and the line (`plain`:
+    with its own message alone, as a function run on the host raises it); the
     record is cleared for the next launch. Waits for the kernel on a GPU."""
     import ctypes
 
@@ -849,6 +857,8 @@ def _raise_recorded(kernel, args, name):
     cls, message, filename, line = kernel._kiln_exceptions[record.code - 1]
     if record.axis >= 0:  # an index out of bounds: its numbers
         message = message.format(index=record.index, axis=record.axis, extent=record.extent)
+    if plain:
+        raise cls(message) if message else cls()
     # Numba's words: In function 'f', file F, line N, tid=[x, y, z] ctaid=[x, y, z]: message
     where = (f"In function '{name}', file {filename}, line {line}, tid={list(record.thread)} "
              f"ctaid={list(record.block)}")

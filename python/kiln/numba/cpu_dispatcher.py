@@ -6,17 +6,19 @@ dispatcher is, and cached on disk as every kiln kernel is. Because it is a
 ``@cuda.jit(device=True)`` function too, a ``@cuda.jit`` kernel may call it
 (Numba's documented CPU-GPU idiom), on a GPU or in the CPU's run of the kernel.
 
-A function returns a scalar, a tuple of scalars (nested too), nothing, or
-one of the arrays it was given (the same object, as the caller sees it); an
-array made inside a compiled function is not there yet and is refused by
-name."""
+A function returns a scalar, a tuple of scalars (nested too), nothing, one
+of the arrays it was given (the same object, as the caller sees it), or an
+array it made (np.empty, np.zeros... : a NumPy array owning that memory, as
+Numba gives)."""
 import ast
+import ctypes
 import itertools
 import linecache
 
 import numpy as np
 
 from .._jit import types as T
+from .._jit.constructs import heap_arrays
 from .._jit.dispatcher import Dispatcher, _arg_type
 from .._jit.errors import UnsupportedError
 
@@ -46,7 +48,11 @@ class CPUDispatcher(Dispatcher):
         from .._numpy.creation import empty
 
         # The outputs are on the CPU, so the launch runs there (NumPy arrays
-        # alone would follow the default device); each holds one scalar.
+        # alone would follow the default device).
+        if isinstance(returns, _Made):
+            address, shape = empty(1, dtype="int64", device="cpu"), empty(returns.ndim, dtype="int64", device="cpu")
+            entry[1, 1](*args, address, shape)
+            return np.asarray(_HeapBlock(int(address[0]), tuple(int(s) for s in shape.get()), returns.dtype))
         scalars = returns if isinstance(returns, list) else []
         outs = [empty(1, dtype=dtype.name, device="cpu") for _, dtype in scalars]
         entry[1, 1](*args, *(outs or [empty(1, dtype="int8", device="cpu")]))
@@ -60,20 +66,27 @@ class CPUDispatcher(Dispatcher):
 
     def _entry(self, types):
         """The one-thread kernel calling this function for `types`, and what a
-        call gives back: None, an argument's index, or the (index path, dtype)
-        of each scalar the result holds (the path None for a lone scalar)."""
+        call gives back: None, an argument's index, a _Made array, or the
+        (index path, dtype) of each scalar the result holds (the path None
+        for a lone scalar)."""
         from .._jit.dispatcher import Module
 
         # A function that raises or asserts runs in kiln's debug mode, whose
-        # entry records what was raised for the call to raise in Python.
+        # entry records what was raised for the call to raise in Python; so
+        # does one that makes arrays (a negative dimension is a ValueError).
         debug = self.debug or any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(self.function.node))
-        _, returned = Module(debug).device_function(self, types)
+        typing = Module(debug)
+        typing.host_entry = True
+        _, returned = typing.device_function(self, types)
+        debug = debug or typing.makes_arrays
         params = [f"a{i}" for i in range(len(types))]
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
             body, returns, outs = [call], None, ["out"]
-        elif isinstance(returned, T.ArrayType):
+        elif isinstance(returned, T.ArrayType) and self._returned_argument(types) is not None:
             body, returns, outs = [call], self._returned_argument(types), ["out"]
+        elif isinstance(returned, T.ArrayType):
+            body, returns, outs = [f"_kiln_escape({call}, address, shape)"], _Made(returned), ["address", "shape"]
         elif T.is_scalar(returned):
             body, returns, outs = [f"out0[0] = {call}"], [(None, np.dtype(returned.name))], ["out0"]
         elif isinstance(returned, T.TupleType) and all(T.is_scalar(t) for _, t in _leaves(returned)):
@@ -83,17 +96,22 @@ class CPUDispatcher(Dispatcher):
                                            for k, (path, _) in enumerate(returns)]
         else:
             raise UnsupportedError(f"{self.__name__}: returning a {returned} to Python is not supported yet "
-                                   "(a scalar, a tuple of scalars, nothing, or an array the function was given)")
+                                   "(a scalar, a tuple of scalars, an array, or nothing)")
+        if typing.makes_arrays:
+            body.append("_kiln_release()")
         name = f"_kiln_njit_entry_{next(_entries)}"
         filename = f"<kiln.numba entry of {self.__name__}>"
         source = f"def {name}({', '.join(params + outs)}):\n" + "".join(f"    {line}\n" for line in body)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        scope = {"_kiln_target": self}
+        scope = {"_kiln_target": self, "_kiln_escape": heap_arrays.escape, "_kiln_release": heap_arrays.release}
         exec(compile(source, filename, "exec"), scope)
-        return Dispatcher(scope[name], debug=debug), returns
+        entry = Dispatcher(scope[name], debug=debug)
+        entry.host_entry = True
+        return entry, returns
 
     def _returned_argument(self, types):
-        """The index of the array parameter every return statement returns."""
+        """The index of the array parameter every return statement returns,
+        or None where the function returns an array it made."""
         node = self.function.node
         returned = {r.value.id if isinstance(r.value, ast.Name) else None
                     for r in ast.walk(node) if isinstance(r, ast.Return) and r.value is not None}
@@ -101,8 +119,7 @@ class CPUDispatcher(Dispatcher):
         if len(returned) == 1 and (name := returned.pop()) in params and \
                 isinstance(types[params.index(name)], T.ArrayType):
             return params.index(name)
-        raise UnsupportedError(f"{self.__name__}: returning an array made inside a compiled function is not "
-                               "supported yet (return an array passed in, or fill one)")
+        return None
 
     def inspect_types(self, signature=None):
         """Numba's annotated source: here the C++ each specialisation (or
@@ -166,3 +183,29 @@ def _rebuilt(paths, values):
         return tuple(as_tuple(node[k]) if isinstance(node[k], dict) else node[k] for k in sorted(node))
 
     return as_tuple(root)
+
+
+class _Made:
+    """A call's result that the function made: an array of this dtype and
+    number of dimensions, handed over by its entry."""
+
+    def __init__(self, array_type):
+        self.dtype, self.ndim = np.dtype(array_type.dtype), array_type.ndim
+
+
+_free = ctypes.CDLL(None).free
+_free.argtypes = [ctypes.c_void_p]
+
+
+class _HeapBlock:
+    """An array's memory from the C heap, made by a compiled function
+    (include/kiln/device/jit_heap_arrays.cuh), as NumPy's array interface:
+    the NumPy array over it keeps it, and it frees the block with the array."""
+
+    def __init__(self, address, shape, dtype):
+        self.address = address
+        self.__array_interface__ = {"data": (address, False), "shape": shape, "typestr": dtype.str,
+                                    "descr": dtype.descr, "version": 3}
+
+    def __del__(self):
+        _free(self.address)

@@ -1,0 +1,100 @@
+#pragma once
+// Arrays an @njit function makes on the CPU (np.empty, np.zeros, np.ones,
+// np.full, their _like forms, np.arange; python/kiln/_jit/constructs/
+// heap_arrays.py): 64-byte-aligned blocks of the C heap, each listed in the
+// calling thread's arena. The entry that runs the function for Python frees
+// the arena when the function returns (kiln_heap_release), except the block
+// it hands to Python as the result's memory (kiln_heap_escape), which NumPy
+// then owns and frees. A CUDA kernel makes no arrays, as in Numba.
+// Included after jit_support.cuh, by the modules of kiln.numba's entries only.
+#ifdef __CUDA_ARCH__
+#error "jit_heap_arrays.cuh is for @njit functions run on the CPU: a CUDA kernel makes no arrays"
+#endif
+#include <stdlib.h>
+
+struct kiln_heap_arena {
+  void** blocks;
+  long long count, capacity;
+};
+inline kiln_heap_arena& kiln_heap_blocks() {
+  static thread_local kiln_heap_arena arena{nullptr, 0, 0};
+  return arena;
+}
+inline void* kiln_heap_allocate(long long bytes) {
+  kiln_heap_arena& arena = kiln_heap_blocks();
+  if (arena.count == arena.capacity) {
+    arena.capacity = arena.capacity ? 2 * arena.capacity : 16;
+    arena.blocks = static_cast<void**>(realloc(arena.blocks, arena.capacity * sizeof(void*)));
+    if (!arena.blocks) abort();
+  }
+  // aligned_alloc wants a multiple of the alignment; an empty array gets a
+  // block too, so that its data is a real address NumPy can own.
+  void* block = aligned_alloc(64, bytes > 0 ? (bytes + 63) / 64 * 64 : 64);
+  if (!block) abort();  // the host is out of memory
+  arena.blocks[arena.count++] = block;
+  return block;
+}
+
+// A C-ordered array of `shape`. A negative dimension is NumPy's ValueError:
+// recorded (debug mode's record, `code`) and the array made empty, so the
+// function goes on without touching memory it has not got.
+template <class T, int ND>
+kiln_view<T, ND> kiln_heap_array(const long long (&shape)[ND], kiln_jit_error_t* record, int code) {
+  kiln_view<T, ND> a;
+  long long count = 1;
+  bool negative = false;
+  for (int d = 0; d < ND; ++d) negative = negative || shape[d] < 0;
+  if (negative && record && code) kiln_jit_record(record, code);
+  for (int d = ND - 1; d >= 0; --d) {
+    a.shape[d] = negative ? 0 : shape[d];
+    a.strides[d] = count * (long long)sizeof(T);
+    count *= a.shape[d];
+  }
+  a.data = static_cast<T*>(kiln_heap_allocate(count * (long long)sizeof(T)));
+  return a;
+}
+
+// np.zeros, np.ones and np.full: a new array with every element `value`.
+template <class T, int ND> kiln_view<T, ND> kiln_filled(kiln_view<T, ND> a, T value) {
+  const long long n = a.size();
+  for (long long i = 0; i < n; ++i) a.data[i] = value;
+  return a;
+}
+
+// np.arange(start, stop, step): NumPy's length, ceil((stop - start) / step),
+// and elements start + i * step. A zero step is NumPy's ZeroDivisionError.
+template <class T>
+kiln_view<T, 1> kiln_arange(double start, double stop, double step, kiln_jit_error_t* record, int code) {
+  long long n = 0;
+  if (step == 0) {
+    if (record && code) kiln_jit_record(record, code);
+  } else {
+    const double length = __builtin_ceil((stop - start) / step);
+    n = length > 0 ? (long long)length : 0;
+  }
+  const long long shape[1] = {n};
+  kiln_view<T, 1> a = kiln_heap_array<T, 1>(shape, nullptr, 0);
+  for (long long i = 0; i < n; ++i) a.data[i] = (T)(start + (double)i * step);
+  return a;
+}
+
+// The entry's last steps. kiln_heap_escape takes `a`'s block out of the arena
+// and writes its address and shape for Python; kiln_heap_release frees what
+// the arena still holds.
+template <class T, int ND>
+void kiln_heap_escape(const kiln_view<T, ND>& a, const kiln_view<long long, 1>& address,
+                      const kiln_view<long long, 1>& shape) {
+  kiln_heap_arena& arena = kiln_heap_blocks();
+  for (long long k = 0; k < arena.count; ++k)
+    if (arena.blocks[k] == (void*)a.data) {
+      arena.blocks[k] = arena.blocks[--arena.count];
+      break;
+    }
+  address.at(0) = (long long)a.data;
+  for (int d = 0; d < ND; ++d) shape.at(d) = a.shape[d];
+}
+inline void kiln_heap_release() {
+  kiln_heap_arena& arena = kiln_heap_blocks();
+  for (long long k = 0; k < arena.count; ++k) free(arena.blocks[k]);
+  arena.count = 0;
+}

@@ -1,0 +1,217 @@
+"""Arrays an ``@njit`` function makes on the CPU: ``np.empty``, ``np.zeros``,
+``np.ones``, ``np.full`` and their ``_like`` forms, and ``np.arange``, as
+Numba's nopython mode has them. Their memory comes from the C heap
+(include/kiln/device/jit_heap_arrays.cuh), listed in the calling thread's
+arena, which the entry that runs the function for Python frees when it
+returns, except the array it hands back (python/kiln/numba/cpu_dispatcher.py).
+A CUDA kernel and the functions it calls make none, as in Numba: typing
+refuses them there."""
+import ast
+
+import numpy as np
+
+from .. import types as T
+from .base import Construct
+from .local_arrays import array_dtype
+
+_HEADER = "kiln/device/jit_heap_arrays.cuh"
+
+
+def _made(typer, node, error=None):
+    """Notes that the module makes arrays (its entry frees them) and, for a
+    call that can fail (`error`: exception class and message), the code its
+    failure records in debug mode."""
+    if not typer.module.host_entry:
+        typer.typing(node, "arrays are made (np.empty, np.zeros...) only by @njit functions called from Python; "
+                           "a CUDA kernel and the functions it calls make none, as in Numba")
+    typer.module.includes.add(_HEADER)
+    typer.module.makes_arrays = True
+    if error is not None and node not in typer.raised:
+        typer.raised[node] = typer.module.exception_code(*error, typer.f.filename, node.lineno) \
+            if typer.module.debug else 0
+
+
+def _record(emitter, node):
+    """The C++ arguments of the error record and the code of `node`'s failure."""
+    code = emitter.typed.raised.get(node, 0)
+    return ("&kiln_jit_error" if code else "nullptr") + f", {code}"
+
+
+def _shape_nodes(typer, node):
+    """The expressions of a shape argument: an int, a tuple of ints written
+    out, or a tuple value (``a.shape``); None for the last."""
+    if isinstance(node, ast.Tuple):
+        return list(node.elts)
+    if T.is_int(typer.expr(node)):
+        return [node]
+    return None
+
+
+def _shape_ndim(typer, node):
+    items = _shape_nodes(typer, node)
+    if items is not None:
+        for item in items:
+            if not T.is_int(typer.expr(item)):
+                typer.typing(node, f"an array's shape takes integers, got {typer.expr(item)}")
+        return len(items)
+    ty = typer.expr(node)
+    if not (isinstance(ty, T.TupleType) and all(T.is_int(t) for t in ty.items)):
+        typer.typing(node, f"an array's shape is an int or a tuple of ints, got {ty}")
+    return len(ty.items)
+
+
+def _shape_codes(emitter, node):
+    if isinstance(node, ast.Tuple):
+        return [f"(long long)({emitter.expr(e)})" for e in node.elts]
+    ty = emitter.type_of(node)
+    if not isinstance(ty, T.TupleType):
+        return [f"(long long)({emitter.expr(node)})"]
+    if isinstance(node, ast.Attribute) and node.attr == "shape" and \
+            isinstance(emitter.type_of(node.value), T.ArrayType):  # an array's shape: its extents
+        return [f"{emitter.expr(node.value)}.shape[{d}]" for d in range(len(ty.items))]
+    return [f"(long long)kiln_get({k}, {emitter.expr(node)})" for k in range(len(ty.items))]
+
+
+def _argument(node, position, name):
+    if len(node.args) > position:
+        return node.args[position]
+    return next((k.value for k in node.keywords if k.arg == name), None)
+
+
+class HeapArray(Construct):
+    """np.empty/zeros/ones/full(shape, [fill,] dtype=float64)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.fill_at = 1 if name == "full" else None
+
+    def _dtype_node(self, node):
+        return _argument(node, 2 if self.fill_at else 1, "dtype")
+
+    def type(self, typer, node):
+        shape = _argument(node, 0, "shape")
+        if shape is None:
+            typer.typing(node, f"np.{self.name}() needs a shape")
+        ndim = _shape_ndim(typer, shape)
+        if ndim == 0:
+            typer.unsupported(node, f"np.{self.name}(()) (a 0-d array made in a compiled function)")
+        dtype_node = self._dtype_node(node)
+        if dtype_node is not None:
+            dtype = array_dtype(typer, dtype_node)
+        elif self.fill_at is not None:  # np.full's dtype is its value's, as NumPy's
+            fill = typer.expr(_argument(node, 1, "fill_value"))
+            dtype = np.dtype(fill.name) if T.is_scalar(fill) else np.dtype("float64")
+        else:
+            dtype = np.dtype("float64")
+        if self.fill_at is not None:
+            typer.expr(_argument(node, 1, "fill_value"))
+        _made(typer, node, (ValueError, "negative dimensions are not allowed"))
+        return T.ArrayType(dtype, ndim)
+
+    def emit(self, emitter, node):
+        ty = emitter.type_of(node)
+        shape = ", ".join(_shape_codes(emitter, _argument(node, 0, "shape")))
+        made = f"kiln_heap_array<{T.c_name(ty.dtype)}, {ty.ndim}>({{{shape}}}, {_record(emitter, node)})"
+        if self.name == "empty":
+            return made
+        value = {"zeros": "0", "ones": "1"}.get(self.name)
+        if value is None:
+            value = emitter.expr(_argument(node, 1, "fill_value"))
+        return f"kiln_filled({made}, ({T.c_name(ty.dtype)})({value}))"
+
+
+class HeapArrayLike(Construct):
+    """np.empty_like/zeros_like/ones_like/full_like(a, [fill,] dtype=a's)."""
+
+    def __init__(self, name):
+        self.name = name
+        self.fill = name == "full_like"
+
+    def type(self, typer, node):
+        like = typer.expr(node.args[0]) if node.args else None
+        if not isinstance(like, T.ArrayType):
+            typer.typing(node, f"np.{self.name}() takes an array, got {like}")
+        if like.ndim == 0:
+            typer.unsupported(node, f"np.{self.name}() of a 0-d array")
+        dtype_node = _argument(node, 2 if self.fill else 1, "dtype")
+        dtype = array_dtype(typer, dtype_node) if dtype_node is not None else like.dtype
+        if self.fill:
+            typer.expr(_argument(node, 1, "fill_value"))
+        _made(typer, node)
+        return T.ArrayType(dtype, like.ndim)
+
+    def emit(self, emitter, node):
+        ty = emitter.type_of(node)
+        like = emitter.expr(node.args[0])
+        shape = ", ".join(f"{like}.shape[{d}]" for d in range(ty.ndim))
+        made = f"kiln_heap_array<{T.c_name(ty.dtype)}, {ty.ndim}>({{{shape}}}, nullptr, 0)"
+        base = self.name[:-len("_like")]
+        if base == "empty":
+            return made
+        value = {"zeros": "0", "ones": "1"}.get(base) or emitter.expr(_argument(node, 1, "fill_value"))
+        return f"kiln_filled({made}, ({T.c_name(ty.dtype)})({value}))"
+
+
+class Arange(Construct):
+    """np.arange(stop), (start, stop) or (start, stop, step), dtype=: NumPy's
+    length, ceil((stop - start) / step), and its result type."""
+
+    def type(self, typer, node):
+        if not 1 <= len(node.args) <= 3:
+            typer.typing(node, "np.arange() takes one to three numbers")
+        types = [typer.expr(a) for a in node.args]
+        if not all(T.is_int(t) or T.is_float(t) for t in types):
+            typer.typing(node, f"np.arange() takes integers or floats, got {types}")
+        dtype_node = _argument(node, 3, "dtype")
+        if dtype_node is not None:
+            dtype = array_dtype(typer, dtype_node)
+        else:
+            dtype = np.result_type(*[np.dtype(t.name) for t in types])
+            dtype = np.dtype("int64") if dtype.kind in "iu" else np.dtype("float64")
+        _made(typer, node, (ZeroDivisionError, "Maximum allowed size exceeded"))
+        return T.ArrayType(dtype, 1)
+
+    def emit(self, emitter, node):
+        ty = emitter.type_of(node)
+        values = [f"(double)({emitter.expr(a)})" for a in node.args]
+        start, stop, step = (["0.0"] + values + ["1.0"])[:3] if len(values) == 1 else (values + ["1.0"])[:3]
+        return f"kiln_arange<{T.c_name(ty.dtype)}>({start}, {stop}, {step}, {_record(emitter, node)})"
+
+
+def escape(array, address, shape):
+    """The entry's hand-over of a made array to Python (cpu_dispatcher.py):
+    its address and shape written to two int64 arrays, its block out of the
+    arena. Not for users' code."""
+
+
+def release():
+    """The entry's last step: the arena's blocks freed. Not for users' code."""
+
+
+class Escape(Construct):
+    def type(self, typer, node):
+        for a in node.args:
+            typer.expr(a)
+        typer.module.includes.add(_HEADER)
+        return None
+
+    def emit(self, emitter, node):
+        return f"kiln_heap_escape({', '.join(emitter.expr(a) for a in node.args)})"
+
+
+class Release(Construct):
+    def type(self, typer, node):
+        typer.module.includes.add(_HEADER)
+        return None
+
+    def emit(self, emitter, node):
+        return "kiln_heap_release()"
+
+
+def constructs():
+    made = {getattr(np, n): HeapArray(n) for n in ("empty", "zeros", "ones", "full")}
+    made.update({getattr(np, n): HeapArrayLike(n) for n in ("empty_like", "zeros_like", "ones_like", "full_like")})
+    made[np.arange] = Arange()
+    made[escape] = Escape()
+    made[release] = Release()
+    return made
