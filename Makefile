@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python test-fusion-modes demo docs bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo docs bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance-downstream conformance clean
 
 all: build
 
@@ -179,7 +179,17 @@ conformance-programs: build
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/programs/run.py --device cuda; fi
 
-conformance: conformance-pycuda conformance-cupy conformance-numba conformance-programs
+# Libraries built on CuPy, by their own CuPy tests with kiln as cupy
+# (tests/conformance/downstream/): Dask's test_cupy_*.py and xarray's
+# test_cupy.py from the installed packages, on the CPU and, where one works,
+# the GPU. About a minute on the 2-core CPU machine.
+conformance-downstream: build
+	$(PY) -m pip install --quiet xarray
+	cd tests && ../$(PY) conformance/downstream/run.py --device cpu
+	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
+	  cd tests && ../$(PY) conformance/downstream/run.py --device cuda; fi
+
+conformance: conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance-downstream
 
 clean:
 	rm -rf build $(VENV)
