@@ -232,3 +232,59 @@ def test_a_kernel_makes_no_arrays():
     with pytest.raises(Exception, match="only by @njit functions called from Python"):
         kernel[1, 1](out)
     assert scratch(3) == 0.0
+
+
+def test_prange_splits_a_parallel_loop_with_numbas_reductions():
+    def reduce(x):
+        total, product, lo, hi, count = 0.0, 1.0, np.inf, -np.inf, 0
+        for i in prange(x.shape[0]):
+            v = x[i] * 0.5  # each iteration's own
+            total += v
+            product *= 1.0 + v * 1e-6
+            lo = min(lo, v)
+            hi = max(v, hi)
+            if v > 0.25:
+                count += 1
+        return total, product, lo, hi, count
+
+    x = np.random.default_rng(3).random(100_001)
+    want = reduce(x)
+    parallel = njit(parallel=True)(reduce)
+    got = parallel(x)
+    assert np.allclose(got[:2], want[:2], rtol=1e-12) and got[2:] == want[2:]
+    assert "#pragma omp parallel for" in parallel.inspect_types()  # split, not run as range
+    assert "#pragma omp" not in njit(reduce).inspect_types() if njit(reduce)(x) else False
+
+
+def test_a_parallel_loop_writes_arrays_and_falls_back_where_it_must():
+    @njit(parallel=True)
+    def squares(n):
+        out = np.empty(n)
+        for i in prange(n):
+            t = i * i
+            out[i] = t
+        return out
+
+    assert np.array_equal(squares(1000), np.arange(1000.0) ** 2)
+
+    @njit(parallel=True)
+    def first_over(x, limit):
+        found = -1
+        for i in prange(x.shape[0]):  # a break: run in order, as range
+            if x[i] > limit:
+                found = i
+                break
+        return found
+
+    assert first_over(np.arange(100.0), 41.5) == 42
+
+    @njit(parallel=True)
+    def nested(x):
+        total = 0.0
+        for i in prange(x.shape[0]):
+            for j in range(x.shape[0]):
+                total += abs(x[i] - x[j])
+        return total
+
+    x = np.linspace(0.0, 1.0, 300)
+    assert np.isclose(nested(x), nested.py_func(x), rtol=1e-12)

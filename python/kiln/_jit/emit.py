@@ -10,6 +10,7 @@ import ast
 
 from .._core import CompileError
 from . import constructs
+from .._numba_cuda import kernel_language as K
 from . import types as T
 from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
 from .cxx import cast, float_literal, fn, literal
@@ -447,6 +448,10 @@ class Emitter:
             self._for_sequence(s, plan)
             return
         it = s.iter
+        reductions = self._parallel_reductions(s)
+        if reductions is not None:
+            self._parallel_for(s, reductions)
+            return
         start, stop, step = self.range_bounds(it)
         counter = f"_i{s.lineno}_{s.col_offset}"
         step_value = None
@@ -461,6 +466,80 @@ class Emitter:
         self._depth += 1
         self.line(f"{s.target.id} = {counter};")
         self.block(s.body)
+        self._depth -= 1
+        self.line("}")
+
+    # OpenMP's reduction operator of each `acc = acc <op> x` Numba's parfors
+    # take for a reduction.
+    _REDUCING = {ast.Add: "+", ast.Sub: "+", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^"}
+
+    def _parallel_reductions(self, s):
+        """{variable: OpenMP operator} of a prange loop of a parallel=True
+        function that can run split over the CPU's threads, or None: its
+        iterations independent, as prange promises, with no way out of the
+        loop but its end (no break, return or raise), a positive step, and
+        reductions (``acc += ...``, ``acc = min(acc, ...)``) on real numbers.
+        Any other local the body assigns is each iteration's own."""
+        it = s.iter
+        if not (self.f.parallel and self.module.host_entry and self.typed.global_value(it.func) is K.prange):
+            return None
+        if len(it.args) == 3 and not (isinstance(it.args[2], ast.Constant) and it.args[2].value > 0):
+            return None
+        body = [n for b in s.body for n in ast.walk(b)]
+        if s.orelse or any(isinstance(n, (ast.Break, ast.Return, ast.Raise, ast.Yield)) for n in body):
+            return None
+        reductions = {}
+        for n in body:  # function.py has made each `acc += x` an `acc = acc + x`
+            if not (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)):
+                continue
+            name, value = n.targets[0].id, n.value
+            if isinstance(value, ast.BinOp) and type(value.op) in self._REDUCING and (
+                    _is_name(value.left, name) or (_is_name(value.right, name) and not isinstance(value.op, ast.Sub))):
+                reductions.setdefault(name, set()).add(self._REDUCING[type(value.op)])
+            elif isinstance(value, ast.Call) and self.typed.global_value(value.func) in (min, max) and \
+                    any(_is_name(a, name) for a in value.args):
+                reductions.setdefault(name, set()).add(self.typed.global_value(value.func).__name__)
+        assigned_before = self._names_assigned_outside(s)
+        found = {}
+        for name, operators in reductions.items():
+            if name not in assigned_before:
+                continue  # a fresh local of each iteration: private
+            ty = self.typed.locals.get(name)
+            if len(operators) != 1 or not (T.is_int(ty) or T.is_float(ty)) or ty.name == "float16":
+                return None
+            found[name] = operators.pop()
+        return found
+
+    def _names_assigned_outside(self, loop):
+        """The local names the function assigns outside `loop` (before or
+        after it): where the loop's own assignments are reductions."""
+        inside = {id(n) for n in ast.walk(loop)}
+        return set(self.f.params) | _assigned_names(n for n in ast.walk(self.f.node) if id(n) not in inside)
+
+    def _parallel_for(self, s, reductions):
+        """A prange loop split over the CPU's threads by OpenMP (the host
+        compiler builds with -fopenmp): every local the body assigns but the
+        reductions is each thread's own. A GPU never sees one: a kernel's
+        prange is range."""
+        it = s.iter
+        start, stop, step = self.range_bounds(it)
+        tag = f"{s.lineno}_{s.col_offset}"
+        counter = f"_i{tag}"
+        assigned = _assigned_names(n for b in s.body for n in ast.walk(b))
+        private = sorted((assigned | {s.target.id}) - set(reductions) - set(self.f.params))
+        private = [name for name in private if name in self.typed.locals]
+        clauses = "".join(f" reduction({op}:{name})" for name, op in sorted(reductions.items()))
+        clauses += f" private({', '.join(private)})" if private else ""
+        self.line("{")
+        self._depth += 1
+        self.line(f"const long long _start{tag} = {start}, _stop{tag} = {stop}, _step{tag} = {step};")
+        self.lines.append("#pragma omp parallel for schedule(static)" + clauses)
+        self.line(f"for (long long {counter} = _start{tag}; {counter} < _stop{tag}; {counter} += _step{tag}) {{")
+        self._depth += 1
+        self.line(f"{s.target.id} = {counter};")
+        self.block(s.body)
+        self._depth -= 1
+        self.line("}")
         self._depth -= 1
         self.line("}")
 
@@ -537,3 +616,29 @@ class Emitter:
             self.line("return;" if self.typed.kernel or r is None else "return {};")
             return
         self.line(f"return {cast(r, self.expr(s.value))};")
+
+
+def _is_name(node, name):
+    return isinstance(node, ast.Name) and node.id == name
+
+
+def _assigned_names(nodes):
+    """The names the statements among `nodes` assign (tuple targets too)."""
+    names = set()
+    for n in nodes:
+        targets = n.targets if isinstance(n, ast.Assign) else [n.target] if isinstance(n, (ast.AugAssign, ast.For)) \
+            else []
+        for target in targets:
+            names.update(_bound(target))
+    return names
+
+
+def _bound(target):
+    """The names an assignment target binds: `a[i] = v` binds none."""
+    if isinstance(target, ast.Name):
+        return {target.id}
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return set().union(*(_bound(e) for e in target.elts))
+    if isinstance(target, ast.Starred):
+        return _bound(target.value)
+    return set()

@@ -17,6 +17,7 @@ class Function:
     def __init__(self, pyfunc, numba_integers=True):
         self.pyfunc = pyfunc
         self.numba_integers = numba_integers  # see infer.Typed
+        self.parallel = False  # Numba's parallel=True: its prange loops split over the CPU's threads (emit.py)
         self.name = pyfunc.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(pyfunc)

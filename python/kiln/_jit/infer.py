@@ -11,6 +11,7 @@ import builtins
 
 import numpy as np
 
+from .._numba_cuda import kernel_language as K
 from . import constructs
 from . import types as T
 from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
@@ -256,7 +257,7 @@ class Typed:
 
     def _for(self, s):
         it = s.iter
-        if isinstance(it, ast.Call) and self.global_value(it.func) is range:
+        if isinstance(it, ast.Call) and self.global_value(it.func) in (range, K.prange):
             self._for_range(s)
         else:
             self._for_sequence(s)
@@ -321,7 +322,7 @@ class Typed:
         return streams
 
     def _sequence(self, node):
-        if isinstance(node, ast.Call) and self.global_value(node.func) is range:  # inside enumerate() or zip()
+        if isinstance(node, ast.Call) and self.global_value(node.func) in (range, K.prange):  # in enumerate/zip
             if not 1 <= len(node.args) <= 3:
                 self.typing(node, "range() takes 1 to 3 arguments")
             self.scalars(node, *(self.expr(a) for a in node.args))

@@ -96,3 +96,11 @@ def literal_unroll(container):
     type (the jit unrolls it: kiln/_jit/function.py). Outside kernels it is
     the container itself, as in Numba."""
     return container
+
+
+def prange(*args):
+    """Numba's ``prange``: in Python, ``range``; in a compiled function, a
+    loop whose iterations are independent, which a ``parallel=True``
+    function splits over the CPU's threads (kiln/_jit/emit.py) and any
+    other runs as ``range``."""
+    return range(*args)

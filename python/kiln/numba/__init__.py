@@ -7,8 +7,8 @@ scalar types (``float32``, ``int64``, ``void``...) are kiln.cuda's.
 What runs is Numba's nopython language as kiln's CUDA translator knows it
 (README's "Numba's CPU compiler"): loops, scalars with Numba's typing,
 math/cmath, indexing and slicing of the arrays passed in, calls between
-compiled functions. ``prange`` is ``range``: a ``parallel=True`` function
-runs its loops on one thread for now."""
+compiled functions, arrays made inside. A ``parallel=True`` function splits
+its ``prange`` loops over the CPU's threads, with Numba's reductions."""
 import sys as _sys
 
 from .. import cuda  # noqa: F401

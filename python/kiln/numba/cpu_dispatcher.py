@@ -21,9 +21,8 @@ from .._jit import types as T
 from .._jit.constructs import heap_arrays
 from .._jit.dispatcher import Dispatcher, _arg_type
 from .._jit.errors import UnsupportedError
+from .._numba_cuda.kernel_language import prange  # noqa: F401  (Numba's name, exported by kiln.numba)
 
-# Numba's prange: in a function run on one thread, a range.
-prange = range
 _entries = itertools.count()
 
 
@@ -34,6 +33,7 @@ class CPUDispatcher(Dispatcher):
     def __init__(self, pyfunc, signatures=(), boundscheck=False, **numba_options):
         super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck))
         self.targetoptions = dict(numba_options, boundscheck=boundscheck)
+        self.function.parallel = bool(numba_options.get("parallel"))
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
 
     def __call__(self, *args):
