@@ -1,7 +1,8 @@
 """Numba's CPU compiler, kiln's (kiln.numba.njit) beside real Numba's in one
 run on one machine: the N-Ways lab's serial pair loop (nways_serial.py's
 pair_gpu, unchanged) on one thread, its first call (compile included, a
-10-atom input) and its run over N atoms x F frames.
+10-atom input) and its run over N atoms x F frames; and a pair-energy sum
+over a prange loop, compiled without and with parallel=True (all cores).
 
     python bench/numba_cpu.py [--atoms 6720] [--frames 10] [--numba-python PY]
 
@@ -9,6 +10,7 @@ pair_gpu, unchanged) on one thread, its first call (compile included, a
 if it has Numba); its row is measured in a process of its own."""
 import argparse
 import json
+import os
 import math
 import subprocess
 import sys
@@ -38,11 +40,22 @@ def pair_gpu(d_x, d_y, d_z, d_g2, numatm, nconf, xbox, ybox, zbox, d_bin):
     return d_g2
 
 
+def pair_energy(x, y, z):
+    """Numba's parfors reduction: the sum over atom pairs of 1 / (r^2 + 1)."""
+    total = 0.0
+    for i in prange(x.shape[0]):
+        for j in range(x.shape[0]):
+            dx, dy, dz = x[i] - x[j], y[i] - y[j], z[i] - z[j]
+            total += 1.0 / (dx * dx + dy * dy + dz * dz + 1.0)
+    return total
+
+
 def measure(which, atoms, frames):
+    global prange
     if which == "kiln":
-        from kiln.numba import njit
+        from kiln.numba import njit, prange
     else:
-        from numba import njit
+        from numba import njit, prange
     rng = np.random.default_rng(1)
     x, y, z = (rng.random(atoms * frames) * 40 for _ in range(3))
     compiled = njit()(pair_gpu)
@@ -54,8 +67,17 @@ def measure(which, atoms, frames):
     started = time.perf_counter()
     compiled(x, y, z, counts, atoms, frames, 40.0, 40.0, 40.0, 2000)
     run = time.perf_counter() - started
+    energy = {}
+    for parallel in (False, True):
+        compiled = njit(parallel=parallel)(pair_energy)
+        compiled(x[:10], y[:10], z[:10])
+        started = time.perf_counter()
+        value = compiled(x[:atoms], y[:atoms], z[:atoms])
+        energy["parallel" if parallel else "serial"] = (time.perf_counter() - started, value)
     return {"library": which, "first_call_s": first, "run_s": run,
-            "ns_per_pair_frame": run / (atoms * atoms * frames) * 1e9, "total": int(counts.sum())}
+            "ns_per_pair_frame": run / (atoms * atoms * frames) * 1e9, "total": int(counts.sum()),
+            "energy_serial_s": energy["serial"][0], "energy_parallel_s": energy["parallel"][0],
+            "energy": energy["parallel"][1], "threads": os.cpu_count()}
 
 
 def main():
@@ -80,6 +102,10 @@ def main():
     print(f"{'library':8} {'first call s':>12} {'run s':>8} {'ns/pair-frame':>14}  pairs counted")
     for r in rows:
         print(f"{r['library']:8} {r['first_call_s']:12.3f} {r['run_s']:8.3f} {r['ns_per_pair_frame']:14.2f}  {r['total']}")
+    print(f"pair energy, {args.atoms} atoms, prange: serial and parallel=True ({os.cpu_count()} cores)")
+    for r in rows:
+        print(f"{r['library']:8} serial {r['energy_serial_s']:8.3f} s  parallel {r['energy_parallel_s']:8.3f} s  "
+              f"({r['energy_serial_s'] / r['energy_parallel_s']:.2f}x)  energy {r['energy']:.6f}")
 
 
 if __name__ == "__main__":
