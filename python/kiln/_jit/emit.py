@@ -462,7 +462,12 @@ class Emitter:
                 pass
         test = (f"{counter} < _stop" if step_value is None or step_value > 0 else f"{counter} > _stop") \
             if len(it.args) < 3 or step_value is not None else f"(_step > 0 ? {counter} < _stop : {counter} > _stop)"
-        self.line(f"for (long long {counter} = {start}, _stop = {stop}, _step = {step}; {test}; {counter} += _step) {{")
+        self._range_loop(s, f"for (long long {counter} = {start}, _stop = {stop}, _step = {step}; {test}; "
+                            f"{counter} += _step)", counter)
+
+    def _range_loop(self, s, head, counter):
+        """`head` { the loop's target = `counter`; its body }."""
+        self.line(head + " {")
         self._depth += 1
         self.line(f"{s.target.id} = {counter};")
         self.block(s.body)
@@ -534,12 +539,8 @@ class Emitter:
         self._depth += 1
         self.line(f"const long long _start{tag} = {start}, _stop{tag} = {stop}, _step{tag} = {step};")
         self.lines.append("#pragma omp parallel for schedule(static)" + clauses)
-        self.line(f"for (long long {counter} = _start{tag}; {counter} < _stop{tag}; {counter} += _step{tag}) {{")
-        self._depth += 1
-        self.line(f"{s.target.id} = {counter};")
-        self.block(s.body)
-        self._depth -= 1
-        self.line("}")
+        self._range_loop(s, f"for (long long {counter} = _start{tag}; {counter} < _stop{tag}; {counter} += _step{tag})",
+                         counter)
         self._depth -= 1
         self.line("}")
 
