@@ -6,7 +6,7 @@
 
 --source is a checkout of cupy/cupy or its git directory (default:
 $CUPY_SRC, else a clone in ~/.cache/kiln/conformance). Each directory of
-tests/cupy_tests (and tests/cupyx_tests/scipy_tests) runs in a pytest process
+tests/cupy_tests and tests/cupyx_tests (and each one's top-level files) runs in a pytest process
 of its own. Tests and directories listed in out_of_scope.txt are left out,
 each for the reason given there, and so (unless --slow) are the tests CuPy
 marks slow. Writes results-<device>.json beside this
@@ -32,16 +32,20 @@ import suite_runner  # noqa: E402
 
 URL = "https://github.com/cupy/cupy"
 PINNED = "6b6d9563c"  # cupy/cupy, the commit the baselines were recorded at
-SUITE_PARTS = ["tests/cupy_tests", "tests/cupyx_tests/scipy_tests", "cupy/testing"]
+SUITE_PARTS = ["tests/cupy_tests", "tests/cupyx_tests", "cupy/testing"]
 TIMEOUT_PER_DIRECTORY = 3600
 
 
 def directories(work):
     """The suite's parts, one pytest process each: every directory under
-    tests/cupy_tests, its top-level test files together, and scipy_tests."""
-    root = work / "tests" / "cupy_tests"
-    parts = sorted(p.name for p in root.iterdir() if p.is_dir() and not p.name.startswith("_"))
-    return [f"cupy_tests/{p}" for p in parts] + ["cupy_tests/test_*.py", "cupyx_tests/scipy_tests"]
+    tests/cupy_tests and tests/cupyx_tests, and each one's top-level test
+    files together."""
+    parts = []
+    for suite in ("cupy_tests", "cupyx_tests"):
+        root = work / "tests" / suite
+        parts += [f"{suite}/{p.name}" for p in sorted(root.iterdir()) if p.is_dir() and not p.name.startswith("_")]
+        parts.append(f"{suite}/test_*.py")
+    return parts
 
 
 def part_of(test_id):
@@ -50,9 +54,7 @@ def part_of(test_id):
     found = re.search(r"(cupyx?_tests)[./](\w+)", test_id)
     if found is None:
         return "(unknown)"
-    if found[1] == "cupyx_tests":
-        return "cupyx_tests/scipy_tests"
-    return f"cupy_tests/{found[2]}" if found[2].endswith("_tests") else "cupy_tests/test_*.py"
+    return f"{found[1]}/{found[2]}" if found[2].endswith("_tests") else f"{found[1]}/test_*.py"
 
 
 def run(work, device, part, excluded, slow):
