@@ -1,6 +1,8 @@
-"""kiln.linalg: numpy.linalg's and the array API's linear algebra. Products
-are kiln matmuls (cuBLAS on the GPU, the CPU's BLAS); decompositions are
-LAPACK on the CPU and cuSOLVER on the GPU."""
+"""kiln.linalg: numpy.linalg's and the array API's linear algebra, and
+cupyx.linalg's ``invh`` and ``cho_solve`` (``cupyx`` is ``kiln``, so the two
+``linalg`` modules are one here). Products are kiln matmuls (cuBLAS on the
+GPU, the CPU's BLAS); decompositions are LAPACK on the CPU and cuSOLVER on
+the GPU."""
 from .._numpy.manipulation.shape import diagonal as _diagonal, matrix_transpose  # noqa: F401
 from .._numpy.products import cross, matmul, multi_dot, outer, tensordot, trace as _trace, vecdot  # noqa: F401
 from ._decompositions import (  # noqa: F401
@@ -10,6 +12,7 @@ from ._decompositions import (  # noqa: F401
 from ._general_eigen import EigResult, eig, eigvals  # noqa: F401
 from ._norms import cond, matrix_norm, norm, vector_norm  # noqa: F401
 from ._tensor_solve import tensorinv, tensorsolve  # noqa: F401
+from ._cupyx_solve import cho_solve, invh  # noqa: F401  (cupyx.linalg's)
 
 
 def __getattr__(name):
