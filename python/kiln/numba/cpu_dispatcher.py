@@ -83,10 +83,12 @@ class CPUDispatcher(Dispatcher):
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
             body, returns, outs = [call], None, ["out"]
-        elif isinstance(returned, T.ArrayType) and self._returned_argument(types) is not None:
-            body, returns, outs = [call], self._returned_argument(types), ["out"]
         elif isinstance(returned, T.ArrayType):
-            body, returns, outs = [f"_kiln_escape({call}, address, shape)"], _Made(returned), ["address", "shape"]
+            argument = self._returned_argument(types)
+            if argument is not None:
+                body, returns, outs = [call], argument, ["out"]
+            else:
+                body, returns, outs = [f"_kiln_escape({call}, address, shape)"], _Made(returned), ["address", "shape"]
         elif T.is_scalar(returned):
             body, returns, outs = [f"out0[0] = {call}"], [(None, np.dtype(returned.name))], ["out0"]
         elif isinstance(returned, T.TupleType) and all(T.is_scalar(t) for _, t in _leaves(returned)):

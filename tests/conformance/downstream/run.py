@@ -16,6 +16,7 @@ import importlib.util
 import os
 import pathlib
 import sys
+import tempfile
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
@@ -51,11 +52,11 @@ def main():
     env = suite_runner.device_env(options.device, PYTHONPATH=os.pathsep.join(
         p for p in (str(HERE), str(HERE.parent / "programs"), os.environ.get("PYTHONPATH")) if p))
     outcomes = {}
-    for name, files in found.items():
-        found_outcomes, _ = suite_runner.run_pytest(files, HERE, env, HERE / f"junit-{name}.xml",
-                                                    ["-W", "ignore"], label=name)
-        (HERE / f"junit-{name}.xml").unlink(missing_ok=True)
-        outcomes.update({f"{name}/{test_id}": outcome for test_id, outcome in found_outcomes.items()})
+    with tempfile.TemporaryDirectory(prefix="kiln-downstream-") as reports:
+        for name, files in found.items():
+            found_outcomes, _ = suite_runner.run_pytest(files, HERE, env, pathlib.Path(reports) / f"junit-{name}.xml",
+                                                        ["-W", "ignore"], label=name)
+            outcomes.update({f"{name}/{test_id}": outcome for test_id, outcome in found_outcomes.items()})
     versions = {name: importlib.metadata.version(name) for name in found}
     result = {"device": options.device, **versions, "summary": suite_runner.summarise(outcomes, part_of),
               "outcomes": outcomes}

@@ -72,6 +72,16 @@ def _shape_codes(emitter, node):
     return [f"(long long)kiln_get({k}, {emitter.expr(node)})" for k in range(len(ty.items))]
 
 
+def _filled(emitter, node, kind, ty, shape_codes, record):
+    """The C++ of a new array of type `ty` and shape `shape_codes`, filled as
+    np.`kind` (empty, zeros, ones, full) fills it."""
+    made = f"kiln_heap_array<{T.c_name(ty.dtype)}, {ty.ndim}>({{{', '.join(shape_codes)}}}, {record})"
+    if kind == "empty":
+        return made
+    value = {"zeros": "0", "ones": "1"}.get(kind) or emitter.expr(_argument(node, 1, "fill_value"))
+    return f"kiln_filled({made}, ({T.c_name(ty.dtype)})({value}))"
+
+
 def _argument(node, position, name):
     if len(node.args) > position:
         return node.args[position]
@@ -83,10 +93,7 @@ class HeapArray(Construct):
 
     def __init__(self, name):
         self.name = name
-        self.fill_at = 1 if name == "full" else None
-
-    def _dtype_node(self, node):
-        return _argument(node, 2 if self.fill_at else 1, "dtype")
+        self.fill = name == "full"
 
     def type(self, typer, node):
         shape = _argument(node, 0, "shape")
@@ -95,29 +102,20 @@ class HeapArray(Construct):
         ndim = _shape_ndim(typer, shape)
         if ndim == 0:
             typer.unsupported(node, f"np.{self.name}(()) (a 0-d array made in a compiled function)")
-        dtype_node = self._dtype_node(node)
+        fill = typer.expr(_argument(node, 1, "fill_value")) if self.fill else None
+        dtype_node = _argument(node, 2 if self.fill else 1, "dtype")
         if dtype_node is not None:
             dtype = array_dtype(typer, dtype_node)
-        elif self.fill_at is not None:  # np.full's dtype is its value's, as NumPy's
-            fill = typer.expr(_argument(node, 1, "fill_value"))
-            dtype = np.dtype(fill.name) if T.is_scalar(fill) else np.dtype("float64")
+        elif self.fill and T.is_scalar(fill):  # np.full's dtype is its value's, as NumPy's
+            dtype = np.dtype(fill.name)
         else:
             dtype = np.dtype("float64")
-        if self.fill_at is not None:
-            typer.expr(_argument(node, 1, "fill_value"))
         _made(typer, node, (ValueError, "negative dimensions are not allowed"))
         return T.ArrayType(dtype, ndim)
 
     def emit(self, emitter, node):
-        ty = emitter.type_of(node)
-        shape = ", ".join(_shape_codes(emitter, _argument(node, 0, "shape")))
-        made = f"kiln_heap_array<{T.c_name(ty.dtype)}, {ty.ndim}>({{{shape}}}, {_record(emitter, node)})"
-        if self.name == "empty":
-            return made
-        value = {"zeros": "0", "ones": "1"}.get(self.name)
-        if value is None:
-            value = emitter.expr(_argument(node, 1, "fill_value"))
-        return f"kiln_filled({made}, ({T.c_name(ty.dtype)})({value}))"
+        return _filled(emitter, node, self.name, emitter.type_of(node),
+                       _shape_codes(emitter, _argument(node, 0, "shape")), _record(emitter, node))
 
 
 class HeapArrayLike(Construct):
@@ -143,13 +141,8 @@ class HeapArrayLike(Construct):
     def emit(self, emitter, node):
         ty = emitter.type_of(node)
         like = emitter.expr(node.args[0])
-        shape = ", ".join(f"{like}.shape[{d}]" for d in range(ty.ndim))
-        made = f"kiln_heap_array<{T.c_name(ty.dtype)}, {ty.ndim}>({{{shape}}}, nullptr, 0)"
-        base = self.name[:-len("_like")]
-        if base == "empty":
-            return made
-        value = {"zeros": "0", "ones": "1"}.get(base) or emitter.expr(_argument(node, 1, "fill_value"))
-        return f"kiln_filled({made}, ({T.c_name(ty.dtype)})({value}))"
+        return _filled(emitter, node, self.name[:-len("_like")], ty, [f"{like}.shape[{d}]" for d in range(ty.ndim)],
+                       "nullptr, 0")
 
 
 class Arange(Construct):
