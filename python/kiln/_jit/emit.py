@@ -524,8 +524,9 @@ class Emitter:
     def _parallel_for(self, s, reductions):
         """A prange loop split over the CPU's threads by OpenMP (the host
         compiler builds with -fopenmp): every local the body assigns but the
-        reductions is each thread's own. A GPU never sees one: a kernel's
-        prange is range."""
+        reductions is each thread's own. Only in kiln.numba's host entries
+        (_parallel_reductions): in a kernel, on a GPU or on the CPU, prange
+        is range."""
         it = s.iter
         start, stop, step = self.range_bounds(it)
         tag = f"{s.lineno}_{s.col_offset}"
