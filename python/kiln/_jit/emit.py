@@ -12,7 +12,7 @@ from .._core import CompileError
 from . import constructs
 from .._numba_cuda import kernel_language as K
 from . import types as T
-from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
+from .constructs import array_expressions, captured_arrays, datetimes, enum_members, local_arrays, records
 from .cxx import cast, float_literal, fn, literal
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -138,7 +138,12 @@ class Emitter:
         return "kiln_make_tuple(" + ", ".join(
             self.tuple_literal(v) if isinstance(v, tuple) else literal(v, T.of_value(v)) for v in value) + ")"
 
+    def array_expression(self, node):
+        return array_expressions.emit(self, node)
+
     def _BinOp(self, node):
+        if node in self.typed.elementwise:
+            return self.array_expression(node)
         a, b = self.expr(node.left), self.expr(node.right)
         r = self.type_of(node)
         op = type(node.op)
@@ -162,6 +167,8 @@ class Emitter:
         return f"({cast(r, a)} {_BINOPS[op]} {cast(r, b)})"
 
     def _UnaryOp(self, node):
+        if node in self.typed.elementwise:
+            return self.array_expression(node)
         a, r = self.expr(node.operand), self.type_of(node)
         if isinstance(node.op, ast.Not):
             return f"(!({a}))"
@@ -178,6 +185,8 @@ class Emitter:
     def _Compare(self, node):
         if node in self.typed.folded:
             return "true" if self.typed.folded[node] else "false"
+        if node in self.typed.elementwise:
+            return self.array_expression(node)
         terms, left = [], node.left
         for op, right in zip(node.ops, node.comparators):
             lt, rt = self.type_of(left), self.type_of(right)
@@ -408,6 +417,11 @@ class Emitter:
             for t, tmp in zip(target.elts, temps):
                 self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")
             self.line("}")
+            return
+        if (isinstance(target, ast.Name) and value in self.typed.in_place) or (
+                self.module.host_entry and isinstance(target, (ast.Subscript, ast.Attribute)) and
+                isinstance(self.type_of(target), T.ArrayType) and isinstance(self.type_of(value), T.ArrayType)):
+            self.line(array_expressions.store_code(self, target, value))
             return
         if isinstance(target, (ast.Subscript, ast.Attribute)) and isinstance(self.type_of(target), T.ArrayType):
             self.line(f"kiln_assign({self._target(target)}, {self.expr(value)});")  # into every element

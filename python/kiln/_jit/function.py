@@ -343,6 +343,7 @@ class _Desugar(ast.NodeTransformer):
         else:
             return s  # left for the passes to refuse
         value = ast.copy_location(ast.BinOp(left=ast.copy_location(load, s), op=s.op, right=s.value), s)
+        value.augmented = True  # of an array, in place (the passes know the types)
         return ast.copy_location(ast.Assign(targets=[s.target], value=value), s)
 
     def visit_IfExp(self, node):

@@ -14,7 +14,7 @@ import numpy as np
 from .._numba_cuda import kernel_language as K
 from . import constructs
 from . import types as T
-from .constructs import captured_arrays, datetimes, enum_members, local_arrays, records
+from .constructs import array_expressions, captured_arrays, datetimes, enum_members, local_arrays, records
 from .errors import TypingError, UnsupportedError
 
 _ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.BitAnd, ast.BitOr, ast.BitXor,
@@ -57,6 +57,8 @@ class Typed:
         self.raised = {}  # raise or assert statement -> its exception's code in debug mode (0: not in debug mode)
         self.dynamic_items = {}  # tuple[i] with i known only when running -> the tuple's length
         self.folded = {}  # comparison decided when compiling (of constant strings) -> its value
+        self.elementwise = {}  # whole-array operation -> (ufunc, its loop's dtypes, operands) (array_expressions.py)
+        self.in_place = set()  # the value of ``a op= b`` of an array local, stored into a (as NumPy's in-place op)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -351,6 +353,10 @@ class Typed:
                 self.arrays[target.id] = created[0]
                 return
             ty = self.expr(value)
+            if getattr(value, "augmented", False) and isinstance(self.locals.get(target.id), T.ArrayType):
+                self._broadcasts_into(target, self.locals[target.id], ty, in_place=True)
+                self.in_place.add(value)  # a += b of an array: into a's elements, as NumPy's in-place ufunc
+                return
             self._bind(target.id, ty, target, value)
             # a local may hold a view, a tuple, a record, the grid group
             if not isinstance(ty, (T.ArrayType, T.TupleType, T.RecordType, T.GridGroupType)):
@@ -367,7 +373,9 @@ class Typed:
         else:
             ty, target_type = self.expr(value), self._target(target)
             if isinstance(target_type, T.ArrayType):
-                if isinstance(ty, T.ArrayType) and ty.ndim != target_type.ndim:
+                if isinstance(ty, T.ArrayType) and self.module.host_entry:
+                    self._broadcasts_into(target, target_type, ty, in_place=getattr(value, "augmented", False))
+                elif isinstance(ty, T.ArrayType) and ty.ndim != target_type.ndim:
                     self.typing(target, f"cannot assign a {ty} to a {target_type}")
                 if not isinstance(ty, T.ArrayType):
                     self.scalars(value, ty)
@@ -376,6 +384,20 @@ class Typed:
                     self.typing(target, f"cannot assign a {ty} to a {target_type}")
             else:
                 self.scalars(value, ty)
+
+    def _broadcasts_into(self, target, target_type, ty, in_place=False):
+        """Typing of an array stored into an array's elements, broadcast (an
+        @njit function's ``a[...] = b``, ``a += b``): NumPy's shape error,
+        when the extents clash, is found when running; an in-place operator
+        casts by NumPy's same_kind rule, a store by any."""
+        if isinstance(ty, T.ArrayType) and ty.ndim > target_type.ndim:
+            self.typing(target, f"cannot broadcast a {ty} into a {target_type}")
+        if not isinstance(ty, T.ArrayType):
+            self.scalars(target, ty)
+        given = ty.dtype if isinstance(ty, T.ArrayType) else np.dtype(ty.name)
+        if in_place and not np.can_cast(given, target_type.dtype, "same_kind"):
+            self.typing(target, f"cannot store {given} values in a {target_type} (NumPy's same_kind rule)")
+        array_expressions.stores(self, target)
 
     def _target(self, t):
         if isinstance(t, ast.Subscript) or (isinstance(t, ast.Attribute) and
@@ -471,10 +493,15 @@ class Typed:
         self.tuples[node] = items
         return T.TupleType(items)
 
+    def array_expression(self, node, ufunc, operands, types):
+        return array_expressions.type_of(self, node, ufunc, operands, types)
+
     def _BinOp(self, node):
         ta, tb = self.expr(node.left), self.expr(node.right)
-        self.scalars(node, ta, tb)
         op = type(node.op)
+        if array_expressions.involved(ta, tb) and op in array_expressions.OPERATORS:
+            return self.array_expression(node, array_expressions.OPERATORS[op], [node.left, node.right], [ta, tb])
+        self.scalars(node, ta, tb)
         if op not in _ARITHMETIC:
             self.unsupported(node, f"the operator {op.__name__}")
         if datetimes.involved(ta, tb):
@@ -494,6 +521,8 @@ class Typed:
 
     def _UnaryOp(self, node):
         ta = self.expr(node.operand)
+        if array_expressions.involved(ta) and type(node.op) in array_expressions.OPERATORS:
+            return self.array_expression(node, array_expressions.OPERATORS[type(node.op)], [node.operand], [ta])
         self.scalars(node, ta)
         if isinstance(node.op, ast.Not):
             return T.BOOL
@@ -531,6 +560,11 @@ class Typed:
             self.folded[node] = folded
             return T.BOOL
         left = self.expr(node.left)
+        if len(node.ops) == 1 and type(node.ops[0]) in array_expressions.OPERATORS:
+            right = self.expr(node.comparators[0])
+            if array_expressions.involved(left, right):
+                return self.array_expression(node, array_expressions.OPERATORS[type(node.ops[0])],
+                                             [node.left, node.comparators[0]], [left, right])
         for op, right_node in zip(node.ops, node.comparators):
             right = self.expr(right_node)
             if enum_members.compares(self, node, op, left, right):

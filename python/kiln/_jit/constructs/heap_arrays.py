@@ -17,7 +17,7 @@ from .local_arrays import array_dtype
 _HEADER = "kiln/device/jit_heap_arrays.cuh"
 
 
-def _made(typer, node, error=None):
+def made(typer, node, error=None):
     """Notes that the module makes arrays (its entry frees them) and, for a
     call that can fail (`error`: exception class and message), the code its
     failure records in debug mode."""
@@ -31,7 +31,7 @@ def _made(typer, node, error=None):
             if typer.module.debug else 0
 
 
-def _record(emitter, node):
+def record(emitter, node):
     """The C++ arguments of the error record and the code of `node`'s failure."""
     code = emitter.typed.raised.get(node, 0)
     return ("&kiln_jit_error" if code else "nullptr") + f", {code}"
@@ -110,12 +110,12 @@ class HeapArray(Construct):
             dtype = np.dtype(fill.name)
         else:
             dtype = np.dtype("float64")
-        _made(typer, node, (ValueError, "negative dimensions are not allowed"))
+        made(typer, node, (ValueError, "negative dimensions are not allowed"))
         return T.ArrayType(dtype, ndim)
 
     def emit(self, emitter, node):
         return _filled(emitter, node, self.name, emitter.type_of(node),
-                       _shape_codes(emitter, _argument(node, 0, "shape")), _record(emitter, node))
+                       _shape_codes(emitter, _argument(node, 0, "shape")), record(emitter, node))
 
 
 class HeapArrayLike(Construct):
@@ -135,7 +135,7 @@ class HeapArrayLike(Construct):
         dtype = array_dtype(typer, dtype_node) if dtype_node is not None else like.dtype
         if self.fill:
             typer.expr(_argument(node, 1, "fill_value"))
-        _made(typer, node)
+        made(typer, node)
         return T.ArrayType(dtype, like.ndim)
 
     def emit(self, emitter, node):
@@ -161,14 +161,14 @@ class Arange(Construct):
         else:
             dtype = np.result_type(*[np.dtype(t.name) for t in types])
             dtype = np.dtype("int64") if dtype.kind in "iu" else np.dtype("float64")
-        _made(typer, node, (ZeroDivisionError, "Maximum allowed size exceeded"))
+        made(typer, node, (ZeroDivisionError, "Maximum allowed size exceeded"))
         return T.ArrayType(dtype, 1)
 
     def emit(self, emitter, node):
         ty = emitter.type_of(node)
         values = [f"(double)({emitter.expr(a)})" for a in node.args]
         start, stop, step = (["0.0"] + values + ["1.0"])[:3] if len(values) == 1 else (values + ["1.0"])[:3]
-        return f"kiln_arange<{T.c_name(ty.dtype)}>({start}, {stop}, {step}, {_record(emitter, node)})"
+        return f"kiln_arange<{T.c_name(ty.dtype)}>({start}, {stop}, {step}, {record(emitter, node)})"
 
 
 def escape(array, address, shape):

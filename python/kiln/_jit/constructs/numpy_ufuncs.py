@@ -58,9 +58,8 @@ class UFunc(Construct):
         in_types = [t.dtype if isinstance(t, T.ArrayType) else t for t in types[:nin]]
         result = self._loop(typer, node, in_types)[-1]
         if len(types) == nin:
-            if any(isinstance(t, T.ArrayType) for t in types):
-                typer.typing(node, f"np.{name} of arrays needs an output array in a kernel (kernels cannot make "
-                                   f"arrays): np.{name}(..., out)")
+            if any(isinstance(t, T.ArrayType) for t in types):  # a new array (an @njit function's)
+                return typer.array_expression(node, self.ufunc, node.args, types)
             return result
         out = types[-1]
         if not isinstance(out, T.ArrayType):
@@ -70,23 +69,25 @@ class UFunc(Construct):
         return out
 
     def emit(self, emitter, node):
+        if node in emitter.typed.elementwise:
+            return emitter.array_expression(node)
         emitter.module.includes.add(HEADER)
         nin = self.ufunc.nin
         args = emitter.args(node)
         in_types = [t.dtype if isinstance(t, T.ArrayType) else t for _, t in args[:nin]]
         loop = self.ufunc.resolve_dtypes(tuple(in_types) + (None,))
         if len(args) == nin:
-            return self._compute([c for c, _ in args], loop)
+            return self.compute([c for c, _ in args], loop)
         # the element function: a functor defined beside the kernel (NVRTC takes no device lambdas)
         functor = f"kiln_ufunc_element_{len(emitter.module.definitions)}"
         params = ", ".join(f"{T.c_name(t)} x{i}" for i, t in enumerate(in_types))
         result = T.c_name(loop[-1])
         emitter.module.definitions.append(
             f"struct {functor} {{ KILN_JIT_DEVICE_FUNCTION {result} operator()({params}) const {{ "
-            f"return {self._compute([f'x{i}' for i in range(nin)], loop)}; }} }};")
+            f"return {self.compute([f'x{i}' for i in range(nin)], loop)}; }} }};")
         return f"kiln_ufunc_loop({args[-1][0]}, {functor}(), {', '.join(c for c, _ in args[:nin])})"
 
-    def _compute(self, codes, loop):
+    def compute(self, codes, loop):
         """The C++ of the op on `codes` (numbers), by NumPy's `loop` dtypes."""
         ins, result = loop[:-1], loop[-1]
         if self.op in _ORDER and len(set(ins)) > 1 and all(T.is_int(t) for t in ins):
