@@ -218,6 +218,54 @@ def test_arange_and_arrays_made_and_freed_inside_a_loop():
         ranges(0, 1, 0)
 
 
+def test_linspace_matches_numpys_points():
+    @njit
+    def points(start, stop, num, endpoint):
+        return np.linspace(start, stop, num, endpoint)
+
+    for args in [(0, 1, 5, True), (2.5, -1.0, 7, True), (0, 1, 4, False), (3, 3, 1, True), (0, 1, 0, True)]:
+        want, got = np.linspace(*args), points(*args)
+        assert got.dtype == want.dtype and got.shape == want.shape, args
+        np.testing.assert_array_equal(got, want)  # the last point exactly stop, as NumPy's
+
+    @njit
+    def default_num(stop):
+        return np.linspace(0, stop)
+
+    np.testing.assert_array_equal(default_num(2.0), np.linspace(0, 2.0))
+    with pytest.raises(ValueError):
+        points(0, 1, -1, True)
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.float32, np.float64, np.complex128])
+def test_np_array_of_numbers_written_out(dtype):
+    @njit
+    def values(x, n):
+        return np.array([1.0, x, n])
+
+    @njit
+    def rows(x, n):
+        return np.array([[x, n], (n, x), [1, 2]], dtype)
+
+    for function in (values, rows):
+        got, want = function(dtype(2.5), 3), function.py_func(dtype(2.5), 3)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+
+
+def test_copies_are_new_c_ordered_arrays():
+    @njit
+    def copies(a):
+        b = a.copy()
+        b[0, 0] = -1
+        return np.copy(a[::2, ::-1]) + b[0, 0]
+
+    a = np.arange(12.0).reshape(3, 4)
+    got = copies(a)
+    np.testing.assert_array_equal(got, copies.py_func(a.copy()))
+    assert a[0, 0] == 0.0  # the argument unchanged
+
+
 def test_a_kernel_makes_no_arrays():
     @njit
     def scratch(n):

@@ -78,6 +78,39 @@ kiln_view<T, 1> kiln_arange(double start, double stop, double step, kiln_jit_err
   return a;
 }
 
+// np.linspace(start, stop, num, endpoint): NumPy's points, start + i * step
+// with step (stop - start) / (num - 1) (num with endpoint false), the last
+// exactly stop. A negative num is NumPy's ValueError.
+inline kiln_view<double, 1> kiln_linspace(double start, double stop, long long num, bool endpoint,
+                                          kiln_jit_error_t* record, int code) {
+  if (num < 0) {
+    if (record && code) kiln_jit_record(record, code);
+    num = 0;
+  }
+  const long long shape[1] = {num};
+  kiln_view<double, 1> a = kiln_heap_array<double, 1>(shape, nullptr, 0);
+  const long long div = endpoint ? num - 1 : num;
+  const double step = div > 0 ? (stop - start) / (double)div : 0.0;
+  for (long long i = 0; i < num; ++i) a.data[i] = start + (double)i * step;
+  if (endpoint && num > 1) a.data[num - 1] = stop;
+  return a;
+}
+
+// np.array of numbers written out: `values` in C order.
+template <class T, int ND, class... V> kiln_view<T, ND> kiln_heap_values(const long long (&shape)[ND], V... values) {
+  kiln_view<T, ND> a = kiln_heap_array<T, ND>(shape, nullptr, 0);
+  T* next = a.data;
+  ((*next++ = (T)values), ...);
+  return a;
+}
+
+// np.copy(a), a.copy(): a new C-ordered array of a's elements.
+template <class T, int ND> kiln_view<T, ND> kiln_heap_copy(const kiln_view<T, ND>& a) {
+  kiln_view<T, ND> c = kiln_heap_array<T, ND>(a.shape, nullptr, 0);
+  for (long long i = 0, n = a.size(); i < n; ++i) c.data[i] = kiln_nth(a, i);
+  return c;
+}
+
 // The entry's last steps. kiln_heap_escape takes `a`'s block out of the arena
 // and writes its address and shape for Python; kiln_heap_release frees what
 // the arena still holds.

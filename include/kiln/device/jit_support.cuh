@@ -229,6 +229,14 @@ template <class H> __device__ __forceinline__ kiln_tuple<H> kiln_make_tuple(H h)
 template <class H, class... R> __device__ __forceinline__ kiln_tuple<H, R...> kiln_make_tuple(H h, R... r) {
   return kiln_tuple<H, R...>(h, kiln_make_tuple(r...));
 }
+// A tuple literal's items computed left to right, as Python computes them
+// (a braced list is sequenced, a call's arguments are not: random draws and
+// other calls with effects keep their order).
+template <class... T> struct kiln_tuple_of {
+  kiln_tuple<T...> value;
+  __device__ __forceinline__ kiln_tuple_of(T... v) : value(kiln_make_tuple(v...)) {}
+};
+template <class... T> kiln_tuple_of(T...) -> kiln_tuple_of<T...>;
 template <int I> struct kiln_tuple_item {
   template <class T> static __device__ __forceinline__ auto get(const T& t) { return kiln_tuple_item<I - 1>::get(t.rest); }
 };

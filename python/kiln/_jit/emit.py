@@ -108,7 +108,7 @@ class Emitter:
         return list(zip(codes, types))
 
     def _Tuple(self, node):
-        return f"kiln_make_tuple({', '.join(self.expr(e) for e in node.elts)})"
+        return f"kiln_tuple_of{{{', '.join(self.expr(e) for e in node.elts)}}}.value"  # items in Python's order
 
     def _Constant(self, node):
         v = node.value

@@ -13,18 +13,18 @@ from ..._numba_cuda import types as numba_types
 
 from . import (array_methods, array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions,
                cooperative_groups, extern_functions, half_precision, heap_arrays, math_functions, numpy_ufuncs,
-               operator_functions, pointer_arrays, thread_indexing, vectors, warp_and_block)
+               operator_functions, pointer_arrays, random_numbers, thread_indexing, vectors, warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
 for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, cooperative_groups, half_precision,
                 math_functions, numpy_ufuncs, array_reductions, heap_arrays, operator_functions, pointer_arrays,
-                thread_indexing, vectors, warp_and_block):
+                random_numbers, thread_indexing, vectors, warp_and_block):
     _TABLE.update(_family.constructs())
 
 
-_METHODS = {**array_methods.METHODS, **cooperative_groups.METHODS}
+_METHODS = {**array_methods.METHODS, **cooperative_groups.METHODS, **heap_arrays.METHODS}
 
 
 def for_method(owner_type, name):

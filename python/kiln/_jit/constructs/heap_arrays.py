@@ -1,6 +1,7 @@
 """Arrays an ``@njit`` function makes on the CPU: ``np.empty``, ``np.zeros``,
-``np.ones``, ``np.full`` and their ``_like`` forms, and ``np.arange``, as
-Numba's nopython mode has them. Their memory comes from the C heap
+``np.ones``, ``np.full`` and their ``_like`` forms, ``np.arange``,
+``np.linspace``, ``np.array`` of numbers written out, and copies
+(``np.copy(a)``, ``a.copy()``), as Numba's nopython mode has them. Their memory comes from the C heap
 (include/kiln/device/jit_heap_arrays.cuh), listed in the calling thread's
 arena, which the entry that runs the function for Python frees when it
 returns, except the array it hands back (python/kiln/numba/cpu_dispatcher.py).
@@ -47,7 +48,7 @@ def _shape_nodes(typer, node):
     return None
 
 
-def _shape_ndim(typer, node):
+def shape_ndim(typer, node):
     items = _shape_nodes(typer, node)
     if items is not None:
         for item in items:
@@ -60,7 +61,7 @@ def _shape_ndim(typer, node):
     return len(ty.items)
 
 
-def _shape_codes(emitter, node):
+def shape_codes(emitter, node):
     if isinstance(node, ast.Tuple):
         return [f"(long long)({emitter.expr(e)})" for e in node.elts]
     ty = emitter.type_of(node)
@@ -99,7 +100,7 @@ class HeapArray(Construct):
         shape = _argument(node, 0, "shape")
         if shape is None:
             typer.typing(node, f"np.{self.name}() needs a shape")
-        ndim = _shape_ndim(typer, shape)
+        ndim = shape_ndim(typer, shape)
         if ndim == 0:
             typer.unsupported(node, f"np.{self.name}(()) (a 0-d array made in a compiled function)")
         fill = typer.expr(_argument(node, 1, "fill_value")) if self.fill else None
@@ -115,7 +116,7 @@ class HeapArray(Construct):
 
     def emit(self, emitter, node):
         return _filled(emitter, node, self.name, emitter.type_of(node),
-                       _shape_codes(emitter, _argument(node, 0, "shape")), record(emitter, node))
+                       shape_codes(emitter, _argument(node, 0, "shape")), record(emitter, node))
 
 
 class HeapArrayLike(Construct):
@@ -171,6 +172,93 @@ class Arange(Construct):
         return f"kiln_arange<{T.c_name(ty.dtype)}>({start}, {stop}, {step}, {record(emitter, node)})"
 
 
+class Linspace(Construct):
+    """np.linspace(start, stop, num=50, endpoint=True): NumPy's float64
+    points, start + i * step, the last exactly stop."""
+
+    def type(self, typer, node):
+        start, stop = _argument(node, 0, "start"), _argument(node, 1, "stop")
+        num, endpoint = _argument(node, 2, "num"), _argument(node, 3, "endpoint")
+        if start is None or stop is None:
+            typer.typing(node, "np.linspace() needs a start and a stop")
+        for bound in (start, stop):
+            if not (T.is_int(typer.expr(bound)) or T.is_float(typer.expr(bound))):
+                typer.typing(node, f"np.linspace() takes real numbers, got {typer.expr(bound)}")
+        if num is not None and not T.is_int(typer.expr(num)):
+            typer.typing(node, f"np.linspace()'s num is an integer, got {typer.expr(num)}")
+        if endpoint is not None:
+            typer.expr(endpoint)
+        made(typer, node, (ValueError, "Number of samples, -1, must be non-negative."))
+        return T.ArrayType(np.dtype("float64"), 1)
+
+    def emit(self, emitter, node):
+        num, endpoint = _argument(node, 2, "num"), _argument(node, 3, "endpoint")
+        return (f"kiln_linspace((double)({emitter.expr(_argument(node, 0, 'start'))}), "
+                f"(double)({emitter.expr(_argument(node, 1, 'stop'))}), "
+                f"(long long)({emitter.expr(num) if num is not None else 50}), "
+                f"(bool)({emitter.expr(endpoint) if endpoint is not None else 'true'}), {record(emitter, node)})")
+
+
+def _nested_values(typer, node):
+    """(shape, item nodes in C order) of a list or tuple of numbers written
+    out, nested to any depth with rows of one length."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return (), [node]
+    rows = [_nested_values(typer, e) for e in node.elts]
+    if not rows:
+        typer.unsupported(node, "np.array() of an empty list (its dtype is unknown)")
+    if len({shape for shape, _ in rows}) != 1:
+        typer.typing(node, "np.array() of rows of different lengths")
+    return (len(rows),) + rows[0][0], [item for _, items in rows for item in items]
+
+
+class ArrayOfValues(Construct):
+    """np.array([...]) / np.asarray of numbers written out (a list or a
+    tuple, nested for more dimensions), dtype= or NumPy's promotion of them."""
+
+    def type(self, typer, node):
+        given = _argument(node, 0, "object")
+        if not isinstance(given, (ast.List, ast.Tuple)):
+            typer.unsupported(node, "np.array() of anything but a list or tuple of numbers written out")
+        shape, items = _nested_values(typer, given)
+        types = [typer.expr(item) for item in items]
+        typer.scalars(node, *types)
+        dtype_node = _argument(node, 1, "dtype")
+        dtype = array_dtype(typer, dtype_node) if dtype_node is not None else \
+            np.result_type(*[np.dtype(t.name) for t in types])
+        node.kiln_values = (shape, items)
+        made(typer, node)
+        return T.ArrayType(dtype, len(shape))
+
+    def emit(self, emitter, node):
+        shape, items = node.kiln_values
+        ty = emitter.type_of(node)
+        c = T.c_name(ty.dtype)
+        values = ", ".join(f"({c})({emitter.expr(item)})" for item in items)
+        return f"kiln_heap_values<{c}, {ty.ndim}>({{{', '.join(f'{n}LL' for n in shape)}}}, {values})"
+
+
+class Copy(Construct):
+    """np.copy(a) and a.copy(): a new C-ordered array of a's elements."""
+
+    def __init__(self, method):
+        self.method = method
+
+    def _source(self, node):
+        return node.func.value if self.method else _argument(node, 0, "a")
+
+    def type(self, typer, node):
+        source = self._source(node)
+        ty = typer.types[source] if self.method else typer.expr(source) if source is not None else None
+        if not isinstance(ty, T.ArrayType) or ty.ndim == 0:
+            typer.typing(node, f"copy() of an array of one or more dimensions, not {ty}")
+        made(typer, node)
+        return T.ArrayType(ty.dtype, ty.ndim)
+
+    def emit(self, emitter, node):
+        return f"kiln_heap_copy({emitter.expr(self._source(node))})"
+
+
 def escape(array, address, shape):
     """The entry's hand-over of a made array to Python (cpu_dispatcher.py):
     its address and shape written to two int64 arrays, its block out of the
@@ -205,6 +293,12 @@ def constructs():
     made = {getattr(np, n): HeapArray(n) for n in ("empty", "zeros", "ones", "full")}
     made.update({getattr(np, n): HeapArrayLike(n) for n in ("empty_like", "zeros_like", "ones_like", "full_like")})
     made[np.arange] = Arange()
+    made[np.linspace] = Linspace()
+    made[np.array] = made[np.asarray] = ArrayOfValues()
+    made[np.copy] = Copy(method=False)
     made[escape] = Escape()
     made[release] = Release()
     return made
+
+
+METHODS = {(T.ArrayType, "copy"): Copy(method=True)}
