@@ -194,3 +194,32 @@ def test_a_kernel_still_needs_an_output_array():
 
     with pytest.raises(TypingError, match="output array"):
         kernel[1, 1](np.ones(3), np.ones(3))
+
+
+def test_tuples_of_arrays_and_numbers_come_back():
+    @njit
+    def parts(a, n):
+        made = np.arange(n) * 2
+        return a * 2, made, made[1:], a[::2], n + 1, (np.zeros(2), a)
+
+    a = np.arange(6.0)
+    doubled, made, tail, every_other, count, (zeros, same) = parts(a, 4)
+    np.testing.assert_array_equal(doubled, a * 2)
+    np.testing.assert_array_equal(made, [0, 2, 4, 6])
+    np.testing.assert_array_equal(tail, [2, 4, 6])
+    tail[0] = -1  # a view of the made array, as in NumPy
+    assert made[1] == -1
+    every_other[0] = 9.0  # a view of the argument's memory
+    assert a[0] == 9.0
+    np.testing.assert_array_equal(same, a)
+    assert count == 5 and zeros.shape == (2,)
+
+
+def test_a_view_of_a_made_array_outlives_the_call():
+    @njit
+    def middle(n):
+        return np.arange(n)[2:-2]
+
+    views = [middle(10) for _ in range(50)]
+    for v in views:
+        np.testing.assert_array_equal(v, np.arange(2, 8))

@@ -4,7 +4,7 @@
 // heap_arrays.py): 64-byte-aligned blocks of the C heap, each listed in the
 // calling thread's arena. The entry that runs the function for Python frees
 // the arena when the function returns (kiln_heap_release), except the block
-// it hands to Python as the result's memory (kiln_heap_escape), which NumPy
+// it hands to Python as a result's memory (kiln_heap_hand_over), which NumPy
 // then owns and frees. A CUDA kernel makes no arrays, as in Numba.
 // Included after jit_support.cuh, by the modules of kiln.numba's entries only.
 #ifdef __CUDA_ARCH__
@@ -12,8 +12,15 @@
 #endif
 #include <stdlib.h>
 
+// A block of the arena: its bytes, and whether the entry handed it to
+// Python (then NumPy frees it, not the arena).
+struct kiln_heap_block {
+  void* address;
+  long long bytes;
+  bool handed;
+};
 struct kiln_heap_arena {
-  void** blocks;
+  kiln_heap_block* blocks;
   long long count, capacity;
 };
 inline kiln_heap_arena& kiln_heap_blocks() {
@@ -24,14 +31,15 @@ inline void* kiln_heap_allocate(long long bytes) {
   kiln_heap_arena& arena = kiln_heap_blocks();
   if (arena.count == arena.capacity) {
     arena.capacity = arena.capacity ? 2 * arena.capacity : 16;
-    arena.blocks = static_cast<void**>(realloc(arena.blocks, arena.capacity * sizeof(void*)));
+    arena.blocks = static_cast<kiln_heap_block*>(realloc(arena.blocks, arena.capacity * sizeof(kiln_heap_block)));
     if (!arena.blocks) abort();
   }
   // aligned_alloc wants a multiple of the alignment; an empty array gets a
   // block too, so that its data is a real address NumPy can own.
-  void* block = aligned_alloc(64, bytes > 0 ? (bytes + 63) / 64 * 64 : 64);
+  const long long size = bytes > 0 ? (bytes + 63) / 64 * 64 : 64;
+  void* block = aligned_alloc(64, size);
   if (!block) abort();  // the host is out of memory
-  arena.blocks[arena.count++] = block;
+  arena.blocks[arena.count++] = kiln_heap_block{block, size, false};
   return block;
 }
 
@@ -111,23 +119,34 @@ template <class T, int ND> kiln_view<T, ND> kiln_heap_copy(const kiln_view<T, ND
   return c;
 }
 
-// The entry's last steps. kiln_heap_escape takes `a`'s block out of the arena
-// and writes its address and shape for Python; kiln_heap_release frees what
-// the arena still holds.
-template <class T, int ND>
-void kiln_heap_escape(const kiln_view<T, ND>& a, const kiln_view<long long, 1>& address,
-                      const kiln_view<long long, 1>& shape) {
+// The entry's last steps. kiln_heap_hand_over hands a result array to
+// Python (an array the function made, or a view of one or of an argument):
+// info is [address, block, block bytes, shape..., byte strides...], block
+// the start of the arena block holding its elements, kept for Python to own,
+// or 0 where they are not the arena's (an argument's memory).
+// kiln_heap_release frees the blocks not handed over.
+template <class T, int ND> void kiln_heap_hand_over(const kiln_view<T, ND>& a, const kiln_view<long long, 1>& info) {
   kiln_heap_arena& arena = kiln_heap_blocks();
-  for (long long k = 0; k < arena.count; ++k)
-    if (arena.blocks[k] == (void*)a.data) {
-      arena.blocks[k] = arena.blocks[--arena.count];
+  info.at(0) = (long long)a.data;
+  info.at(1) = info.at(2) = 0;
+  const char* data = reinterpret_cast<const char*>(a.data);
+  for (long long k = 0; k < arena.count; ++k) {
+    const char* start = static_cast<const char*>(arena.blocks[k].address);
+    if (data >= start && data <= start + arena.blocks[k].bytes) {
+      arena.blocks[k].handed = true;
+      info.at(1) = (long long)start;
+      info.at(2) = arena.blocks[k].bytes;
       break;
     }
-  address.at(0) = (long long)a.data;
-  for (int d = 0; d < ND; ++d) shape.at(d) = a.shape[d];
+  }
+  for (int d = 0; d < ND; ++d) {
+    info.at(3 + d) = a.shape[d];
+    info.at(3 + ND + d) = a.strides[d];
+  }
 }
 inline void kiln_heap_release() {
   kiln_heap_arena& arena = kiln_heap_blocks();
-  for (long long k = 0; k < arena.count; ++k) free(arena.blocks[k]);
+  for (long long k = 0; k < arena.count; ++k)
+    if (!arena.blocks[k].handed) free(arena.blocks[k].address);
   arena.count = 0;
 }

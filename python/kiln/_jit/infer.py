@@ -488,7 +488,9 @@ class Typed:
     def _Tuple(self, node):
         items = [self.expr(e) for e in node.elts]
         for e, t in zip(node.elts, items):
-            if not (T.is_scalar(t) or isinstance(t, T.TupleType)):
+            # an @njit function's tuples may hold arrays (as its results do)
+            if not (T.is_scalar(t) or isinstance(t, T.TupleType) or
+                    (isinstance(t, T.ArrayType) and self.module.host_entry)):
                 self.typing(e, f"a tuple in a kernel holds numbers (or tuples of them), not a {t}")
         self.tuples[node] = items
         return T.TupleType(items)

@@ -6,10 +6,10 @@ dispatcher is, and cached on disk as every kiln kernel is. Because it is a
 ``@cuda.jit(device=True)`` function too, a ``@cuda.jit`` kernel may call it
 (Numba's documented CPU-GPU idiom), on a GPU or in the CPU's run of the kernel.
 
-A function returns a scalar, a tuple of scalars (nested too), nothing, one
-of the arrays it was given (the same object, as the caller sees it), or an
-array it made (np.empty, np.zeros... : a NumPy array owning that memory, as
-Numba gives)."""
+A function returns nothing, a scalar, one of the arrays it was given (the
+same object, as the caller sees it), an array it made (np.empty, np.zeros...:
+a NumPy array owning that memory, as Numba gives) or a view of one or of an
+argument, or a tuple of those (nested too)."""
 import ast
 import ctypes
 import itertools
@@ -47,22 +47,22 @@ class CPUDispatcher(Dispatcher):
         entry, returns = found
         from .._numpy.creation import empty
 
+        if isinstance(returns, int):  # the index of the argument array it returns
+            entry[1, 1](*args, empty(1, dtype="int8", device="cpu"))
+            return args[returns]
         # The outputs are on the CPU, so the launch runs there (NumPy arrays
         # alone would follow the default device).
-        if isinstance(returns, _Made):
-            address, shape = empty(1, dtype="int64", device="cpu"), empty(returns.ndim, dtype="int64", device="cpu")
-            entry[1, 1](*args, address, shape)
-            return np.asarray(_HeapBlock(int(address[0]), tuple(int(s) for s in shape.get()), returns.dtype))
-        scalars = returns if isinstance(returns, list) else []
-        outs = [empty(1, dtype=dtype.name, device="cpu") for _, dtype in scalars]
+        outs = [empty(1, dtype=kind.name, device="cpu") if isinstance(kind, np.dtype) else
+                empty(3 + 2 * kind.ndim, dtype="int64", device="cpu") for _, kind in returns or []]
         entry[1, 1](*args, *(outs or [empty(1, dtype="int8", device="cpu")]))
-        if isinstance(returns, int):  # the index of the argument array it returns
-            return args[returns]
         if returns is None:
             return None
-        if returns[0][0] is None:  # a scalar
-            return outs[0][0].item()
-        return _rebuilt([path for path, _ in returns], [out[0].item() for out in outs])
+        blocks = {}  # block address -> the NumPy array owning it (a tuple's arrays may share one)
+        values = [out[0].item() if isinstance(kind, np.dtype) else _handed(out.get(), kind, args, blocks)
+                  for out, (_, kind) in zip(outs, returns)]
+        if returns[0][0] is None:  # a lone value
+            return values[0]
+        return _rebuilt([path for path, _ in returns], values)
 
     def _entry(self, types):
         """The one-thread kernel calling this function for `types`, and what a
@@ -83,29 +83,27 @@ class CPUDispatcher(Dispatcher):
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
             body, returns, outs = [call], None, ["out"]
-        elif isinstance(returned, T.ArrayType):
-            argument = self._returned_argument(types)
-            if argument is not None:
-                body, returns, outs = [call], argument, ["out"]
-            else:
-                body, returns, outs = [f"_kiln_escape({call}, address, shape)"], _Made(returned), ["address", "shape"]
-        elif T.is_scalar(returned):
-            body, returns, outs = [f"out0[0] = {call}"], [(None, np.dtype(returned.name))], ["out0"]
-        elif isinstance(returned, T.TupleType) and all(T.is_scalar(t) for _, t in _leaves(returned)):
-            returns = [(path, np.dtype(leaf.name)) for path, leaf in _leaves(returned)]
+        elif isinstance(returned, T.ArrayType) and self._returned_argument(types) is not None:
+            body, returns, outs = [call], self._returned_argument(types), ["out"]
+        elif T.is_scalar(returned) or isinstance(returned, T.ArrayType):
+            returns, outs = [(None, _kind(returned))], ["out0"]
+            body = [_stored(call, returns[0][1], "out0")]
+        elif isinstance(returned, T.TupleType) and all(T.is_scalar(t) or isinstance(t, T.ArrayType)
+                                                       for _, t in _leaves(returned)):
+            returns = [(path, _kind(leaf)) for path, leaf in _leaves(returned)]
             outs = [f"out{k}" for k in range(len(returns))]
-            body = [f"result = {call}"] + [f"out{k}[0] = result{''.join(f'[{i}]' for i in path)}"
-                                           for k, (path, _) in enumerate(returns)]
+            body = [f"result = {call}"] + [_stored(f"result{''.join(f'[{i}]' for i in path)}", kind, f"out{k}")
+                                           for k, (path, kind) in enumerate(returns)]
         else:
             raise UnsupportedError(f"{self.__name__}: returning a {returned} to Python is not supported yet "
-                                   "(a scalar, a tuple of scalars, an array, or nothing)")
+                                   "(a scalar, an array, a tuple of those, or nothing)")
         if typing.makes_arrays:
             body.append("_kiln_release()")
         name = f"_kiln_njit_entry_{next(_entries)}"
         filename = f"<kiln.numba entry of {self.__name__}>"
         source = f"def {name}({', '.join(params + outs)}):\n" + "".join(f"    {line}\n" for line in body)
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        scope = {"_kiln_target": self, "_kiln_escape": heap_arrays.escape, "_kiln_release": heap_arrays.release}
+        scope = {"_kiln_target": self, "_kiln_hand_over": heap_arrays.hand_over, "_kiln_release": heap_arrays.release}
         exec(compile(source, filename, "exec"), scope)
         entry = Dispatcher(scope[name], debug=debug)
         entry.host_entry = True
@@ -188,11 +186,56 @@ def _rebuilt(paths, values):
 
 
 class _Made:
-    """A call's result that the function made: an array of this dtype and
-    number of dimensions, handed over by its entry."""
+    """A result array, handed over by the entry (an array the function made,
+    or a view of one or of an argument): its dtype and number of dimensions."""
 
     def __init__(self, array_type):
         self.dtype, self.ndim = np.dtype(array_type.dtype), array_type.ndim
+
+
+def _kind(ty):
+    """What a result leaf is to the entry: a scalar's dtype, or a _Made array."""
+    return _Made(ty) if isinstance(ty, T.ArrayType) else np.dtype(ty.name)
+
+
+def _stored(code, kind, out):
+    """The entry's line storing the result leaf `code` into its output `out`."""
+    return f"_kiln_hand_over({code}, {out})" if isinstance(kind, _Made) else f"{out}[0] = {code}"
+
+
+def _handed(info, made, args, blocks):
+    """The NumPy array of a handed-over result: info is [address, block,
+    block bytes, shape..., byte strides...] (jit_heap_arrays.cuh's
+    kiln_heap_hand_over); its elements lie in a block the function made
+    (then NumPy owns the block) or in an argument's memory (a view of it)."""
+    address, block, size = (int(v) for v in info[:3])
+    shape = tuple(int(v) for v in info[3:3 + made.ndim])
+    strides = tuple(int(v) for v in info[3 + made.ndim:3 + 2 * made.ndim])
+    if block:
+        owner = blocks.get(block)
+        if owner is None:
+            owner = blocks[block] = np.asarray(_HeapBlock(block, (size,), np.dtype(np.uint8)))
+    else:
+        owner = next((a for a in args if isinstance(a, np.ndarray) and _holds(a, address)), None)
+        if owner is None:
+            raise UnsupportedError("a compiled function returned an array whose memory is neither its own nor "
+                                   "an argument's")
+    return np.asarray(_View(owner, address, shape, strides, made.dtype))
+
+
+def _holds(array, address):
+    low, high = np.lib.array_utils.byte_bounds(array)
+    return low <= address <= high
+
+
+class _View:
+    """Elements at `address` (inside `owner`'s memory) as NumPy's array
+    interface; the array over it keeps `owner` alive."""
+
+    def __init__(self, owner, address, shape, strides, dtype):
+        self.owner = owner
+        self.__array_interface__ = {"data": (address, False), "shape": shape, "strides": strides,
+                                    "typestr": dtype.str, "descr": dtype.descr, "version": 3}
 
 
 _free = ctypes.CDLL(None).free

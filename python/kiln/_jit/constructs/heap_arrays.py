@@ -259,17 +259,17 @@ class Copy(Construct):
         return f"kiln_heap_copy({emitter.expr(self._source(node))})"
 
 
-def escape(array, address, shape):
-    """The entry's hand-over of a made array to Python (cpu_dispatcher.py):
-    its address and shape written to two int64 arrays, its block out of the
-    arena. Not for users' code."""
+def hand_over(array, info):
+    """The entry's hand-over of a result array to Python (cpu_dispatcher.py):
+    where its elements are, its shape and strides, written to an int64 array,
+    and the block holding them kept from the arena. Not for users' code."""
 
 
 def release():
     """The entry's last step: the arena's blocks freed. Not for users' code."""
 
 
-class Escape(Construct):
+class HandOver(Construct):
     def type(self, typer, node):
         for a in node.args:
             typer.expr(a)
@@ -277,7 +277,7 @@ class Escape(Construct):
         return None
 
     def emit(self, emitter, node):
-        return f"kiln_heap_escape({', '.join(emitter.expr(a) for a in node.args)})"
+        return f"kiln_heap_hand_over({', '.join(emitter.expr(a) for a in node.args)})"
 
 
 class Release(Construct):
@@ -296,7 +296,7 @@ def constructs():
     made[np.linspace] = Linspace()
     made[np.array] = made[np.asarray] = ArrayOfValues()
     made[np.copy] = Copy(method=False)
-    made[escape] = Escape()
+    made[hand_over] = HandOver()
     made[release] = Release()
     return made
 
