@@ -68,6 +68,8 @@ def emit(emitter, node):
         if n in elementwise:
             ufunc, loop, operands = elementwise[n]
             return UFunc(ufunc).compute([element(o) for o in operands], loop)
+        if isinstance(n, ast.Constant):  # written into the loop, where the compiler folds it (a ** 2 is a * a)
+            return emitter.expr(n)
         leaves.append(n)
         return f"x{len(leaves) - 1}"
 
