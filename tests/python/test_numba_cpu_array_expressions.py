@@ -223,3 +223,32 @@ def test_a_view_of_a_made_array_outlives_the_call():
     views = [middle(10) for _ in range(50)]
     for v in views:
         np.testing.assert_array_equal(v, np.arange(2, 8))
+
+
+def test_boolean_mask_indexing_reads_and_writes_the_selected_elements():
+    @njit
+    def select(a, low):
+        return a[a > low]
+
+    @njit
+    def clip_low(a, low, fill):
+        a[a < low] = fill
+        return a
+
+    @njit
+    def replace(a, b):
+        a[a > 0] = b[b > 0]
+        return a
+
+    for a in (np.arange(-5, 7), np.arange(24.0).reshape(4, 6) - 10, np.arange(12)[::2]):
+        np.testing.assert_array_equal(select(a, 2), select.py_func(a, 2))
+        np.testing.assert_array_equal(clip_low(a.copy(), 0, -1), clip_low.py_func(a.copy(), 0, -1))
+    a, b = np.array([1.0, -2.0, 3.0]), np.array([5.0, -1.0, 6.0])
+    np.testing.assert_array_equal(replace(a.copy(), b), replace.py_func(a.copy(), b))
+    assert select(np.arange(3), 10).shape == (0,)
+    with pytest.raises(IndexError):
+        njit(index_by_mask)(np.arange(4), np.ones(3, bool))
+
+
+def index_by_mask(a, mask):
+    return a[mask]

@@ -82,3 +82,50 @@ void kiln_broadcast_assign(kiln_jit_error_t* record, int code, const kiln_view<T
   }
   kiln_ufunc_loop(target, kiln_identity<T>(), value);
 }
+
+// a[mask] with a boolean array of a's shape: the selected elements, in C
+// order, as a new array; a mask of another shape is NumPy's IndexError.
+template <class T, class M, int ND>
+bool kiln_mask_fits(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, kiln_jit_error_t* record, int code) {
+  for (int d = 0; d < ND; ++d)
+    if (a.shape[d] != mask.shape[d]) {
+      if (record && code) kiln_jit_record(record, code);
+      return false;
+    }
+  return true;
+}
+template <class T, class M, int ND>
+kiln_view<T, 1> kiln_masked_read(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, kiln_jit_error_t* record,
+                                 int code) {
+  const bool fits = kiln_mask_fits(a, mask, record, code);
+  long long count = 0;
+  const long long n = fits ? a.size() : 0;
+  for (long long k = 0; k < n; ++k) count += kiln_nth(mask, k) ? 1 : 0;
+  const long long shape[1] = {count};
+  kiln_view<T, 1> out = kiln_heap_array<T, 1>(shape, nullptr, 0);
+  for (long long k = 0, j = 0; k < n; ++k)
+    if (kiln_nth(mask, k)) out.data[j++] = kiln_nth(a, k);
+  return out;
+}
+// a[mask] = value: a number into every selected element, or a 1-d array's
+// elements in turn (NumPy's ValueError where it holds fewer or more).
+template <class T, class M, int ND, class V>
+void kiln_masked_store(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, const V& value,
+                       kiln_jit_error_t* record, int code) {
+  if (!kiln_mask_fits(a, mask, record, code)) return;
+  for (long long k = 0, n = a.size(); k < n; ++k)
+    if (kiln_nth(mask, k)) kiln_nth(a, k) = (T)value;
+}
+template <class T, class M, int ND, class U>
+void kiln_masked_store(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, const kiln_view<U, 1>& values,
+                       kiln_jit_error_t* record, int code) {
+  if (!kiln_mask_fits(a, mask, record, code)) return;
+  long long count = 0;
+  for (long long k = 0, n = a.size(); k < n; ++k) count += kiln_nth(mask, k) ? 1 : 0;
+  if (count != values.shape[0]) {
+    if (record && code) kiln_jit_record(record, code);
+    return;
+  }
+  for (long long k = 0, j = 0, n = a.size(); k < n; ++k)
+    if (kiln_nth(mask, k)) kiln_nth(a, k) = (T)values.at(j++);
+}

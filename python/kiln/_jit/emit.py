@@ -213,6 +213,8 @@ class Emitter:
 
     def _Subscript(self, node):
         base = node.value
+        if node in self.typed.masked:
+            return array_expressions.masked_code(self, node)
         member = enum_members.member_of(self.typed, node)
         if member is not None:  # Color["red"]
             return literal(member, T.INT64) if isinstance(member, int) else enum_members.member_code(member)
@@ -417,6 +419,9 @@ class Emitter:
             for t, tmp in zip(target.elts, temps):
                 self.line(f"  {self._target(t)} = {cast(self._target_type(t), tmp)};")
             self.line("}")
+            return
+        if target in self.typed.masked:
+            self.line(array_expressions.masked_store_code(self, target, value))
             return
         if (isinstance(target, ast.Name) and value in self.typed.in_place) or (
                 self.module.host_entry and isinstance(target, (ast.Subscript, ast.Attribute)) and

@@ -59,6 +59,7 @@ class Typed:
         self.folded = {}  # comparison decided when compiling (of constant strings) -> its value
         self.elementwise = {}  # whole-array operation -> (ufunc, its loop's dtypes, operands) (array_expressions.py)
         self.in_place = set()  # the value of ``a op= b`` of an array local, stored into a (as NumPy's in-place op)
+        self.masked = set()  # a[mask] with a boolean array mask (array_expressions.py)
         # Locals that may hold a negative number: array indices built only
         # from the others skip Python's wraparound (a compare and a select).
         self.maybe_negative = {p for p, t in zip(function.params, self.arg_types)
@@ -625,6 +626,10 @@ class Typed:
             return T.element_type(ty.dtype)
         if not isinstance(ty, T.ArrayType):
             self.typing(node, f"cannot index a {ty}")
+        if not isinstance(node.slice, (ast.Tuple, ast.Slice)) and self.module.host_entry:
+            index = self.expr(node.slice)
+            if isinstance(index, T.ArrayType) and index.dtype.kind == "b":  # a[mask]: the elements it selects
+                return array_expressions.masked(self, node, ty, index)
         parts = self.index_parts(node)
         if len(parts) > ty.ndim:
             self.typing(node, f"a {ty.ndim}-dimensional array takes at most {ty.ndim} indices, got {len(parts)}")

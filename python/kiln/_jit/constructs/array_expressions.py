@@ -1,5 +1,6 @@
 """Whole-array expressions in ``@njit`` functions, as Numba's nopython mode
-has them: an operator (``a + b``, ``-a``, ``a < 2``) or a NumPy ufunc
+has them (and boolean-mask indexing, ``a[a > 0]``, which reads or writes the
+elements a mask selects): an operator (``a + b``, ``-a``, ``a < 2``) or a NumPy ufunc
 (``np.sin(a)``) of arrays and numbers makes a new array, with NumPy's
 broadcasting. A tree of them is one loop, as Numba's array-expression pass
 fuses it: ``np.cos(a) ** 2 + np.sin(a) ** 2`` reads ``a`` once an element and
@@ -101,3 +102,26 @@ def store_code(emitter, target, value):
     the target's elements."""
     target_code = target.id if isinstance(target, ast.Name) else emitter.expr(target)
     return f"kiln_broadcast_assign({heap_arrays.record(emitter, target)}, {target_code}, {emitter.expr(value)});"
+
+
+def masked(typer, node, ty, mask):
+    """a[mask], a boolean array of a's shape: a new 1-d array of the
+    elements it selects, in C order (or, stored into, those elements)."""
+    if mask.ndim != ty.ndim:
+        typer.typing(node, f"a boolean index of {mask.ndim} dimensions for a {ty.ndim}-dimensional array")
+    typer.module.includes.add(HEADER)
+    heap_arrays.made(typer, node, (IndexError, "boolean index did not match indexed array"))
+    typer.masked.add(node)
+    return T.ArrayType(ty.dtype, 1)
+
+
+def masked_code(emitter, node):
+    return (f"kiln_masked_read({emitter.expr(node.value)}, {emitter.expr(node.slice)}, "
+            f"{heap_arrays.record(emitter, node)})")
+
+
+def masked_store_code(emitter, target, value):
+    """a[mask] = value: a number into every selected element, or a 1-d
+    array's elements in turn (as many as the mask selects)."""
+    return (f"kiln_masked_store({emitter.expr(target.value)}, {emitter.expr(target.slice)}, "
+            f"{emitter.expr(value)}, {heap_arrays.record(emitter, target)});")
