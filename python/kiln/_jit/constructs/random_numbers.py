@@ -40,8 +40,8 @@ class Seed(Construct):
 
 
 class Draw(Construct):
-    """A float64 draw: `code` is its C++, of the arguments' codes (after
-    `defaults` fills the missing ones); `size_at`, where the function has
+    """A float64 draw: `code` is its C++, a format of the arguments' codes
+    (after `defaults` fills the missing ones); `size_at`, where the function has
     NumPy's size=, is its position (an array of draws, each by `code`);
     `dims` says the arguments are an array's extents (np.random.rand)."""
 
@@ -90,7 +90,7 @@ class Draw(Construct):
     def emit(self, emitter, node):
         c = T.c_name(emitter.type_of(node).dtype if isinstance(emitter.type_of(node), T.ArrayType) else self.result)
         if self.dims:
-            draw = self.code()
+            draw = self.code
             if not node.args:
                 return draw
             shape = [f"(long long)({emitter.expr(a)})" for a in node.args]
@@ -100,7 +100,7 @@ class Draw(Construct):
                 values = [None, values[0]]
             codes = [f"({emitter.expr(v)})" if v is not None else self.defaults.get(name) or "0"
                      for v, name in zip(values, self.names)]
-            draw = self.code(*codes)
+            draw = self.code.format(*codes)
             if size is None:
                 return draw
             shape = heap_arrays.shape_codes(emitter, size)
@@ -109,37 +109,32 @@ class Draw(Construct):
         return f"kiln_filled_by({made}, [&]() {{ return ({c})({draw}); }})"
 
 
-def _numpy(code):
-    return lambda *args: code.format(*args)
-
-
 def constructs():
     numpy_random = np.random
-    table = {
+    return {
         numpy_random.seed: Seed("kiln_numpy_seed"),
         random.seed: Seed("kiln_python_seed"),
-        numpy_random.random: Draw([], {}, _numpy("kiln_numpy_random()"), size_at=0),
-        numpy_random.random_sample: Draw([], {}, _numpy("kiln_numpy_random()"), size_at=0),
-        numpy_random.rand: Draw([], {}, _numpy("kiln_numpy_random()"), dims=True),
-        numpy_random.randn: Draw([], {}, _numpy("kiln_numpy_gauss()"), dims=True),
-        numpy_random.standard_normal: Draw([], {}, _numpy("kiln_numpy_gauss()"), size_at=0),
+        numpy_random.random: Draw([], {}, "kiln_numpy_random()", size_at=0),
+        numpy_random.random_sample: Draw([], {}, "kiln_numpy_random()", size_at=0),
+        numpy_random.rand: Draw([], {}, "kiln_numpy_random()", dims=True),
+        numpy_random.randn: Draw([], {}, "kiln_numpy_gauss()", dims=True),
+        numpy_random.standard_normal: Draw([], {}, "kiln_numpy_gauss()", size_at=0),
         numpy_random.uniform: Draw(["low", "high"], {"low": "0.0", "high": "1.0"},
-                                   _numpy("((double){0} + ((double){1} - (double){0}) * kiln_numpy_random())"),
+                                   "((double){0} + ((double){1} - (double){0}) * kiln_numpy_random())",
                                    size_at=2),
         numpy_random.normal: Draw(["loc", "scale"], {"loc": "0.0", "scale": "1.0"},
-                                  _numpy("((double){0} + (double){1} * kiln_numpy_gauss())"), size_at=2),
+                                  "((double){0} + (double){1} * kiln_numpy_gauss())", size_at=2),
         numpy_random.randint: Draw(["low", "high"], {"high": None},
-                                   _numpy("kiln_numpy_randint((long long){0}, (long long){1})"), size_at=2,
+                                   "kiln_numpy_randint((long long){0}, (long long){1})", size_at=2,
                                    result=T.INT64, stop_alone=True),
-        random.random: Draw([], {}, _numpy("kiln_python_random()")),
-        random.uniform: Draw(["a", "b"], {}, _numpy("((double){0} + ((double){1} - (double){0}) * "
+        random.random: Draw([], {}, "kiln_python_random()"),
+        random.uniform: Draw(["a", "b"], {}, ("((double){0} + ((double){1} - (double){0}) * "
                                                     "kiln_python_random())")),
         random.gauss: Draw(["mu", "sigma"], {"mu": "0.0", "sigma": "1.0"},
-                           _numpy("kiln_python_gauss((double){0}, (double){1})")),
-        random.randint: Draw(["a", "b"], {}, _numpy("kiln_python_randrange((long long){0}, (long long){1} + 1)"),
+                           "kiln_python_gauss((double){0}, (double){1})"),
+        random.randint: Draw(["a", "b"], {}, "kiln_python_randrange((long long){0}, (long long){1} + 1)",
                              result=T.INT64),
         random.randrange: Draw(["start", "stop"], {"stop": None},
-                               _numpy("kiln_python_randrange((long long){0}, (long long){1})"), result=T.INT64,
+                               "kiln_python_randrange((long long){0}, (long long){1})", result=T.INT64,
                                stop_alone=True),
     }
-    return table
