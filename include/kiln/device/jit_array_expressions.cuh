@@ -94,14 +94,17 @@ bool kiln_mask_fits(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, kil
     }
   return true;
 }
+template <class M, int ND> long long kiln_mask_count(const kiln_view<M, ND>& mask) {
+  long long count = 0;
+  for (long long k = 0, n = mask.size(); k < n; ++k) count += kiln_nth(mask, k) ? 1 : 0;
+  return count;
+}
 template <class T, class M, int ND>
 kiln_view<T, 1> kiln_masked_read(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, kiln_jit_error_t* record,
                                  int code) {
   const bool fits = kiln_mask_fits(a, mask, record, code);
-  long long count = 0;
   const long long n = fits ? a.size() : 0;
-  for (long long k = 0; k < n; ++k) count += kiln_nth(mask, k) ? 1 : 0;
-  const long long shape[1] = {count};
+  const long long shape[1] = {fits ? kiln_mask_count(mask) : 0};
   kiln_view<T, 1> out = kiln_heap_array<T, 1>(shape, nullptr, 0);
   for (long long k = 0, j = 0; k < n; ++k)
     if (kiln_nth(mask, k)) out.data[j++] = kiln_nth(a, k);
@@ -120,9 +123,7 @@ template <class T, class M, int ND, class U>
 void kiln_masked_store(const kiln_view<T, ND>& a, const kiln_view<M, ND>& mask, const kiln_view<U, 1>& values,
                        kiln_jit_error_t* record, int code) {
   if (!kiln_mask_fits(a, mask, record, code)) return;
-  long long count = 0;
-  for (long long k = 0, n = a.size(); k < n; ++k) count += kiln_nth(mask, k) ? 1 : 0;
-  if (count != values.shape[0]) {
+  if (kiln_mask_count(mask) != values.shape[0]) {
     if (record && code) kiln_jit_record(record, code);
     return;
   }

@@ -188,7 +188,7 @@ class Linspace(Construct):
             typer.typing(node, f"np.linspace()'s num is an integer, got {typer.expr(num)}")
         if endpoint is not None:
             typer.expr(endpoint)
-        made(typer, node, (ValueError, "Number of samples, -1, must be non-negative."))
+        made(typer, node, (ValueError, "Number of samples must be non-negative."))
         return T.ArrayType(np.dtype("float64"), 1)
 
     def emit(self, emitter, node):
