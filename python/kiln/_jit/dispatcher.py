@@ -54,7 +54,7 @@ class Module:
     (include/kiln/device/jit_support.cuh), constant arrays, the device
     functions it calls, then the kernel."""
 
-    def __init__(self, debug=False, launch_bounds=()):
+    def __init__(self, debug=False, launch_bounds=(), records=False):
         self.launch_bounds = launch_bounds  # the kernel's __launch_bounds__ arguments, or ()
         self.definitions = []
         self.constants = []
@@ -64,6 +64,10 @@ class Module:
         self.makes_arrays = False  # np.empty and friends on the heap (constructs/heap_arrays.py)
         self.host_entry = False  # the module of a kiln.numba entry, where functions may make arrays
         self.debug = debug
+        # Whether the kernel has the record a raise leaves for the host: in
+        # debug mode, and in a kiln.numba entry (Python's error model without
+        # debug mode's bounds checks).
+        self.records = debug or records
         self.exceptions = []  # (exception class, message, file, line) of each raise and assert, by code - 1
         self.linked = []  # CUDA C++ sources linked in (kiln/cuda/linking.py), each once
         self.externs = {}  # declared device function name -> its wrapper's name
@@ -182,7 +186,7 @@ class Module:
         if self.cooperative:
             parts.append(_cooperative_marker)
         parts += self.linked
-        if self.debug:  # where a raise or a failed assert leaves its code for the host (see _Launch)
+        if self.records:  # where a raise or a failed assert leaves its code for the host (see _Launch)
             parts.append("KILN_JIT_ERROR_RECORD")
         if self.needs_dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char kiln_dynamic_shared[];")
@@ -412,7 +416,7 @@ class Dispatcher:
                                 f"{self.__name__} was declared for {self._declared()}")
             source, module = self.source_for(types)
             kernel, = generated_kernels(source, [f"kiln_jit::{self.function.c_name}"], self._options)
-            kernel._kiln_exceptions = module.exceptions if self.debug else None
+            kernel._kiln_exceptions = module.exceptions if module.records else None
             kernel._kiln_captured = module.captured  # kept alive while the kernel is
             self._kernels[types] = kernel
             if self._carveout is not None and device_of([]).type == "cuda":
@@ -465,7 +469,7 @@ class Dispatcher:
         types = tuple(types)
         if types in self._modules:
             return self._sources[types], self._modules[types]
-        module = Module(self.debug, self._launch_bounds)
+        module = Module(self.debug, self._launch_bounds, records=self.host_entry)
         module.host_entry = self.host_entry
         module.link(self._link)
         c_name = self.function.c_name
@@ -568,8 +572,7 @@ class Dispatcher:
             declared = self._resolve(args)
             if declared is None:
                 return args  # kernel_for names the declared signatures
-        return tuple(_as_declared(d, a) if T.is_scalar(d) and not isinstance(a, (ndarray, np.ndarray)) else a
-                     for d, a in zip(declared, args))
+        return tuple(_as_declared(d, a) for d, a in zip(declared, args))
 
     def _resolve(self, args):
         """The declared argument types a call with `args` converts to, or None."""
@@ -666,7 +669,13 @@ def _as_declared_array(declared, value):
 
 def _as_declared(dtype, value):
     """A scalar argument as its declared type, converted as C converts it
-    (Numba's): integers wrap around (0xFFFFFFFF as an int32 is -1)."""
+    (Numba's): integers wrap around (0xFFFFFFFF as an int32 is -1); a tuple's
+    items each as theirs; anything else as it is."""
+    if isinstance(dtype, T.TupleType) and isinstance(value, tuple) and len(value) == len(dtype.items):
+        items = [_as_declared(d, v) for d, v in zip(dtype.items, value)]
+        return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
+    if not T.is_scalar(dtype) or isinstance(value, (ndarray, np.ndarray)):
+        return value
     if dtype.kind in "iu" and isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return np.array(int(value) & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64).astype(dtype)[()]
     return dtype.type(value)

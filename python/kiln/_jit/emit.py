@@ -327,20 +327,26 @@ class Emitter:
     def block(self, body):
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
-            if self.module.debug:
+            if self.module.debug or (self.module.records and self.f.error_model == "python"):
                 self._debug_checks(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
 
     def _debug_checks(self, s):
-        """Debug mode: before a statement, Python's error model, as Numba's
-        debug mode has it: each divisor of a /, // or % in it is checked (a
+        """Debug mode, and every function of a kiln.numba entry (Numba's CPU
+        compiler has Python's error model by default, its CUDA one NumPy's):
+        before a statement, each divisor of a /, // or % in it is checked (a
         zero raises ZeroDivisionError), and each index of a tuple known only
         when running (out of range raises IndexError), the thread stopping
         there. Those under a condition (x if c else y, and/or) and in nested
         blocks are left to their own evaluation."""
-        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) or getattr(s, "value", None) is None:
+        if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)) or \
+                getattr(s, "value", None) is None:
             return
         checks = []
+        if isinstance(s, ast.AugAssign) and isinstance(s.op, (ast.Div, ast.FloorDiv, ast.Mod)) and \
+                s.value in self.typed.types and T.is_scalar(self.type_of(s.value)) and \
+                self.type_of(s.value).kind in "biuf" and T.is_scalar(self.type_of(s.target)):
+            checks.append((f"({self.expr(s.value)}) == 0", ZeroDivisionError, "division by zero"))
 
         def visit(node):
             if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda)):
@@ -481,6 +487,10 @@ class Emitter:
                 pass
         test = (f"{counter} < _stop" if step_value is None or step_value > 0 else f"{counter} > _stop") \
             if len(it.args) < 3 or step_value is not None else f"(_step > 0 ? {counter} < _stop : {counter} > _stop)"
+        if (step_value is None or step_value == 0) and len(it.args) == 3:  # Python's ValueError, not a loop that never ends
+            code = self.module.exception_code(ValueError, "range() arg 3 must not be zero", self.f.filename, s.lineno)
+            self.line(f"if ((long long)({self.expr(it.args[2])}) == 0) {{ kiln_jit_record(&kiln_jit_error, {code}); "
+                      f"{self._leave()} }}")
         self._range_loop(s, f"for (long long {counter} = {start}, _stop = {stop}, _step = {step}; {test}; "
                             f"{counter} += _step)", counter)
 

@@ -18,6 +18,9 @@ class Function:
         self.pyfunc = pyfunc
         self.numba_integers = numba_integers  # see infer.Typed
         self.parallel = False  # Numba's parallel=True: its prange loops split over the CPU's threads (emit.py)
+        # Numba's error_model: "python" (a division by zero raises, a host
+        # function's default) or "numpy" (it gives inf or nan, as in a kernel)
+        self.error_model = "python"
         self.name = pyfunc.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(pyfunc)

@@ -256,7 +256,7 @@ class Typed:
         """Records the statement's code in ``raised``, once, whatever the inference rounds."""
         if s not in self.raised:
             self.raised[s] = self.module.exception_code(cls, message, self.f.filename, s.lineno) \
-                if self.module.debug else 0
+                if self.module.records else 0
 
     def _for(self, s):
         it = s.iter

@@ -431,6 +431,8 @@ def _from_type_object(t):
         return RecordType(t.dtype)
     if isinstance(t, numba_types.CPointer):
         return PointerType(_from_type_object(t.dtype))
+    if isinstance(t, numba_types.BaseTuple):
+        return TupleType([_from_type_object(item) for item in t.types])
     if isinstance(t, numba_types.Number):
         return np.dtype(t.dtype.name)
     raise TypeError(f"{t!r} is not a type a kernel signature takes")

@@ -98,6 +98,14 @@ def literal_unroll(container):
     return container
 
 
+def literally(value):
+    """Numba's ``literally``: Numba compiles the function again for the
+    value as a literal type. kiln specialises on types alone and a value's
+    code is the same either way, so in a compiled function and in Python it
+    is the value."""
+    return value
+
+
 def prange(*args):
     """Numba's ``prange``: in Python, ``range``; in a compiled function, a
     loop whose iterations are independent, which a ``parallel=True``

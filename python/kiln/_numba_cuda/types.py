@@ -25,6 +25,11 @@ class Type:
     def __hash__(self):
         return hash(self.name)
 
+    @property
+    def key(self):
+        """What identifies the type: its name (``np.iinfo(int8.key)``), as in Numba."""
+        return self.name
+
     def __call__(self, *args):
         """With types: the signature returning this type; with values: a cast
         (the value as this type, as a kernel's ``float32(x)`` makes it)."""
@@ -101,6 +106,49 @@ class Array(Type):
         super().__init__(f"array({self.element}, {self.ndim}d, {layout})" if dims else f"{self.element}[]")
 
 
+class BaseTuple(Type):
+    """A tuple type: ``types`` are its items' types."""
+
+    def __init__(self, name, types):
+        self.types = tuple(types)
+        super().__init__(name)
+
+    @property
+    def count(self):
+        return len(self.types)
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    def __getitem__(self, index):
+        return self.types[index]
+
+
+class Tuple(BaseTuple):
+    """``Tuple((int64, float32))``: a tuple of those types (a UniTuple where
+    they are one type, as Numba makes it)."""
+
+    def __new__(cls, types):
+        types = tuple(types)
+        if types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
+
+    def __init__(self, types):
+        super().__init__(f"Tuple({', '.join(map(str, types))})", types)
+
+
+class UniTuple(BaseTuple):
+    """``UniTuple(float64, 3)``: a tuple of `count` items of one type."""
+
+    def __init__(self, dtype, count):
+        self.dtype = dtype
+        super().__init__(f"UniTuple({dtype} x {int(count)})", (dtype,) * int(count))
+
+
 class Record(Type):
     """A NumPy structured dtype as a Numba type (``from_dtype`` of one):
     ``dtype`` is the NumPy dtype; ``rec[:]`` is an array of such records.
@@ -150,6 +198,12 @@ class CPointer(Type):
         super().__init__(f"CPointer({dtype})")
 
 
+class Dummy(Type):
+    """A type known by name alone (Numba's base of opaque types): what Numba
+    calls ``ellipsis``, ``slice2_type``, ``unicode_type`` and the like, which
+    kiln's signatures do not take."""
+
+
 class NoneType(Type):
     """``void`` (``none``): what a kernel returns."""
 
@@ -176,6 +230,8 @@ _NUMBERS = {"boolean": "bool", "int8": "int8", "int16": "int16", "int32": "int32
 _CLASSES = {"b": Boolean, "i": Integer, "u": Integer, "f": Float, "c": Complex}
 globals().update({name: _CLASSES[normalize(dtype_name).kind](name, dtype_name) for name, dtype_name in _NUMBERS.items()})
 void = none = NoneType("none")
+ellipsis, slice2_type, slice3_type, voidptr = Dummy("ellipsis"), Dummy("slice<a:b>"), Dummy("slice<a:b:c>"), Dummy("void*")
+unicode_type = string = Dummy("unicode_type")
 bool_ = b1 = boolean  # noqa: F821  (made just above)
 i1, i2, i4, i8 = int8, int16, int32, int64  # noqa: F821
 u1, u2, u4, u8 = uint8, uint16, uint32, uint64  # noqa: F821
@@ -210,6 +266,8 @@ def typeof(value):
         return float64  # noqa: F821
     if isinstance(value, complex):
         return complex128  # noqa: F821
+    if isinstance(value, tuple):
+        return Tuple([typeof(item) for item in value])
     shape = getattr(value, "shape", None)
     if shape is None or not hasattr(value, "dtype"):
         raise TypeError(f"typeof: no Numba type for a {type(value).__name__}")
@@ -246,6 +304,6 @@ def from_dtype(dtype):
     return globals()["boolean" if d.name == "bool" else d.name]
 
 
-__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "Record", "NPDatetime", "NPTimedelta", "CPointer", "NoneType", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
+__all__ = ["Type", "Number", "Boolean", "Integer", "Float", "Complex", "Array", "BaseTuple", "Tuple", "UniTuple", "Record", "NPDatetime", "NPTimedelta", "CPointer", "Dummy", "NoneType", "ellipsis", "slice2_type", "slice3_type", "voidptr", "unicode_type", "string", "Signature", "from_dtype", "as_dtype", "signature", "typeof", "void", "none", *_NUMBERS,
            "bool_", "b1", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4", "f8", "c8", "c16", "byte",
            "intc", "uintc", "longlong", "ulonglong", "intp", "uintp", "float_", "double", "complex_"]

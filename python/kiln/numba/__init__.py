@@ -14,6 +14,7 @@ import sys as _sys
 from .. import cuda  # noqa: F401
 from .._numba_cuda import types  # noqa: F401
 from .._numba_cuda.types import *  # noqa: F401,F403  (float32, int64, void, ...)
+from .._numba_cuda.kernel_language import literal_unroll, literally  # noqa: F401
 from ..cuda import typeof  # noqa: F401
 from .cpu_dispatcher import CPUDispatcher, jit, njit, prange  # noqa: F401
 

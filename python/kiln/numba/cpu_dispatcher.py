@@ -34,15 +34,24 @@ class CPUDispatcher(Dispatcher):
         super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck))
         self.targetoptions = dict(numba_options, boundscheck=boundscheck)
         self.function.parallel = bool(numba_options.get("parallel"))
+        error_model = numba_options.get("error_model", "python")
+        if error_model not in ("python", "numpy"):
+            raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
+        self.function.error_model = error_model
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
 
     def __call__(self, *args):
+        if self._declared_signatures:  # Numba's dispatch: the arguments convert to a declared signature
+            args = self._cast_to_signature(args)
         types = tuple(_arg_type(a) for a in args)
         found = self._entries.get(types)
         if found is None:
             if len(args) != len(self.function.params):
                 raise TypeError(f"{self.__name__}() takes {len(self.function.params)} positional arguments "
                                 f"but {len(args)} were given")
+            if self._declared_signatures and not any(list(types) == list(s) for _, s in self._declared_signatures):
+                raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
+                                f"{self.__name__} was declared for {self._declared()}")
             found = self._entries[types] = self._entry(types)
         entry, returns = found
         from .._numpy.creation import empty
@@ -71,14 +80,12 @@ class CPUDispatcher(Dispatcher):
         for a lone scalar)."""
         from .._jit.dispatcher import Module
 
-        # A function that raises or asserts runs in kiln's debug mode, whose
-        # entry records what was raised for the call to raise in Python; so
-        # does one that makes arrays (a negative dimension is a ValueError).
-        debug = self.debug or any(isinstance(n, (ast.Raise, ast.Assert)) for n in ast.walk(self.function.node))
-        typing = Module(debug)
+        # The entry's module records what a raise, an assert, a division by
+        # zero or a negative dimension raised, for the call to raise in Python
+        # (Numba's CPU error model), without debug mode's bounds checks.
+        typing = Module(self.debug, records=True)
         typing.host_entry = True
         _, returned = typing.device_function(self, types)
-        debug = debug or typing.makes_arrays
         params = [f"a{i}" for i in range(len(types))]
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
@@ -105,7 +112,7 @@ class CPUDispatcher(Dispatcher):
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         scope = {"_kiln_target": self, "_kiln_hand_over": heap_arrays.hand_over, "_kiln_release": heap_arrays.release}
         exec(compile(source, filename, "exec"), scope)
-        entry = Dispatcher(scope[name], debug=debug)
+        entry = Dispatcher(scope[name], debug=self.debug)
         entry.host_entry = True
         return entry, returns
 
@@ -128,8 +135,11 @@ class CPUDispatcher(Dispatcher):
         return "\n\n".join(source for entry, _ in entries for source in entry._sources.values())
 
 
+# _nrt: Numba's switch for its reference-counting runtime, which kiln does
+# not have (a compiled function's arrays are freed at its return or owned by
+# NumPy), so either value means the same.
 _OPTIONS = {"nopython", "nogil", "cache", "fastmath", "parallel", "boundscheck", "error_model", "inline",
-            "locals", "target", "no_cpython_wrapper", "no_cfunc_wrapper", "forceinline", "looplift"}
+            "locals", "target", "no_cpython_wrapper", "no_cfunc_wrapper", "forceinline", "looplift", "_nrt"}
 
 
 def njit(signature_or_function=None, **options):

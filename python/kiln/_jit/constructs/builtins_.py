@@ -266,7 +266,20 @@ DEVICE_CALL = DeviceCall()
 def constructs():
     return {builtins.abs: Abs(), builtins.min: MinMax(True), builtins.max: MinMax(False), builtins.round: Round(),
             builtins.int: CAST, builtins.float: CAST, builtins.bool: CAST, builtins.len: Len(),
-            builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power(), builtins.tuple: TupleOf()}
+            builtins.complex: MakeComplex(), builtins.print: Print(), builtins.pow: Power(), builtins.tuple: TupleOf(),
+            K.literally: Literally()}
+
+
+class Literally(Construct):
+    """``literally(x)`` (kernel_language.literally): the value."""
+
+    def type(self, typer, node):
+        if len(node.args) != 1:
+            typer.typing(node, "literally() takes one value")
+        return typer.expr(node.args[0])
+
+    def emit(self, emitter, node):
+        return emitter.expr(node.args[0])
 
 
 NEWLINE = "\\n"  # as C source spells it

@@ -29,7 +29,7 @@ def made(typer, node, error=None):
     typer.module.makes_arrays = True
     if error is not None and node not in typer.raised:
         typer.raised[node] = typer.module.exception_code(*error, typer.f.filename, node.lineno) \
-            if typer.module.debug else 0
+            if typer.module.records else 0
 
 
 def record(emitter, node):

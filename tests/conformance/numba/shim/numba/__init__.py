@@ -13,8 +13,11 @@ import kiln.cuda as _kiln_cuda  # noqa: E402
 from kiln.cuda import types  # noqa: F401,E402
 from kiln.cuda.types import *  # noqa: F401,F403,E402  (Numba's scalar types: float32, int32, void...)
 
-from . import cuda  # noqa: F401,E402
+from . import cuda, internals  # noqa: F401,E402  (internals: see its docstring)
 from .cuda.core import errors  # noqa: F401,E402
+from .core import types as _core_types  # noqa: E402
+
+_sys.modules[__name__ + ".types"] = _core_types  # numba.types is numba.core.types
 
 _FROM_KILN_CUDA = {"vectorize", "guvectorize", "typeof"}
 
