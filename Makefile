@@ -8,7 +8,7 @@ DEPS_STAMP := $(VENV)/.kiln-deps
 SOURCES := $(shell find CMakeLists.txt pyproject.toml include src python tests/cpp -type f -not -name '*.so' -not -path '*/__pycache__/*' 2>/dev/null)
 BUILD_STAMP := $(BUILD_DIR)/.kiln-installed
 
-.PHONY: all build test test-cpp test-python test-fusion-modes demo docs bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance-downstream conformance clean
+.PHONY: all build test test-cpp test-python test-fusion-modes demo docs bench gpu-check fuzz conformance-pycuda conformance-cupy conformance-numba conformance-numba-cpu conformance-programs conformance-downstream conformance clean
 
 all: build
 
@@ -169,6 +169,19 @@ conformance-numba: build
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/numba/run.py --device cuda; fi
 
+# Numba's own CPU tests (numba/tests of Numba's wheel: the language files,
+# npyufunc/, doc_examples/) through the same shim (tests/conformance/numba_cpu/
+# run.py), against the baseline of real Numba on this machine. The baseline's
+# own run (an hour on 2 cores) is make conformance-numba-cpu RECORD_NUMBA=1,
+# in a venv of its own (.venv-numba-cpu, NumPy as kiln's).
+conformance-numba-cpu: build
+	test -x .venv-numba-cpu/bin/python || { $(PYTHON) -m venv .venv-numba-cpu && \
+	  .venv-numba-cpu/bin/pip install --quiet numba==0.68.1 pytest scipy \
+	    "numpy==$$($(PY) -c 'import numpy; print(numpy.__version__)')"; }
+	if [ -n "$(RECORD_NUMBA)" ]; then cd tests && ../$(PY) conformance/numba_cpu/run.py \
+	  --numba $(CURDIR)/.venv-numba-cpu/bin/python --record; fi
+	cd tests && ../$(PY) conformance/numba_cpu/run.py
+
 # Whole programs, unchanged, through the name-only shim
 # (tests/conformance/programs/): the N-Ways lab's three RDF programs on a
 # DCD written with MDAnalysis, each judged against a NumPy RDF, on the CPU
@@ -189,7 +202,7 @@ conformance-downstream: build
 	if $(PY) -c "import kiln, sys; sys.exit(not kiln.cuda.is_available())"; then \
 	  cd tests && ../$(PY) conformance/downstream/run.py --device cuda; fi
 
-conformance: conformance-pycuda conformance-cupy conformance-numba conformance-programs conformance-downstream
+conformance: conformance-pycuda conformance-cupy conformance-numba conformance-numba-cpu conformance-programs conformance-downstream
 
 clean:
 	rm -rf build $(VENV)

@@ -327,7 +327,8 @@ class Emitter:
     def block(self, body):
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
-            if self.module.debug or (self.module.records and self.f.error_model == "python"):
+            if self.module.debug or (self.module.records and self.f.error_model == "python" and
+                                     not getattr(self, "_in_openmp", 0)):
                 self._debug_checks(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
 
@@ -487,7 +488,9 @@ class Emitter:
                 pass
         test = (f"{counter} < _stop" if step_value is None or step_value > 0 else f"{counter} > _stop") \
             if len(it.args) < 3 or step_value is not None else f"(_step > 0 ? {counter} < _stop : {counter} > _stop)"
-        if (step_value is None or step_value == 0) and len(it.args) == 3:  # Python's ValueError, not a loop that never ends
+        if (step_value is None or step_value == 0) and len(it.args) == 3 and self.module.records and \
+                not getattr(self, "_in_openmp", 0):
+            # Python's ValueError, not a loop that never ends
             code = self.module.exception_code(ValueError, "range() arg 3 must not be zero", self.f.filename, s.lineno)
             self.line(f"if ((long long)({self.expr(it.args[2])}) == 0) {{ kiln_jit_record(&kiln_jit_error, {code}); "
                       f"{self._leave()} }}")
@@ -569,8 +572,12 @@ class Emitter:
         self._depth += 1
         self.line(f"const long long _start{tag} = {start}, _stop{tag} = {stop}, _step{tag} = {step};")
         self.lines.append("#pragma omp parallel for schedule(static)" + clauses)
+        # No statement may leave an OpenMP loop's body, so there a division
+        # by zero is not checked (NumPy's error model: inf or nan).
+        self._in_openmp = getattr(self, "_in_openmp", 0) + 1
         self._range_loop(s, f"for (long long {counter} = _start{tag}; {counter} < _stop{tag}; {counter} += _step{tag})",
                          counter)
+        self._in_openmp -= 1
         self._depth -= 1
         self.line("}")
 
