@@ -116,6 +116,13 @@ def common_reasons(reasons, count=25):
     return counter.most_common(count)
 
 
+def print_run(files, seconds, reasons):
+    """The run's size and time, then its commonest failure reasons."""
+    print(f"{files} files in {seconds:.0f} s")
+    for reason, count in common_reasons(reasons):
+        print(f"{count:5d}  {reason}")
+
+
 def report(here, device, result, record, compared=lambda test_id: True):
     """Write results-<device>.json, print the table, and either record it as
     baseline-<device>.json or compare: exit status 1 when a test that passed

@@ -168,9 +168,7 @@ def main():
     ran = set(files)
     status = suite_runner.report(HERE, label, result, options.record,
                                  compared=lambda test_id: split_id(test_id)[0] in ran)
-    print(f"{len(files)} files in {elapsed:.0f} s")
-    for reason, count in suite_runner.common_reasons(reasons):
-        print(f"{count:5d}  {reason}")
+    suite_runner.print_run(len(files), elapsed, reasons)
     return status
 
 

@@ -169,9 +169,7 @@ def main():
               "summary": suite_runner.summarise(outcomes, part_of), "outcomes": outcomes, "reasons": reasons}
     ran = {f[:-3].replace("/", ".") for f in files}
     status = suite_runner.report(HERE, label, result, options.record, compared=lambda t: part_of(t) in ran)
-    print(f"{len(files)} files in {elapsed:.0f} s")
-    for reason, count in suite_runner.common_reasons(reasons):
-        print(f"{count:5d}  {reason}")
+    suite_runner.print_run(len(files), elapsed, reasons)
     return status
 
 
