@@ -408,12 +408,16 @@ class Dispatcher:
         raise ValueError(f"{self.__name__}: the launch configuration was not specified: launch it as "
                          f"{self.__name__}[griddim, blockdim](...)")  # Numba's ValueError
 
+    def check_declared(self, types):
+        """TypeError, as Numba's, where signatures were declared and `types` is none of them."""
+        if self._declared_signatures and not any(list(types) == list(s[1]) for s in self._declared_signatures):
+            raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
+                            f"{self.__name__} was declared for {self._declared()}")
+
     def kernel_for(self, types):
         kernel = self._kernels.get(types)
         if kernel is None:
-            if self._declared_signatures and not any(list(types) == s[1] for s in self._declared_signatures):
-                raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
-                                f"{self.__name__} was declared for {self._declared()}")
+            self.check_declared(types)
             source, module = self.source_for(types)
             kernel, = generated_kernels(source, [f"kiln_jit::{self.function.c_name}"], self._options)
             kernel._kiln_exceptions = module.exceptions if module.records else None

@@ -33,6 +33,7 @@ class Emitter:
         self.lines = []
         self._loops = []  # of the loops being emitted, innermost last: the flag its break sets for its else, or None
         self._depth = 0
+        self._in_openmp = 0  # the OpenMP loops (parallel prange) enclosing the code being emitted
         self._function(c_name)
 
     # ---- what the typed tree knows -----------------------------------------------
@@ -327,10 +328,15 @@ class Emitter:
     def block(self, body):
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
-            if self.module.debug or (self.module.records and self.f.error_model == "python" and
-                                     not getattr(self, "_in_openmp", 0)):
+            if self.module.debug or (self._may_raise() and self.f.error_model == "python"):
                 self._debug_checks(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
+
+    def _may_raise(self):
+        """Whether a check here may record an error and leave: the module has
+        the record, and no OpenMP loop's body (which no statement may leave)
+        encloses the code."""
+        return self.module.records and not self._in_openmp
 
     def _debug_checks(self, s):
         """Debug mode, and every function of a kiln.numba entry (Numba's CPU
@@ -344,18 +350,22 @@ class Emitter:
                 getattr(s, "value", None) is None:
             return
         checks = []
-        if isinstance(s, ast.AugAssign) and isinstance(s.op, (ast.Div, ast.FloorDiv, ast.Mod)) and \
-                s.value in self.typed.types and T.is_scalar(self.type_of(s.value)) and \
-                self.type_of(s.value).kind in "biuf" and T.is_scalar(self.type_of(s.target)):
-            checks.append((f"({self.expr(s.value)}) == 0", ZeroDivisionError, "division by zero"))
+
+        def divide(op, result, divisor):
+            """A /, // or % of numbers (of arrays it is NumPy's: inf or nan)."""
+            if isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and divisor in self.typed.types and \
+                    T.is_scalar(self.type_of(result)) and T.is_scalar(self.type_of(divisor)) and \
+                    self.type_of(divisor).kind in "biuf":
+                checks.append((f"({self.expr(divisor)}) == 0", ZeroDivisionError, "division by zero"))
+
+        if isinstance(s, ast.AugAssign):
+            divide(s.op, s.target, s.value)
 
         def visit(node):
             if isinstance(node, (ast.IfExp, ast.BoolOp, ast.Lambda)):
                 return
-            if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)) and \
-                    node in self.typed.types and T.is_scalar(self.type_of(node.right)) and \
-                    self.type_of(node.right).kind in "biuf":
-                checks.append((f"({self.expr(node.right)}) == 0", ZeroDivisionError, "division by zero"))
+            if isinstance(node, ast.BinOp) and node in self.typed.types:
+                divide(node.op, node, node.right)
             if node in self.typed.dynamic_items:
                 n, index = self.typed.dynamic_items[node], f"(long long)({self.expr(node.slice)})"
                 checks.append((f"{index} < -{n}LL || {index} >= {n}LL", IndexError, "tuple index out of range"))
@@ -488,8 +498,7 @@ class Emitter:
                 pass
         test = (f"{counter} < _stop" if step_value is None or step_value > 0 else f"{counter} > _stop") \
             if len(it.args) < 3 or step_value is not None else f"(_step > 0 ? {counter} < _stop : {counter} > _stop)"
-        if (step_value is None or step_value == 0) and len(it.args) == 3 and self.module.records and \
-                not getattr(self, "_in_openmp", 0):
+        if (step_value is None or step_value == 0) and len(it.args) == 3 and self._may_raise():
             # Python's ValueError, not a loop that never ends
             code = self.module.exception_code(ValueError, "range() arg 3 must not be zero", self.f.filename, s.lineno)
             self.line(f"if ((long long)({self.expr(it.args[2])}) == 0) {{ kiln_jit_record(&kiln_jit_error, {code}); "
@@ -574,7 +583,7 @@ class Emitter:
         self.lines.append("#pragma omp parallel for schedule(static)" + clauses)
         # No statement may leave an OpenMP loop's body, so there a division
         # by zero is not checked (NumPy's error model: inf or nan).
-        self._in_openmp = getattr(self, "_in_openmp", 0) + 1
+        self._in_openmp += 1
         self._range_loop(s, f"for (long long {counter} = _start{tag}; {counter} < _stop{tag}; {counter} += _step{tag})",
                          counter)
         self._in_openmp -= 1

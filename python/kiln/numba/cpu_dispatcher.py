@@ -49,9 +49,7 @@ class CPUDispatcher(Dispatcher):
             if len(args) != len(self.function.params):
                 raise TypeError(f"{self.__name__}() takes {len(self.function.params)} positional arguments "
                                 f"but {len(args)} were given")
-            if self._declared_signatures and not any(list(types) == list(s) for _, s in self._declared_signatures):
-                raise TypeError(f"No matching definition for argument type(s) {', '.join(map(str, types))}: "
-                                f"{self.__name__} was declared for {self._declared()}")
+            self.check_declared(types)
             found = self._entries[types] = self._entry(types)
         entry, returns = found
         from .._numpy.creation import empty
