@@ -150,7 +150,6 @@ def main():
                         f"numba-cpu-{label}")
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
-    package = numba_package(options.source)
     if options.numba:
         # Real Numba runs its own copy of the same files, in its own package.
         tests = pathlib.Path(subprocess.run([options.numba, "-c", "import numba.tests, os; "
@@ -158,7 +157,7 @@ def main():
                                             check=True, capture_output=True, text=True).stdout.strip())
         env = dict(os.environ)
     else:
-        tests = stage(package, work)
+        tests = stage(numba_package(options.source), work)
         # The shim's directory first on the path, so that no installed Numba is found.
         env = suite_runner.device_env("cpu", PYTHONPATH=os.pathsep.join(
             p for p in (str(work), os.environ.get("PYTHONPATH")) if p))
