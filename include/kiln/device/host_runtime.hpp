@@ -702,6 +702,18 @@ int run_blocks(Launch* launch, void* body, void (*one_thread)(void*), void (*all
     }
     return launch->error[0] ? -1 : 0;
   }
+  // One block (an @njit function's entry, a small launch) runs on the
+  // calling thread itself, without a team: what its code sets of OpenMP's
+  // per-thread settings (kiln.numba's set_num_threads and
+  // set_parallel_chunksize) stays the caller's, as Numba's thread-local
+  // settings do, and its parallel loops are a first level of parallelism.
+  if (blocks == 1) {
+    enter_launch(launch, body, one_thread);
+    if (launch->interrupted && *launch->interrupted) fail(kInterrupted);
+    else run_block(launch, 0, body, all_threads);
+    current_launch = nullptr;
+    return launch->error[0] ? -1 : 0;
+  }
   // No more OS threads than blocks: waking 64 cores for a one-block launch
   // took 0.2 ms on a 64-core host (6 us on 16 cores).
 #pragma omp parallel num_threads(blocks < usual ? static_cast<int>(blocks) : usual)

@@ -59,6 +59,28 @@ __device__ bool kiln_array_any(const kiln_view<T, ND>& a) {
 
 // max (largest) or min; a NaN is the result (NumPy's max/min), or is
 // skipped (nanmax/nanmin: NaN only when every element is).
+// Whether x comes before y in NumPy's order: numbers as they compare,
+// complex numbers by their real parts, then their imaginary parts.
+template <class T> __device__ __forceinline__ bool kiln_before(T x, T y) { return x < y; }
+template <class T> __device__ __forceinline__ bool kiln_before(complex<T> x, complex<T> y) {
+  return x.re < y.re || (x.re == y.re && x.im < y.im);
+}
+
+// np.argmax / np.argmin of the whole array: the C-order index of the first
+// largest (smallest) element, or of the first NaN where there is one, as
+// NumPy's; -1 for an empty array (the caller raises).
+template <class T, int ND>
+__device__ long long kiln_array_arg_extreme(const kiln_view<T, ND>& a, bool largest) {
+  T best = T(0);
+  long long at = -1;
+  for (long long k = 0, n = a.size(); k < n; ++k) {
+    const T x = kiln_nth(a, k);
+    if (kiln_isnan(x)) return k;
+    if (at < 0 || (largest ? kiln_before(best, x) : kiln_before(x, best))) best = x, at = k;
+  }
+  return at;
+}
+
 template <class T, int ND>
 __device__ T kiln_array_extreme(const kiln_view<T, ND>& a, bool largest, bool skip_nan) {
   bool found = false, nan = false;
@@ -66,7 +88,7 @@ __device__ T kiln_array_extreme(const kiln_view<T, ND>& a, bool largest, bool sk
   kiln_for_each(a, [&](const T& x) {
     if (kiln_isnan(x)) {
       nan = true, a_nan = x;
-    } else if (!found || (largest ? x > best : x < best)) {
+    } else if (!found || (largest ? kiln_before(best, x) : kiln_before(x, best))) {
       best = x, found = true;
     }
   });

@@ -294,6 +294,45 @@ struct op_fmod {
   __device__ static double call(double a, double b) { return fmod(a, b); }
   __device__ static half call(half a, half b) { return to_half(fmodf(to_float(a), to_float(b))); }
 };
+// NumPy's gcd and lcm of integers: of the magnitudes, never negative;
+// gcd(0, 0) and lcm(0, x) are 0 (Euclid's algorithm, as npy_gcd).
+struct op_gcd {
+  template <class T> __device__ static T call(T a, T b) {
+    if (is_signed_int<T>::value) {
+      a = a < 0 ? (T)(-a) : a;
+      b = b < 0 ? (T)(-b) : b;
+    }
+    while (b != 0) {
+      const T r = a % b;
+      a = b;
+      b = r;
+    }
+    return a;
+  }
+};
+struct op_lcm {
+  template <class T> __device__ static T call(T a, T b) {
+    // of the magnitudes, wrapping where the product does not fit (as NumPy's)
+    if (is_signed_int<T>::value) {
+      a = a < 0 ? (T)(-a) : a;
+      b = b < 0 ? (T)(-b) : b;
+    }
+    const T g = op_gcd::call(a, b);
+    return g == 0 ? T(0) : (T)(a / g * b);
+  }
+};
+// NumPy's ldexp: x * 2**e, the exponent an integer (clamped to int's range,
+// where every result has long saturated to 0 or inf).
+struct op_ldexp {
+  template <class E> __device__ static int exponent(E e) {
+    if (!is_signed_int<E>::value) return (unsigned long long)e > 2147483647ull ? 2147483647 : (int)e;
+    const long long v = (long long)e;
+    return v > 2147483647LL ? 2147483647 : (v < -2147483647LL - 1 ? -2147483647 - 1 : (int)v);
+  }
+  template <class E> __device__ static float call(float x, E e) { return ldexpf(x, exponent(e)); }
+  template <class E> __device__ static double call(double x, E e) { return ldexp(x, exponent(e)); }
+  template <class E> __device__ static half call(half x, E e) { return to_half(ldexpf(to_float(x), exponent(e))); }
+};
 struct op_power {
   // Square-and-multiply with wrap-around; negative exponents are refused on the host.
   template <class T> __device__ static T call(T a, T b) {

@@ -339,6 +339,7 @@ class Dispatcher:
         self.__doc__ = pyfunc.__doc__
         self._kiln_device_function = device
         self._function = None
+        self._function_options = {}  # how its Function is translated (kiln.numba's parallel, error_model)
         self._declared_signatures = [T.parse_signature(s) for s in signatures]  # (return, argument types)
         self._kernels = {}  # argument types -> RawKernel
         self._sources = {}  # argument types -> the CUDA C++ of that specialisation
@@ -354,7 +355,7 @@ class Dispatcher:
     @property
     def function(self):
         if self._function is None:
-            self._function = Function(self.py_func, self._numba_integers)
+            self._function = Function(self.py_func, self._numba_integers, **self._function_options)
             # A recursive function typed as it is decorated (a declared
             # signature) calls a name not bound yet: the name it is being bound to.
             self._function.scope.setdefault(self.py_func.__name__, self)

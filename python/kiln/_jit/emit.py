@@ -12,7 +12,7 @@ from .._core import CompileError
 from . import constructs
 from .._numba_cuda import kernel_language as K
 from . import types as T
-from .constructs import array_expressions, captured_arrays, datetimes, enum_members, local_arrays, records
+from .constructs import array_expressions, captured_arrays, datetimes, enum_members, local_arrays, numba_threads, records
 from .cxx import cast, float_literal, fn, literal
 
 _BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
@@ -328,9 +328,13 @@ class Emitter:
     def block(self, body):
         for s in body:
             self.line(f'#line {s.lineno} "{self.f.filename}"')
-            if self.module.debug or (self._may_raise() and self.f.error_model == "python"):
+            if self.module.debug or self._may_raise():
                 self._debug_checks(s)
             getattr(self, "_stmt_" + type(s).__name__)(s)
+
+    def in_openmp_loop(self):
+        """Whether the code being emitted is a prange loop's body, run by OpenMP's threads."""
+        return self._in_openmp > 0
 
     def _may_raise(self):
         """Whether a check here may record an error and leave: the module has
@@ -342,8 +346,10 @@ class Emitter:
         """Debug mode, and every function of a kiln.numba entry (Numba's CPU
         compiler has Python's error model by default, its CUDA one NumPy's):
         before a statement, each divisor of a /, // or % in it is checked (a
-        zero raises ZeroDivisionError), and each index of a tuple known only
-        when running (out of range raises IndexError), the thread stopping
+        zero raises ZeroDivisionError; not with error_model='numpy'), each
+        index of a tuple known only when running (out of range raises
+        IndexError), and the arguments of calls whose construct has checks
+        (a ValueError of set_parallel_chunksize), the thread stopping
         there. Those under a condition (x if c else y, and/or) and in nested
         blocks are left to their own evaluation."""
         if not isinstance(s, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Expr, ast.Return)) or \
@@ -351,9 +357,11 @@ class Emitter:
             return
         checks = []
 
+        python_errors = self.module.debug or self.f.error_model == "python"
+
         def divide(op, result, divisor):
             """A /, // or % of numbers (of arrays it is NumPy's: inf or nan)."""
-            if isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and divisor in self.typed.types and \
+            if python_errors and isinstance(op, (ast.Div, ast.FloorDiv, ast.Mod)) and divisor in self.typed.types and \
                     T.is_scalar(self.type_of(result)) and T.is_scalar(self.type_of(divisor)) and \
                     self.type_of(divisor).kind in "biuf":
                 checks.append((f"({self.expr(divisor)}) == 0", ZeroDivisionError, "division by zero"))
@@ -366,6 +374,10 @@ class Emitter:
                 return
             if isinstance(node, ast.BinOp) and node in self.typed.types:
                 divide(node.op, node, node.right)
+            construct = (self.typed.construct(node.func) or self.typed.method(node)) \
+                if isinstance(node, ast.Call) else None
+            if hasattr(construct, "checks"):
+                checks.extend(construct.checks(self, node))  # the ValueErrors of its arguments
             if node in self.typed.dynamic_items:
                 n, index = self.typed.dynamic_items[node], f"(long long)({self.expr(node.slice)})"
                 checks.append((f"{index} < -{n}LL || {index} >= {n}LL", IndexError, "tuple index out of range"))
@@ -373,6 +385,11 @@ class Emitter:
                 visit(child)
 
         visit(s.value)
+        self._raise_where(checks, s)
+
+    def _raise_where(self, checks, s):
+        """Statement `s`'s checks: each (C++ condition, exception class,
+        message) raises where its condition holds."""
         for test, cls, message in checks:
             code = self.module.exception_code(cls, message, self.f.filename, s.lineno)
             self.line(f"if ({test}) {{ kiln_jit_record(&kiln_jit_error, {code}); {self._leave()} }}")
@@ -458,6 +475,19 @@ class Emitter:
 
     def _target_type(self, t):
         return self.typed.locals[t.id] if isinstance(t, ast.Name) else self.type_of(t)
+
+    def _stmt_With(self, s):
+        """The context managers' C++ objects (Typed._with), alive for the block."""
+        self.line("{")
+        self._depth += 1
+        for k, item in enumerate(s.items):
+            construct = self.typed.construct(item.context_expr.func)
+            if self._may_raise():
+                self._raise_where(construct.checks(self, item.context_expr), s)
+            self.line(construct.enter(self, item.context_expr, f"_with{s.lineno}_{k}"))
+        self.block(s.body)
+        self._depth -= 1
+        self.line("}")
 
     def _stmt_If(self, s):
         self.line(f"if ((bool)({self.expr(s.test)})) {{")
@@ -580,7 +610,10 @@ class Emitter:
         self.line("{")
         self._depth += 1
         self.line(f"const long long _start{tag} = {start}, _stop{tag} = {stop}, _step{tag} = {step};")
-        self.lines.append("#pragma omp parallel for schedule(static)" + clauses)
+        # The schedule is the thread's (kiln.numba's set_parallel_chunksize)
+        self.module.includes.add(numba_threads.HEADER)
+        self.line("kiln_numba_schedule();")
+        self.lines.append("#pragma omp parallel for schedule(runtime)" + clauses)
         # No statement may leave an OpenMP loop's body, so there a division
         # by zero is not checked (NumPy's error model: inf or nan).
         self._in_openmp += 1

@@ -14,13 +14,13 @@ from .errors import UnsupportedError
 class Function:
     """The parsed source of a Python function, shared by its specialisations."""
 
-    def __init__(self, pyfunc, numba_integers=True):
+    def __init__(self, pyfunc, numba_integers=True, parallel=False, error_model="python"):
         self.pyfunc = pyfunc
         self.numba_integers = numba_integers  # see infer.Typed
-        self.parallel = False  # Numba's parallel=True: its prange loops split over the CPU's threads (emit.py)
+        self.parallel = parallel  # Numba's parallel=True: its prange loops split over the CPU's threads (emit.py)
         # Numba's error_model: "python" (a division by zero raises, a host
         # function's default) or "numpy" (it gives inf or nan, as in a kernel)
-        self.error_model = "python"
+        self.error_model = error_model
         self.name = pyfunc.__name__
         try:
             lines, self.first_line = inspect.getsourcelines(pyfunc)
@@ -34,16 +34,41 @@ class Function:
             raise UnsupportedError(f"{self.name}: only functions defined with def can be jitted")
         ast.increment_lineno(tree, self.first_line - 1)
         args = self.node.args
-        if args.vararg or args.kwarg or args.kwonlyargs or args.defaults or args.posonlyargs:
-            self.error(UnsupportedError, self.node, "default, keyword-only and variable arguments")
+        if args.vararg or args.kwarg:
+            self.error(UnsupportedError, self.node, "variable arguments (*args, **kwargs)")
+        self.signature = inspect.signature(pyfunc)  # Python's rules for defaults and keywords (bind)
         self.scope = {**pyfunc.__globals__, **_nonlocals(pyfunc)}
         _Desugar().visit(self.node)
         _inline_built_lists(self.node)
         _Unroll(self).visit(self.node)
         _separate_loop_targets(self.node)
         _rename_cxx_keywords(self.node)
-        self.params = [a.arg for a in args.args]
+        self.params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
         self.assigned_once = _assigned_once(self.node, self.params)
+
+    def bind(self, args, kwargs):
+        """A call's arguments in parameter order, the defaults of those not
+        given filled in, by Python's rules (and its TypeError)."""
+        bound = self.signature.bind(*args, **kwargs)
+        bound.apply_defaults()
+        return [bound.arguments[p] for p in self.params]
+
+    def bind_nodes(self, call):
+        """The argument expressions of `call` (of this function, in compiled
+        code) in parameter order: its keywords placed, each default not
+        given a constant, as Numba types an omitted argument."""
+        if any(k.arg is None for k in call.keywords):
+            self.error(UnsupportedError, call, "a call with **kwargs")
+        bound = self.bind(call.args, {k.arg: k.value for k in call.keywords})
+        nodes = []
+        for param, value in zip(self.params, bound):
+            if not isinstance(value, ast.AST):
+                if not isinstance(value, (bool, int, float, complex)):
+                    self.error(UnsupportedError, call, f"the default {value!r} of {param} in a call from compiled "
+                                                       "code (a number's default is supported)")
+                value = ast.copy_location(ast.Constant(value=value), call)
+            nodes.append(value)
+        return nodes
 
     @property
     def c_name(self):

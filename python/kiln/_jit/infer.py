@@ -237,8 +237,21 @@ class Typed:
             self.expr(s.test)
             message = self.constant(s.msg) if s.msg is not None else ""
             self._code(AssertionError, str(message), s)
+        elif isinstance(s, ast.With):
+            self._with(s)
         elif not isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
             self.unsupported(s, f"the statement {type(s).__name__}")
+
+    def _with(self, s):
+        """``with cm(...):`` of a context manager compiled code knows (a
+        construct with ``enter``: kiln.numba's parallel_chunksize)."""
+        for item in s.items:
+            call = item.context_expr
+            construct = self.construct(call.func) if isinstance(call, ast.Call) else None
+            if not hasattr(construct, "enter") or item.optional_vars is not None:
+                self.unsupported(s, f"the context manager {ast.unparse(item)}")
+            self.expr(call)
+        self._block(s.body)
 
     def _exception(self, s, exc):
         """The code of ``raise E`` or ``raise E("constant message")`` (the

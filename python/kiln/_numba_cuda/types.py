@@ -285,6 +285,8 @@ def as_dtype(numba_type):
 
     if isinstance(numba_type, Record):
         return numba_type.dtype
+    if isinstance(numba_type, numpy.dtype) or (isinstance(numba_type, type) and issubclass(numba_type, numpy.generic)):
+        return numpy.dtype(numba_type)  # already NumPy's (a kiln scalar type's .dtype is)
     if not isinstance(numba_type, Number):
         raise TypeError(f"as_dtype: {numba_type!r} is not a scalar type")
     return numpy.dtype(numba_type.dtype.name)

@@ -33,22 +33,21 @@ class CPUDispatcher(Dispatcher):
     def __init__(self, pyfunc, signatures=(), boundscheck=False, **numba_options):
         super().__init__(pyfunc, device=True, signatures=signatures, debug=bool(boundscheck))
         self.targetoptions = dict(numba_options, boundscheck=boundscheck)
-        self.function.parallel = bool(numba_options.get("parallel"))
         error_model = numba_options.get("error_model", "python")
         if error_model not in ("python", "numpy"):
             raise ValueError(f"error_model must be 'python' or 'numpy', not {error_model!r}")
-        self.function.error_model = error_model
+        # Parsed at the first call, as Numba compiles lazily: decorating never fails
+        self._function_options = {"parallel": bool(numba_options.get("parallel")), "error_model": error_model}
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
 
-    def __call__(self, *args):
+    def __call__(self, *args, **kwargs):
+        if kwargs or len(args) != len(self.function.params):  # defaults and keywords, by Python's rules
+            args = tuple(self.function.bind(args, kwargs))
         if self._declared_signatures:  # Numba's dispatch: the arguments convert to a declared signature
             args = self._cast_to_signature(args)
         types = tuple(_arg_type(a) for a in args)
         found = self._entries.get(types)
         if found is None:
-            if len(args) != len(self.function.params):
-                raise TypeError(f"{self.__name__}() takes {len(self.function.params)} positional arguments "
-                                f"but {len(args)} were given")
             self.check_declared(types)
             found = self._entries[types] = self._entry(types)
         entry, returns = found
@@ -135,9 +134,12 @@ class CPUDispatcher(Dispatcher):
 
 # _nrt: Numba's switch for its reference-counting runtime, which kiln does
 # not have (a compiled function's arrays are freed at its return or owned by
-# NumPy), so either value means the same.
+# NumPy), so either value means the same. no_rewrites: Numba's switch for
+# its IR rewrite passes (array expressions among them), which kiln does not
+# have (it translates the AST), so it changes nothing either.
 _OPTIONS = {"nopython", "nogil", "cache", "fastmath", "parallel", "boundscheck", "error_model", "inline",
-            "locals", "target", "no_cpython_wrapper", "no_cfunc_wrapper", "forceinline", "looplift", "_nrt"}
+            "locals", "target", "no_cpython_wrapper", "no_cfunc_wrapper", "forceinline", "looplift", "_nrt",
+            "no_rewrites"}
 
 
 def njit(signature_or_function=None, **options):

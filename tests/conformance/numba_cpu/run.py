@@ -44,6 +44,9 @@ FILES = ["test_builtins.py", "test_mathlib.py", "test_operators.py", "test_range
 DIRECTORIES = ["npyufunc", "doc_examples"]
 # Numba's test files that are the harness, not tests: the shim has its own.
 HARNESS = {"support.py", "__init__.py"}
+# Numba's sorting algorithms in Python, which test_sort compiles and checks
+# against (its pure-Python modules, staged as they are, as the tests are).
+ALGORITHMS = ["misc/quicksort.py", "misc/mergesort.py", "misc/timsort.py"]
 
 
 def numba_package(source):
@@ -52,12 +55,13 @@ def numba_package(source):
     if source:
         return pathlib.Path(source)
     cache = pathlib.Path.home() / ".cache" / "kiln" / "conformance" / f"numba-{PINNED}"
-    if not (cache / "numba" / "tests").is_dir():
+    if not all((cache / "numba" / f).is_file() for f in ["tests/__init__.py"] + ALGORITHMS):
         wheels = cache / "wheel"
         subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
                         "--dest", str(wheels), f"numba=={PINNED}"], check=True)
         with zipfile.ZipFile(next(wheels.glob("numba-*.whl"))) as wheel:
-            wheel.extractall(cache, [n for n in wheel.namelist() if n.startswith("numba/tests/")])
+            wheel.extractall(cache, [n for n in wheel.namelist()
+                                     if n.startswith("numba/tests/") or n[len("numba/"):] in ALGORITHMS])
     return cache / "numba"
 
 
@@ -72,6 +76,10 @@ def stage(package, work):
             shutil.copy(path, tests / path.name)
     for directory in DIRECTORIES:
         shutil.copytree(package / "tests" / directory, tests / directory, ignore=shutil.ignore_patterns("__pycache__"))
+    (work / "numba" / "misc").mkdir()
+    (work / "numba" / "misc" / "__init__.py").write_text("")
+    for algorithm in ALGORITHMS:
+        shutil.copy(package / algorithm, work / "numba" / algorithm)
     return tests
 
 

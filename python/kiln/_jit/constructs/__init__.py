@@ -12,15 +12,16 @@ from ..._numba_cuda import bf16
 from ..._numba_cuda import types as numba_types
 
 from . import (array_methods, array_reductions, atomics, bfloat16, bit_operations, builtins_, complex_functions,
-               cooperative_groups, extern_functions, half_precision, heap_arrays, math_functions, numpy_ufuncs,
-               operator_functions, pointer_arrays, random_numbers, thread_indexing, vectors, warp_and_block)
+               cooperative_groups, extern_functions, half_precision, heap_arrays, math_functions, numba_threads,
+               numpy_ufuncs, operator_functions, pointer_arrays, random_numbers, thread_indexing, vectors,
+               warp_and_block)
 
 
 _TABLE = {}
 # numpy_ufuncs after math_functions: np.sqrt is NumPy's ufunc (its types), math.sqrt Python's.
 for _family in (atomics, bfloat16, bit_operations, builtins_, complex_functions, cooperative_groups, half_precision,
-                math_functions, numpy_ufuncs, array_reductions, heap_arrays, operator_functions, pointer_arrays,
-                random_numbers, thread_indexing, vectors, warp_and_block):
+                math_functions, numpy_ufuncs, array_reductions, heap_arrays, numba_threads, operator_functions,
+                pointer_arrays, random_numbers, thread_indexing, vectors, warp_and_block):
     _TABLE.update(_family.constructs())
 
 
@@ -43,7 +44,7 @@ def for_value(value):
     if (isinstance(value, type) and issubclass(value, np.generic)) or isinstance(value, numba_types.Number) or \
             value is bf16.bfloat16:
         return builtins_.CAST
-    if getattr(value, "_kiln_device_function", None) is not None:
+    if getattr(value, "_kiln_device_function", None) is not None or hasattr(value, "_kiln_jitable"):
         return builtins_.DEVICE_CALL  # a @cuda.jit function called in a kernel runs as a device function, as in Numba
     if getattr(value, "_kiln_extern_function", False):
         return extern_functions.EXTERN_CALL

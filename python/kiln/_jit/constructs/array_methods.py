@@ -78,6 +78,9 @@ class ReductionMethod(Construct):
         typer.types[call] = self.reduction.type(typer, call)
         return typer.types[call]
 
+    def checks(self, emitter, node):
+        return self.reduction.checks(emitter, self._function_form(node))
+
     def emit(self, emitter, node):
         return self.reduction.emit(emitter, self._function_form(node))
 
@@ -85,4 +88,4 @@ class ReductionMethod(Construct):
 # By (the class of the owner's type, the method's name): found by constructs.for_method.
 METHODS = {(T.ArrayType, "reshape"): Reshape(), (T.ArrayType, "view"): View(),
            **{(T.ArrayType, name): ReductionMethod(name)
-              for name in ("sum", "prod", "mean", "var", "std", "min", "max", "all", "any")}}
+              for name in ("sum", "prod", "mean", "var", "std", "min", "max", "all", "any", "argmax", "argmin")}}

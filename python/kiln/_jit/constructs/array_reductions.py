@@ -1,6 +1,8 @@
 """NumPy's whole-array reductions inside kernels: ``np.sum(a)``, ``np.mean``,
 ``np.var``, ``np.std``, ``np.min``/``np.max``, their ``nan`` forms,
-``np.prod``, ``np.all``/``np.any``, ``np.count_nonzero``. One thread walks
+``np.prod``, ``np.all``/``np.any``, ``np.count_nonzero``, ``np.argmax``/
+``np.argmin`` (the flat index; of an empty array, ValueError where the
+function may raise). One thread walks
 the array (include/kiln/device/jit_array_reductions.cuh) with NumPy's result
 types and NaN rules, as Numba's kernels compute them."""
 import functools
@@ -17,7 +19,8 @@ _HEADER = "kiln/device/jit_array_reductions.cuh"
 def _result_type(name, dtype):
     """What NumPy's reduction gives for an array of `dtype`: NumPy decides,
     as it does for the ufuncs kernels call (numpy_ufuncs.py)."""
-    return np.dtype(type(getattr(np, name)(np.ones(1, dtype=dtype))) if name == "count_nonzero" else
+    return np.dtype(type(getattr(np, name)(np.ones(1, dtype=dtype))) if name in ("count_nonzero", "argmax",
+                                                                                  "argmin") else
                     getattr(np, name)(np.ones(1, dtype=dtype)).dtype)
 
 
@@ -36,8 +39,16 @@ class ArrayReduction(Construct):
             typer.unsupported(node, f"np.{self.name}() of a complex array in a kernel")
         return _result_type(self.name, ty.dtype)
 
+    def checks(self, emitter, node):
+        if self.name not in ("argmax", "argmin"):
+            return []
+        return [(f"({emitter.expr(node.args[0])}).size() == 0", ValueError,
+                 f"attempt to get {self.name} of an empty sequence")]
+
     def emit(self, emitter, node):
         array = emitter.expr(node.args[0])
+        if self.name in ("argmax", "argmin"):
+            return f"kiln_array_arg_extreme({array}, {'true' if self.name == 'argmax' else 'false'})"
         d = emitter.type_of(node.args[0]).dtype
         r = T.c_name(emitter.type_of(node))
         skip = "true" if self.name.startswith("nan") else "false"
@@ -56,5 +67,5 @@ class ArrayReduction(Construct):
 
 def constructs():
     names = ["sum", "prod", "mean", "var", "std", "min", "max", "amin", "amax", "all", "any", "count_nonzero",
-             "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax"]
+             "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "argmax", "argmin"]
     return {getattr(np, n): ArrayReduction(n) for n in names if hasattr(np, n)}

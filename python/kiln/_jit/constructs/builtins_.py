@@ -188,12 +188,27 @@ class Len(NeverNegative):
         return f"{emitter.expr(node.args[0])}.shape[0]"
 
 
+def _dispatcher(value):
+    """The dispatcher a call in compiled code calls: the value, or the one
+    kiln.numba's register_jitable gave a Python function."""
+    return getattr(value, "_kiln_jitable", value)
+
+
 class DeviceCall(Construct):
     """A call of a ``@cuda.jit(device=True)`` function: translated for the
-    argument types, once per translation unit."""
+    argument types, once per translation unit. Keywords and defaults take
+    their places by Python's rules (the call's arguments become positional)."""
+
+    keywords = True
 
     def type(self, typer, node):
-        dispatcher = typer.global_value(node.func)
+        dispatcher = _dispatcher(typer.global_value(node.func))
+        function = dispatcher.function
+        if node.keywords or len(node.args) != len(function.params):
+            try:
+                node.args, node.keywords = function.bind_nodes(node), []
+            except TypeError as e:  # Python's words: missing a required argument, too many...
+                typer.typing(node, f"{dispatcher.__name__}(): {e}")
         if dispatcher._declared_signatures:  # the declared signature the arguments convert to, as Numba resolves it
             given = [typer.expr(a) for a in node.args]
             arg_types = dispatcher.resolve_types(given, ambiguous_ok=True)
@@ -213,7 +228,7 @@ class DeviceCall(Construct):
         arg_types = emitter.typed.call_types[node]
         codes = [cast(t, emitter.expr(a)) if T.is_scalar(t) else emitter.expr(a)
                  for a, t in zip(node.args, arg_types) if not isinstance(t, T.ConstantArg)]
-        dispatcher = emitter.global_value(node.func)
+        dispatcher = _dispatcher(emitter.global_value(node.func))
         c_name, _ = emitter.module.device_function(dispatcher, arg_types)
         return f"{c_name}({', '.join(codes)})"
 

@@ -4,6 +4,8 @@ array fills it element by element, broadcasting numbers and arrays (a kernel
 cannot make arrays, so array inputs need the output). Types follow NumPy's
 loop selection (``ufunc.resolve_dtypes``); the values are kiln's one
 definition of each op (include/kiln/device/ops.cuh, through jit_ufuncs.cuh)."""
+import ast
+
 import numpy as np
 
 from .. import types as T
@@ -21,7 +23,7 @@ _OP_NAMES = {"arcsin": "asin", "arccos": "acos", "arctan": "atan", "arcsinh": "a
 _OPS = {"abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and", "bitwise_invert",
         "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "cbrt", "ceil", "conj", "copysign",
         "cos", "cosh", "deg2rad", "divide", "equal", "exp", "exp2", "expm1", "floor", "floor_divide", "fmax", "fmin",
-        "fmod", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "less", "less_equal", "log",
+        "fmod", "gcd", "greater", "greater_equal", "hypot", "isfinite", "isinf", "isnan", "lcm", "ldexp", "less", "less_equal", "log",
         "log10", "log1p", "log2", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
         "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "power", "rad2deg", "reciprocal",
         "remainder", "rint", "sign", "signbit", "sin", "sinh", "sqrt", "square", "subtract", "tan", "tanh", "trunc"}
@@ -100,5 +102,37 @@ class UFunc(Construct):
         return f"kiln_ufunc<kiln::dev::op_{self.op}, {T.c_name(result)}>({operands})"
 
 
+class DivMod(Construct):
+    """``np.divmod``: floor_divide's and remainder's results, into its two
+    output arrays, or of numbers as a tuple."""
+
+    parts = (UFunc(np.floor_divide), UFunc(np.remainder))
+
+    @staticmethod
+    def _calls(node):
+        """One call of each part, made once per node (typing runs in rounds)."""
+        if not hasattr(node, "kiln_parts"):
+            a, b, *outs = node.args
+            node.kiln_parts = [ast.copy_location(ast.Call(func=node.func, args=[a, b] + outs[k:k + 1], keywords=[]),
+                                                 node) for k in range(2)]
+        return node.kiln_parts
+
+    def type(self, typer, node):
+        if len(node.args) not in (2, 4):
+            typer.typing(node, f"np.divmod takes 2 inputs and optionally 2 output arrays, got {len(node.args)}")
+        types = [part.type(typer, call) for part, call in zip(self.parts, self._calls(node))]
+        if len(node.args) == 4:
+            return None
+        if not all(T.is_scalar(t) for t in types):
+            typer.unsupported(node, "np.divmod of arrays without its two output arrays")
+        return T.TupleType(types)
+
+    def emit(self, emitter, node):
+        codes = [part.emit(emitter, call) for part, call in zip(self.parts, self._calls(node))]
+        return f"({codes[0]}, {codes[1]})" if len(node.args) == 4 else f"kiln_make_tuple({codes[0]}, {codes[1]})"
+
+
 def constructs():
-    return {value: UFunc(value) for value in vars(np).values() if isinstance(value, np.ufunc)}
+    found = {value: UFunc(value) for value in vars(np).values() if isinstance(value, np.ufunc)}
+    found[np.divmod] = DivMod()
+    return found

@@ -12,7 +12,7 @@ import sys
 import types
 
 MODULES = {
-    "numba.core.inline_closurecall", "numba.core.types.functions", "numba.core.extending", "numba.extending",
+    "numba.core.inline_closurecall", "numba.core.types.functions",
     "numba.core.typing.arraydecl", "numba.core.registry",
     "numba.core.base", "numba.core.compiler", "numba.core.ir", "numba.core.cpu", "numba.core.cgutils",
     "numba.core.rewrites", "numba.core.annotations", "numba.core.ir_utils", "numba.core.compiler_machinery",
@@ -40,16 +40,29 @@ class _Internal:
         return cls
 
 
-class _Module(types.ModuleType):
-    def __getattr__(self, name):
+def names_only(module_name):
+    """A module's ``__getattr__`` making each name it lacks an internal's
+    (a module of MODULES where one is meant)."""
+    made = {}
+
+    def name_of(name):
         if name.startswith("__"):
             raise AttributeError(name)
-        qualified = f"{self.__name__}.{name}"
+        qualified = f"{module_name}.{name}"
         if qualified in MODULES:
             return importlib.import_module(qualified)
-        made = type(name, (_Internal,), {"_qualified": qualified, "__module__": self.__name__})
-        setattr(self, name, made)
-        return made
+        if name not in made:
+            made[name] = type(name, (_Internal,), {"_qualified": qualified, "__module__": module_name})
+        return made[name]
+
+    return name_of
+
+
+class _Module(types.ModuleType):
+    def __getattr__(self, name):
+        found = names_only(self.__name__)(name)
+        setattr(self, name, found)
+        return found
 
 
 class _Finder(importlib.abc.MetaPathFinder, importlib.abc.Loader):

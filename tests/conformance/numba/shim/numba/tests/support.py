@@ -8,9 +8,11 @@ equal to numbers. kiln has no NRT: the leak checks have nothing to count."""
 import cmath
 import contextlib
 import enum
+import functools
 import importlib
 import math
 import os
+import pathlib
 import platform
 import shutil
 import sys
@@ -174,6 +176,43 @@ class TestCase(_CUDATestCase):
     @contextlib.contextmanager
     def assertNoNRTLeak(self):
         yield
+
+    def subprocess_test_runner(self, test_module, test_class=None, test_name=None, envvars=None, timeout=60,
+                               flags=None, _subproc_test_env="1"):
+        """Numba's: the named tests in a new interpreter, with SUBPROC_TEST
+        set (so that @needs_subprocess tests run there) and `envvars`; they
+        must pass. Numba's own runner is numba.runtests; unittest's serves."""
+        import subprocess
+
+        name = ".".join(part for part in (test_module, test_class, test_name) if part)
+        flag_args = [str(item) for pair in (flags or {}).items() for item in pair]
+        root = str(pathlib.Path(__file__).resolve().parents[2])  # where the staged numba package lies
+        env = dict(os.environ, SUBPROC_TEST=_subproc_test_env, **(envvars or {}))
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
+        status = subprocess.run([sys.executable, *flag_args, "-m", "unittest", name], capture_output=True,
+                                text=True, timeout=timeout, env=env, cwd=root)
+        streams = f"\ncaptured stdout: {status.stdout}\ncaptured stderr: {status.stderr}"
+        self.assertEqual(status.returncode, 0, streams)
+        if "NO TESTS RAN" in status.stderr:
+            self.skipTest("NO TESTS RAN")
+        self.assertIn("OK", status.stderr)
+        return status
+
+    def run_test_in_subprocess(maybefunc=None, timeout=60, envvars=None):
+        """Numba's decorator: the test runs in a new interpreter (through
+        subprocess_test_runner), and there as itself."""
+        def wrapper(func):
+            @functools.wraps(func)
+            def inner(self, *args, **kwargs):
+                if os.environ.get("SUBPROC_TEST") != func.__name__:
+                    self.subprocess_test_runner(test_module=self.__module__, test_class=type(self).__name__,
+                                                test_name=func.__name__, timeout=timeout, envvars=envvars,
+                                                _subproc_test_env=func.__name__)
+                else:
+                    func(self)
+            return inner
+
+        return wrapper(maybefunc) if callable(maybefunc) else wrapper
 
     def assertStridesEqual(self, first, second):
         self.assertEqual(first.shape, second.shape, "shapes differ")
