@@ -214,3 +214,20 @@ def test_argmax_argmin(values):
     assert extremes(view) == (view.argmax(), view.argmin(), view.argmax(), view.argmin())
     with pytest.raises(ValueError, match="empty sequence"):
         extremes(a[:0])
+
+
+def test_signatures_and_complex_variance():
+    @njit
+    def spread(a):
+        return np.var(a), np.std(a), a.var(), np.nanvar(a), np.nanstd(a)
+
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal(12) + 1j * rng.standard_normal(12)
+    a[5] = np.nan
+    for array in (a, a.astype("c8"), np.delete(a, 5)):
+        got, expected = spread(array), (np.var(array), np.std(array), array.var(), np.nanvar(array),
+                                        np.nanstd(array))
+        np.testing.assert_allclose(got, expected, rtol=2e-6 if array.dtype == "c8" else 1e-14)
+    assert len(spread.signatures) == 2 and spread.signatures[0][0].layout == "C"
+    returned = spread.nopython_signatures[0].return_type
+    assert [str(t) for t in returned] == ["float64"] * 5

@@ -102,6 +102,21 @@ __device__ R kiln_array_mean(const kiln_view<T, ND>& a, bool skip_nan) {
   return kiln_array_sum<R>(a, skip_nan) / R(kiln_array_count(a, skip_nan));
 }
 
+// The variance of complex numbers (M, the mean's complex type): the mean of
+// the squared magnitudes of the distances from the mean, a real number.
+template <class M, class T, int ND>
+__device__ decltype(M().re) kiln_array_complex_var(const kiln_view<T, ND>& a, bool skip_nan) {
+  using R = decltype(M().re);
+  const M mean = kiln_array_mean<M>(a, skip_nan);
+  R s = R(0);
+  kiln_for_each(a, [&](const T& x) {
+    if (skip_nan && kiln_isnan(x)) return;
+    const M d = M(x) - mean;
+    s = s + d.re * d.re + d.im * d.im;
+  });
+  return s / R(kiln_array_count(a, skip_nan));
+}
+
 template <class R, class T, int ND>
 __device__ R kiln_array_var(const kiln_view<T, ND>& a, bool skip_nan) {
   const R mean = kiln_array_mean<R>(a, skip_nan);

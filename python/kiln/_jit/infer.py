@@ -248,7 +248,11 @@ class Typed:
         for item in s.items:
             call = item.context_expr
             construct = self.construct(call.func) if isinstance(call, ast.Call) else None
-            if not hasattr(construct, "enter") or item.optional_vars is not None:
+            # ``as name`` only where nothing reads the name (as decompiled source has it)
+            bound = item.optional_vars
+            unread = bound is None or (isinstance(bound, ast.Name) and not any(
+                isinstance(n, ast.Name) and n.id == bound.id for b in s.body for n in ast.walk(b)))
+            if not hasattr(construct, "enter") or not unread:
                 self.unsupported(s, f"the context manager {ast.unparse(item)}")
             self.expr(call)
         self._block(s.body)

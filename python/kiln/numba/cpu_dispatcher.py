@@ -21,6 +21,8 @@ from .._jit import types as T
 from .._jit.constructs import heap_arrays
 from .._jit.dispatcher import Dispatcher, _arg_type
 from .._jit.errors import UnsupportedError
+from .._numba_cuda import types as numba_types
+from .._numba_cuda.types import typeof
 from .._numba_cuda.kernel_language import prange  # noqa: F401  (Numba's name, exported by kiln.numba)
 
 _entries = itertools.count()
@@ -39,6 +41,8 @@ class CPUDispatcher(Dispatcher):
         # Parsed at the first call, as Numba compiles lazily: decorating never fails
         self._function_options = {"parallel": bool(numba_options.get("parallel")), "error_model": error_model}
         self._entries = {}  # argument types -> (entry kernel dispatcher, what the call returns)
+        self._numba_types = {}  # argument types -> the arguments' Numba types (layouts too), as first called
+        self._return_types = {}  # argument types -> the return type (kiln's)
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != len(self.function.params):  # defaults and keywords, by Python's rules
@@ -50,6 +54,7 @@ class CPUDispatcher(Dispatcher):
         if found is None:
             self.check_declared(types)
             found = self._entries[types] = self._entry(types)
+            self._numba_types[types] = tuple(typeof(a) for a in args)
         entry, returns = found
         from .._numpy.creation import empty
 
@@ -83,6 +88,7 @@ class CPUDispatcher(Dispatcher):
         typing = Module(self.debug, records=True)
         typing.host_entry = True
         _, returned = typing.device_function(self, types)
+        self._return_types[types] = returned
         params = [f"a{i}" for i in range(len(types))]
         call = f"_kiln_target({', '.join(params)})"
         if returned is None:
@@ -124,6 +130,21 @@ class CPUDispatcher(Dispatcher):
                 isinstance(types[params.index(name)], T.ArrayType):
             return params.index(name)
         return None
+
+    @property
+    def signatures(self):
+        """Numba's: the argument types of each specialisation, declared or
+        compiled so far (Numba's type objects)."""
+        if self._declared_signatures:
+            return super().signatures
+        return list(self._numba_types.values())
+
+    @property
+    def nopython_signatures(self):
+        """Numba's: the signature of each specialisation compiled so far
+        (Numba's type objects: the arguments' as they came, the return type)."""
+        return [numba_types.Signature(_numba_type(self._return_types[types]), args)
+                for types, args in self._numba_types.items()]
 
     def inspect_types(self, signature=None):
         """Numba's annotated source: here the C++ each specialisation (or
@@ -169,6 +190,17 @@ def jit(signature_or_function=None, forceobj=False, **options):
     if forceobj:
         raise UnsupportedError("object mode (forceobj=True) is not in kiln: every compiled function is nopython")
     return njit(signature_or_function, **options)
+
+
+def _numba_type(ty):
+    """kiln's type of a result as Numba's type object."""
+    if ty is None:
+        return numba_types.none
+    if isinstance(ty, T.TupleType):
+        return numba_types.Tuple([_numba_type(t) for t in ty.items])
+    if isinstance(ty, T.ArrayType):
+        return numba_types.Array(numba_types.from_dtype(np.dtype(ty.dtype)), ty.ndim, "C")
+    return numba_types.from_dtype(np.dtype(ty.name))
 
 
 def _leaves(tuple_type, path=()):

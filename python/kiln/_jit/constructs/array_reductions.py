@@ -35,8 +35,6 @@ class ArrayReduction(Construct):
         if not isinstance(ty, T.ArrayType):
             typer.typing(node, f"np.{self.name}() in a kernel takes an array, got {ty}")
         typer.module.includes.add(_HEADER)
-        if self.name in ("var", "std", "nanvar", "nanstd") and ty.dtype.kind == "c":
-            typer.unsupported(node, f"np.{self.name}() of a complex array in a kernel")
         return _result_type(self.name, ty.dtype)
 
     def checks(self, emitter, node):
@@ -58,7 +56,8 @@ class ArrayReduction(Construct):
         if name == "mean":
             return f"kiln_array_mean<{r}>({array}, {skip})"
         if name in ("var", "std"):
-            variance = f"kiln_array_var<{T.c_name(_result_type('mean', d))}>({array}, {skip})"
+            var = "kiln_array_complex_var" if d.kind == "c" else "kiln_array_var"
+            variance = f"{var}<{T.c_name(_result_type('mean', d))}>({array}, {skip})"
             return f"({r})sqrt((double)({variance}))" if name == "std" else f"({r})({variance})"
         if name in ("all", "any", "count_nonzero"):
             return f"kiln_array_{name}({array})"
