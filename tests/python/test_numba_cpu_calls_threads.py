@@ -231,3 +231,14 @@ def test_signatures_and_complex_variance():
     assert len(spread.signatures) == 2 and spread.signatures[0][0].layout == "C"
     returned = spread.nopython_signatures[0].return_type
     assert [str(t) for t in returned] == ["float64"] * 5
+
+
+@pytest.mark.parametrize("x, y, result", [("int8", "uint8", "int64"), ("int64", "uint64", "int64"),
+                                          ("int8", "uint64", "int64"), ("uint8", "uint64", "uint64")])
+def test_mixed_integers_are_numba_typed(x, y, result):
+    # Numba's integer typing: signed unless both are unsigned, never NumPy's float64
+    add = njit((getattr(kn, x), getattr(kn, y)))(lambda a, b: a + b)
+    got = add(getattr(np, x)(1), getattr(np, y)(2))
+    assert got == 3 and isinstance(got, int)
+    assert str(add.nopython_signatures[0].return_type) == result
+    assert [str(t) for t in add.nopython_signatures[0].args] == [x, y]  # NumPy scalars type as scalars

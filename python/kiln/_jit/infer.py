@@ -529,7 +529,8 @@ class Typed:
         if op is ast.Div:
             return T.FLOAT64 if ta.kind in "biu" and tb.kind in "biu" else T.promote(ta, tb)
         r = T.promote(ta, tb)
-        if self.numba_integers and r.kind in "iu" and ta.kind in "biu" and tb.kind in "biu":
+        # Numba's integer typing, int64 against uint64 too (NumPy's float64 there)
+        if self.numba_integers and ta.kind in "biu" and tb.kind in "biu":
             r = T.numba_integer(ta, tb)
         if r.kind == "c" and op in (ast.FloorDiv, ast.Mod) + _BITWISE:
             self.typing(node, f"the operator {op.__name__} is not defined for complex numbers")

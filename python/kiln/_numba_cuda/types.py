@@ -271,8 +271,10 @@ def typeof(value):
     shape = getattr(value, "shape", None)
     if shape is None or not hasattr(value, "dtype"):
         raise TypeError(f"typeof: no Numba type for a {type(value).__name__}")
-    if shape == () and not hasattr(value, "strides"):
-        return from_dtype(value.dtype)  # a NumPy scalar
+    import numpy as np
+
+    if isinstance(value, np.generic):  # a NumPy scalar (which has a shape and strides too)
+        return from_dtype(value.dtype)
     flags = getattr(value, "flags", None)
     layout = "C" if flags is not None and flags.c_contiguous else \
         "F" if flags is not None and flags.f_contiguous else "A"
