@@ -79,8 +79,12 @@ def run_pytest(targets, cwd, env, junit, extra_args=(), timeout=None, label=None
     try:
         # No terminal report: it is thrown away, and its failures section takes
         # time quadratic in the failures (minutes for scipy_tests' thousands).
+        # Python's own tracebacks: pytest's parse the test file's source for
+        # each failure, hours for the hundreds of subtests of one of Numba's
+        # 4,000-line files.
         subprocess.run([python or sys.executable, "-m", "pytest", "-p", "no:terminal", "-p", "no:cacheprovider",
-                        "-o", "addopts=", f"--junitxml={junit}", *extra_args, *targets], cwd=cwd, env=env,
+                        "-o", "addopts=", "--tb=native", f"--junitxml={junit}", *extra_args, *targets], cwd=cwd,
+                       env=env,
                        timeout=timeout,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
