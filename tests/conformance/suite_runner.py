@@ -77,14 +77,13 @@ def run_pytest(targets, cwd, env, junit, extra_args=(), timeout=None, label=None
     junit = pathlib.Path(junit)
     junit.unlink(missing_ok=True)
     try:
-        # No terminal report: it is thrown away, and its failures section takes
-        # time quadratic in the failures (minutes for scipy_tests' thousands).
-        # Python's own tracebacks: pytest's parse the test file's source for
-        # each failure, hours for the hundreds of subtests of one of Numba's
-        # 4,000-line files.
-        subprocess.run([python or sys.executable, "-m", "pytest", "-p", "no:terminal", "-p", "no:cacheprovider",
-                        "-o", "addopts=", "--tb=native", f"--junitxml={junit}", *extra_args, *targets], cwd=cwd,
-                       env=env,
+        # Python's own tracebacks (--tb=native, in the report and in the
+        # junit file alike): pytest's parse the test file's source for each
+        # failure, which took time quadratic in the failures (minutes for
+        # scipy_tests' thousands, over 25 minutes for the subtests of one of
+        # Numba's 4,000-line files). The terminal report is thrown away.
+        subprocess.run([python or sys.executable, "-m", "pytest", "-q", "--tb=native", "-rN", "-p", "no:cacheprovider",
+                        "-o", "addopts=", f"--junitxml={junit}", *extra_args, *targets], cwd=cwd, env=env,
                        timeout=timeout,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
