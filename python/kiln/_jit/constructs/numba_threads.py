@@ -50,12 +50,19 @@ class GetChunksize(Getter):
         return "0LL" if emitter.in_openmp_loop() else self.code
 
 
-class SetNumThreads(Construct):
-    def type(self, typer, node):
-        _integer_argument(typer, node, "set_num_threads", "The number of threads")
-        _host_only(typer, node, "set_num_threads")
-        return None
+class Setter(Construct):
+    """A call taking one integer (`what` it is, in Numba's words), giving `result`."""
 
+    def __init__(self, name, what, result):
+        self.name, self.what, self.result = name, what, result
+
+    def type(self, typer, node):
+        _integer_argument(typer, node, self.name, self.what)
+        _host_only(typer, node, self.name)
+        return self.result
+
+
+class SetNumThreads(Setter):
     def checks(self, emitter, node):
         n, limit = emitter.expr(node.args[0]), api._limit()
         return [(f"({n}) < 1 || ({n}) > {limit}", ValueError, f"The number of threads must be between 1 and {limit}")]
@@ -64,12 +71,7 @@ class SetNumThreads(Construct):
         return f"omp_set_num_threads((int)({emitter.expr(node.args[0])}))"
 
 
-class SetChunksize(Construct):
-    def type(self, typer, node):
-        _integer_argument(typer, node, "set_parallel_chunksize", "The parallel chunksize")
-        _host_only(typer, node, "set_parallel_chunksize")
-        return T.INT64
-
+class SetChunksize(Setter):
     def checks(self, emitter, node):
         return [(f"({emitter.expr(node.args[0])}) < 0", ValueError,
                  "chunksize must be greater than or equal to zero")]
@@ -81,11 +83,6 @@ class SetChunksize(Construct):
 class ChunksizeBlock(SetChunksize):
     """``with parallel_chunksize(n):``, the one context manager compiled code takes."""
 
-    def type(self, typer, node):
-        _integer_argument(typer, node, "parallel_chunksize", "The parallel chunksize")
-        _host_only(typer, node, "parallel_chunksize")
-        return None
-
     def enter(self, emitter, node, name):
         """The C++ declaration whose life is the with block's."""
         return f"kiln_numba_chunksize_scope {name}((long long)({emitter.expr(node.args[0])}));"
@@ -96,7 +93,7 @@ def constructs():
         api.get_num_threads: Getter("get_num_threads", "(long long)omp_get_max_threads()"),
         api.get_thread_id: Getter("get_thread_id", "(long long)omp_get_thread_num()"),
         api.get_parallel_chunksize: GetChunksize("get_parallel_chunksize", "kiln_numba_chunksize()"),
-        api.set_num_threads: SetNumThreads(),
-        api.set_parallel_chunksize: SetChunksize(),
-        api.parallel_chunksize: ChunksizeBlock(),
+        api.set_num_threads: SetNumThreads("set_num_threads", "The number of threads", None),
+        api.set_parallel_chunksize: SetChunksize("set_parallel_chunksize", "The parallel chunksize", T.INT64),
+        api.parallel_chunksize: ChunksizeBlock("parallel_chunksize", "The parallel chunksize", None),
     }
