@@ -242,3 +242,21 @@ def test_mixed_integers_are_numba_typed(x, y, result):
     assert got == 3 and isinstance(got, int)
     assert str(add.nopython_signatures[0].return_type) == result
     assert [str(t) for t in add.nopython_signatures[0].args] == [x, y]  # NumPy scalars type as scalars
+
+
+def test_arrays_too_big_raise_instead_of_aborting():
+    @njit
+    def zeros(shape):
+        return np.zeros(shape, np.int64)
+
+    @njit
+    def empty(n):
+        return np.empty(n)
+
+    with pytest.raises(ValueError, match="array is too big"):
+        zeros(1 << 62)
+    with pytest.raises(ValueError, match="array is too big"):
+        zeros((1 << 56, 64))
+    with pytest.raises(MemoryError, match="Allocation failed"):
+        empty(1 << 40)  # 8 TiB: more than the heap gives
+    np.testing.assert_array_equal(zeros(3), np.zeros(3, np.int64))

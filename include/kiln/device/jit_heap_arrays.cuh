@@ -27,7 +27,9 @@ inline kiln_heap_arena& kiln_heap_blocks() {
   static thread_local kiln_heap_arena arena{nullptr, 0, 0};
   return arena;
 }
-inline void* kiln_heap_allocate(long long bytes) {
+// A block of at least `bytes` listed in the arena, or nullptr where the
+// heap has none that large.
+inline void* kiln_heap_try_allocate(long long bytes) {
   kiln_heap_arena& arena = kiln_heap_blocks();
   if (arena.count == arena.capacity) {
     arena.capacity = arena.capacity ? 2 * arena.capacity : 16;
@@ -38,27 +40,49 @@ inline void* kiln_heap_allocate(long long bytes) {
   // block too, so that its data is a real address NumPy can own.
   const long long size = bytes > 0 ? (bytes + 63) / 64 * 64 : 64;
   void* block = aligned_alloc(64, size);
+  if (block) arena.blocks[arena.count++] = kiln_heap_block{block, size, false};
+  return block;
+}
+inline void* kiln_heap_allocate(long long bytes) {
+  void* block = kiln_heap_try_allocate(bytes);
   if (!block) abort();  // the host is out of memory
-  arena.blocks[arena.count++] = kiln_heap_block{block, size, false};
   return block;
 }
 
+// The error codes of the module making arrays (heap_arrays.made defines
+// it): NumPy's ValueError for an array of more bytes than an intp holds, or
+// (memory) MemoryError for one the heap cannot give; 0 without a record.
+int kiln_heap_failure(bool memory);
+
 // A C-ordered array of `shape`. A negative dimension is NumPy's ValueError:
-// recorded (debug mode's record, `code`) and the array made empty, so the
-// function goes on without touching memory it has not got.
+// recorded (the entry's record, `code`) and the array made empty, so the
+// function goes on without touching memory it has not got; so is a size
+// beyond an intp's bytes (ValueError) or the heap's (MemoryError).
 template <class T, int ND>
 kiln_view<T, ND> kiln_heap_array(const long long (&shape)[ND], kiln_jit_error_t* record, int code) {
   kiln_view<T, ND> a;
-  long long count = 1;
-  bool negative = false;
-  for (int d = 0; d < ND; ++d) negative = negative || shape[d] < 0;
+  bool negative = false, too_big = false;
+  long long bytes = (long long)sizeof(T);
+  for (int d = 0; d < ND; ++d) {
+    negative = negative || shape[d] < 0;
+    too_big = too_big || (shape[d] > 0 && __builtin_mul_overflow(bytes, shape[d], &bytes));
+  }
   if (negative && record && code) kiln_jit_record(record, code);
+  const bool refused = negative || too_big;
+  if (too_big && !negative && record && kiln_heap_failure(false)) kiln_jit_record(record, kiln_heap_failure(false));
+  long long count = 1;
   for (int d = ND - 1; d >= 0; --d) {
-    a.shape[d] = negative ? 0 : shape[d];
+    a.shape[d] = refused ? 0 : shape[d];
     a.strides[d] = count * (long long)sizeof(T);
     count *= a.shape[d];
   }
-  a.data = static_cast<T*>(kiln_heap_allocate(count * (long long)sizeof(T)));
+  void* block = kiln_heap_try_allocate(count * (long long)sizeof(T));
+  if (!block) {
+    if (record && kiln_heap_failure(true)) kiln_jit_record(record, kiln_heap_failure(true));
+    for (int d = 0; d < ND; ++d) a.shape[d] = 0;
+    block = kiln_heap_allocate(0);
+  }
+  a.data = static_cast<T*>(block);
   return a;
 }
 

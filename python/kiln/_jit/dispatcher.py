@@ -61,6 +61,7 @@ class Module:
         self.device_functions = {}
         self.needs_dynamic_shared = False
         self.includes = set()  # device headers beyond jit_support.cuh that constructs need
+        self.heap_failures = None  # the error codes of a made array too big, and of the heap failing
         self.makes_arrays = False  # np.empty and friends on the heap (constructs/heap_arrays.py)
         self.host_entry = False  # the module of a kiln.numba entry, where functions may make arrays
         self.debug = debug
@@ -190,6 +191,9 @@ class Module:
             parts.append("KILN_JIT_ERROR_RECORD")
         if self.needs_dynamic_shared:
             parts.append("extern __shared__ __align__(16) unsigned char kiln_dynamic_shared[];")
+        if self.heap_failures is not None:  # declared by jit_heap_arrays.cuh
+            too_big, no_memory = self.heap_failures
+            parts.append(f"int kiln_heap_failure(bool memory) {{ return memory ? {no_memory} : {too_big}; }}")
         return "\n".join(parts + self.constants + self.definitions + kernel_lines) + "\n"
 
 

@@ -26,6 +26,15 @@ def made(typer, node, error=None):
         typer.typing(node, "arrays are made (np.empty, np.zeros...) only by @njit functions called from Python; "
                            "a CUDA kernel and the functions it calls make none, as in Numba")
     typer.module.includes.add(_HEADER)
+    module = typer.module
+    if module.heap_failures is None:
+        # What any array made may fail with, recorded by kiln_heap_array
+        # through the codes the module's kiln_heap_failure gives (Module.source)
+        module.heap_failures = [
+            module.exception_code(cls, message, typer.f.filename, node.lineno) if module.records else 0
+            for cls, message in ((ValueError, "array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                                              "maximum possible size."),
+                                 (MemoryError, "Allocation failed (probably too large)."))]
     typer.module.makes_arrays = True
     if error is not None and node not in typer.raised:
         typer.raised[node] = typer.module.exception_code(*error, typer.f.filename, node.lineno) \
