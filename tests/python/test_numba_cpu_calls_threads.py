@@ -258,5 +258,5 @@ def test_arrays_too_big_raise_instead_of_aborting():
     with pytest.raises(ValueError, match="array is too big"):
         zeros((1 << 56, 64))
     with pytest.raises(MemoryError, match="Allocation failed"):
-        empty(1 << 40)  # 8 TiB: more than the heap gives
+        empty(1 << 57)  # 2**60 bytes: more than the address space
     np.testing.assert_array_equal(zeros(3), np.zeros(3, np.int64))
